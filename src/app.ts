@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import type { Deps } from './domain/deps.js';
+import type { RateLimiter } from './domain/rate-limit.js';
+import { migrateToLatest, openStore, type Store } from './store/db.js';
+import { MemoryRateLimiter } from './store/rate-limiter-memory.js';
+import { RedisRateLimiter } from './store/rate-limiter-redis.js';
+import { buildServer } from './http/server.js';
+import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
+
+export interface App {
+  server: FastifyInstance;
+  deps: Deps;
+  store: Store;
+  close(): Promise<void>;
+}
+
+export function makeLimiter(config: Config): RateLimiter {
+  return config.redisUrl !== null ? new RedisRateLimiter(config.redisUrl) : new MemoryRateLimiter();
+}
+
+/** Opens the store (migrating it), builds the domain dependencies, and returns the ready HTTP server. */
+export async function openDeps(config: Config): Promise<{ deps: Deps; store: Store }> {
+  const store = await openStore(config);
+  try {
+    await migrateToLatest(store);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const deps: Deps = { db: store.db, dialect: store.dialect, config, limiter: makeLimiter(config) };
+  return { deps, store };
+}
+
+const HOUR_MS = 3_600_000;
+
+/** The composition root: store, domain dependencies, HTTP server and periodic upkeep. */
+export async function createApp(config: Config): Promise<App> {
+  const { deps, store } = await openDeps(config);
+  const server = await buildServer(deps);
+  const upkeep = setInterval(() => {
+    purgeExpiredIdempotencyKeys(deps).catch((err: unknown) => server.log.warn({ err }, 'idempotency purge failed'));
+  }, HOUR_MS);
+  upkeep.unref();
+  return {
+    server,
+    deps,
+    store,
+    async close() {
+      clearInterval(upkeep);
+      await server.close();
+      await deps.limiter.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** Everything the process reads from its environment, typed, with defaults that run on a fresh machine. */
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  /** PostgreSQL schema to work in (tests give each file its own); null means the server default. */
+  databaseSchema: string | null;
+  redisUrl: string | null;
+  secret: string;
+  speech: { apiUrl: string | null; apiKey: string | null; model: string };
+  smtpUrl: string | null;
+  mailFrom: string | null;
+  billing: { providerKey: string | null; webhookSecret: string | null };
+  logLevel: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+function nonEmpty(value: string | undefined): string | null {
+  return value !== undefined && value.trim() !== '' ? value.trim() : null;
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined || value === '') return 8080;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0..65535, got "${value}"`);
+  return port;
+}
+
+/**
+ * A SECRET signs cursors, CSRF values and links. When none is configured, one is generated once
+ * into DATA_DIR so that restarts keep cursors and sessions valid.
+ */
+function loadOrCreateSecret(dataDir: string): string {
+  const file = join(dataDir, 'secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+  return secret;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = parsePort(env.PORT);
+  const host = nonEmpty(env.HOST) ?? '127.0.0.1';
+  const dataDir = resolve(nonEmpty(env.DATA_DIR) ?? './data');
+  const databaseUrl = nonEmpty(env.DATABASE_URL);
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new Error('DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite database)');
+  }
+  const secret = nonEmpty(env.SECRET) ?? loadOrCreateSecret(dataDir);
+  if (secret.length < 16) throw new Error('SECRET must be at least 16 characters');
+  const publicUrl = (nonEmpty(env.PUBLIC_URL) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
+  return {
+    port,
+    host,
+    publicUrl,
+    dataDir,
+    databaseUrl,
+    databaseSchema: nonEmpty(env.DATABASE_SCHEMA),
+    redisUrl: nonEmpty(env.REDIS_URL),
+    secret,
+    speech: {
+      apiUrl: nonEmpty(env.SPEECH_API_URL),
+      apiKey: nonEmpty(env.SPEECH_API_KEY),
+      model: nonEmpty(env.SPEECH_MODEL) ?? 'whisper-1',
+    },
+    smtpUrl: nonEmpty(env.SMTP_URL),
+    mailFrom: nonEmpty(env.MAIL_FROM),
+    billing: { providerKey: nonEmpty(env.BILLING_PROVIDER_KEY), webhookSecret: nonEmpty(env.BILLING_WEBHOOK_SECRET) },
+    logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
+  };
+}

@@ -1,0 +1,173 @@
+import type { Selectable } from 'kysely';
+import type { Deps } from './deps.js';
+import type { UserTable } from '../store/schema.js';
+import { DomainError, invalid, notFound } from './errors.js';
+import { newId, nowIso } from './ids.js';
+import { effectivePlan, isPlanName, type PlanName } from './plans.js';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
+import { canonicalTimeZone, checkEnum, checkLength, normalizeEmail } from './validate.js';
+import type { Actor } from './actor.js';
+
+export type UserRow = Selectable<UserTable>;
+
+export const languages = ['en', 'ru'] as const;
+export const PASSWORD_MIN = 10;
+export const PASSWORD_MAX = 1024;
+export const PROFILE_NAME_MAX = 120;
+
+export type Language = (typeof languages)[number];
+
+export interface User {
+  id: string;
+  email: string;
+  name: string;
+  language: Language;
+  timezone: string;
+  plan: PlanName;
+  plan_expires_at: string | null;
+  effective_plan: PlanName;
+  created_at: string;
+  updated_at: string;
+}
+
+export function presentUser(row: UserRow, now = new Date()): User {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    language: row.language as Language,
+    timezone: row.timezone,
+    plan: isPlanName(row.plan) ? row.plan : 'seed',
+    plan_expires_at: row.plan_expires_at,
+    effective_plan: effectivePlan(row.plan, row.plan_expires_at, now),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function checkPassword(password: string): void {
+  checkLength('/password', password, PASSWORD_MIN, PASSWORD_MAX);
+}
+
+export interface RegisterInput {
+  email: string;
+  password: string;
+  name?: string;
+  language?: string;
+  timezone?: string;
+}
+
+/** @throws validation_failed, conflict (email taken) */
+export async function registerUser(deps: Deps, input: RegisterInput): Promise<UserRow> {
+  const email = normalizeEmail('/email', input.email);
+  checkPassword(input.password);
+  const name = input.name ?? '';
+  checkLength('/name', name, 0, PROFILE_NAME_MAX);
+  const language = input.language ?? 'en';
+  checkEnum('/language', language, languages);
+  const timezone = canonicalTimeZone('/timezone', input.timezone ?? 'UTC');
+  const passwordHash = await hashPassword(input.password);
+  const now = nowIso();
+  const id = newId('usr');
+  const row: UserRow = {
+    id, owner_id: id, email, password_hash: passwordHash, name, language, timezone,
+    plan: 'seed', plan_expires_at: null, created_at: now, updated_at: now,
+  };
+  const inserted = await deps.db
+    .insertInto('users')
+    .values(row)
+    .onConflict((oc) => oc.column('email').doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
+    throw new DomainError('conflict', 'An account with this email already exists.', [{ path: '/email', message: 'is taken' }]);
+  }
+  return row;
+}
+
+const LOGIN_WINDOW_MS = 15 * 60_000;
+const LOGIN_FAILURES_PER_EMAIL = 10;
+const LOGIN_FAILURES_PER_IP = 50;
+
+/**
+ * Checks a password. Every failure looks the same (401, same work done) and failures are
+ * throttled per email and per client address.
+ * @throws validation_failed, unauthenticated, rate_limited
+ */
+export async function verifyLogin(deps: Deps, input: { email: string; password: string }, ip: string): Promise<UserRow> {
+  const email = normalizeEmail('/email', input.email);
+  checkPassword(input.password);
+  const keys = [
+    { key: `login-email:${email}`, limit: LOGIN_FAILURES_PER_EMAIL },
+    { key: `login-ip:${ip}`, limit: LOGIN_FAILURES_PER_IP },
+  ];
+  for (const { key, limit } of keys) {
+    const state = await deps.limiter.peek(key, limit, LOGIN_WINDOW_MS);
+    if (!state.allowed) {
+      throw new DomainError('rate_limited', 'Too many failed sign-in attempts; try again later.', [{ retry_after: state.resetSeconds }]);
+    }
+  }
+  const row = await findUserByEmail(deps, email);
+  const ok = await verifyPassword(row?.password_hash ?? (await dummyPasswordHash()), input.password);
+  if (row === null || !ok) {
+    for (const { key, limit } of keys) await deps.limiter.consume(key, limit, LOGIN_WINDOW_MS);
+    throw new DomainError('unauthenticated', 'The email or password is not correct.');
+  }
+  return row;
+}
+
+export async function findUserByEmail(deps: Deps, email: string): Promise<UserRow | null> {
+  const row = await deps.db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+  return row ?? null;
+}
+
+/** @throws not_found */
+export async function getUserByEmail(deps: Deps, email: string): Promise<UserRow> {
+  const row = await findUserByEmail(deps, email);
+  if (row === null) throw notFound('user');
+  return row;
+}
+
+export async function getUser(deps: Deps, id: string): Promise<UserRow> {
+  const row = await deps.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  if (row === undefined) throw notFound('user');
+  return row;
+}
+
+export interface ProfilePatch {
+  name?: string;
+  language?: string;
+  timezone?: string;
+}
+
+/** @throws validation_failed */
+export async function updateProfile(deps: Deps, actor: Actor, patch: ProfilePatch): Promise<UserRow> {
+  const changes: Partial<UserRow> = {};
+  if (patch.name !== undefined) {
+    checkLength('/name', patch.name, 0, PROFILE_NAME_MAX);
+    changes.name = patch.name;
+  }
+  if (patch.language !== undefined) {
+    checkEnum('/language', patch.language, languages);
+    changes.language = patch.language;
+  }
+  if (patch.timezone !== undefined) changes.timezone = canonicalTimeZone('/timezone', patch.timezone);
+  if (Object.keys(changes).length > 0) {
+    await deps.db.updateTable('users').set({ ...changes, updated_at: nowIso() }).where('id', '=', actor.user.id).execute();
+  }
+  return getUser(deps, actor.user.id);
+}
+
+/**
+ * Sets a plan (the CLI today, verified billing webhooks later). `until` null means no expiry.
+ * @throws not_found, validation_failed
+ */
+export async function setUserPlan(deps: Deps, email: string, plan: PlanName, until: string | null): Promise<UserRow> {
+  if (until !== null && Number.isNaN(Date.parse(until))) throw invalid('/until', 'must be an ISO 8601 timestamp');
+  const user = await getUserByEmail(deps, email);
+  await deps.db
+    .updateTable('users')
+    .set({ plan, plan_expires_at: until === null ? null : new Date(until).toISOString(), updated_at: nowIso() })
+    .where('id', '=', user.id)
+    .execute();
+  return getUser(deps, user.id);
+}

@@ -1,0 +1,22 @@
+/** One rolling-window decision. */
+export interface RateLimitResult {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the oldest counted request leaves the window (a slot frees). */
+  resetSeconds: number;
+}
+
+/**
+ * Rolling-window counters. `consume` counts a request only when it is allowed, so a client
+ * that keeps hammering does not extend its own ban; `peek` only reads.
+ */
+export interface RateLimiter {
+  consume(key: string, limit: number, windowMs: number): Promise<RateLimitResult>;
+  peek(key: string, limit: number, windowMs: number): Promise<RateLimitResult>;
+  close(): Promise<void>;
+}
+
+/** CONTRACT §12: 600 requests per rolling minute per token, grant, session or anonymous IP. */
+export const REQUESTS_PER_MINUTE = 600;
+export const MINUTE_MS = 60_000;

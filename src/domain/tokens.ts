@@ -1,0 +1,220 @@
+import type { Selectable } from 'kysely';
+import type { Deps } from './deps.js';
+import type { PersonalTokenTable } from '../store/schema.js';
+import type { Actor, Scope } from './actor.js';
+import { scopeNames } from './actor.js';
+import { DomainError, invalid, notFound } from './errors.js';
+import { newId, nowIso } from './ids.js';
+import { planLimits, type PlanName } from './plans.js';
+import { randomSecret, sha256 } from './crypto.js';
+import { checkLength } from './validate.js';
+import { inTransaction } from '../store/db.js';
+import { lockOwner } from '../store/locks.js';
+import type { UserRow } from './accounts.js';
+
+export type TokenRow = Selectable<PersonalTokenTable>;
+
+export const MAX_ACTIVE_TOKENS = 20;
+export const TOKEN_LIFETIME_DAYS = [1, 7, 30, 90, 365] as const;
+export const DEFAULT_TOKEN_DAYS = 90;
+export const TOKEN_NAME_MAX = 80;
+const TOKEN_VALUE = /^ttp_[A-Za-z0-9_-]{43}$/;
+
+export interface Token {
+  id: string;
+  name: string;
+  scopes: Scope[];
+  prefix: string;
+  created_at: string;
+  expires_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  status: 'active' | 'expired' | 'revoked';
+}
+
+export function tokenStatus(row: TokenRow, now = nowIso()): Token['status'] {
+  if (row.revoked_at !== null) return 'revoked';
+  return row.expires_at <= now ? 'expired' : 'active';
+}
+
+export function parseScopes(stored: string): Scope[] {
+  return scopeNames.filter((s) => stored.split(' ').includes(s));
+}
+
+export function presentToken(row: TokenRow, now = nowIso()): Token {
+  return {
+    id: row.id,
+    name: row.name,
+    scopes: parseScopes(row.scopes),
+    prefix: row.prefix,
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+    last_used_at: row.last_used_at,
+    revoked_at: row.revoked_at,
+    status: tokenStatus(row, now),
+  };
+}
+
+/** The scopes a new token gets when none are asked for: everything the plan allows. */
+export function defaultScopes(plan: PlanName): Scope[] {
+  return planLimits[plan].apiWrites ? ['read', 'write', 'attachments'] : ['read', 'attachments'];
+}
+
+export interface CreateTokenInput {
+  name: string;
+  scopes?: string[];
+  expires_in_days?: number;
+}
+
+/**
+ * Creates a personal token and returns its value, which is never stored or shown again.
+ * @throws validation_failed, plan_read_only (write on Seed), token_limit_reached
+ */
+export async function createToken(deps: Deps, actor: Actor, input: CreateTokenInput): Promise<{ token: Token; value: string }> {
+  checkLength('/name', input.name, 1, TOKEN_NAME_MAX);
+  const scopes = input.scopes === undefined ? defaultScopes(actor.plan) : checkScopes(input.scopes);
+  if (scopes.includes('write') && !planLimits[actor.plan].apiWrites) {
+    throw new DomainError('plan_read_only', 'The write scope needs the Sprout or Grove plan.');
+  }
+  const days = input.expires_in_days ?? DEFAULT_TOKEN_DAYS;
+  if (!(TOKEN_LIFETIME_DAYS as readonly number[]).includes(days)) {
+    throw invalid('/expires_in_days', `must be one of ${TOKEN_LIFETIME_DAYS.join(', ')}`);
+  }
+  const value = `ttp_${randomSecret(32)}`;
+  const now = new Date();
+  const row: TokenRow = {
+    id: newId('pat'),
+    owner_id: actor.user.id,
+    name: input.name,
+    scopes: scopes.join(' '),
+    prefix: value.slice(0, 8),
+    token_hash: sha256(value),
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + days * 86_400_000).toISOString(),
+    last_used_at: null,
+    revoked_at: null,
+  };
+  await inTransaction(deps.db, async (trx) => {
+    // The owner row lock makes count-then-insert atomic under concurrent creation.
+    await lockOwner(trx, deps.dialect, actor.user.id);
+    const active = await trx
+      .selectFrom('personal_tokens')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('owner_id', '=', actor.user.id)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', row.created_at)
+      .executeTakeFirstOrThrow();
+    if (Number(active.n) >= MAX_ACTIVE_TOKENS) {
+      throw new DomainError('token_limit_reached', `At most ${MAX_ACTIVE_TOKENS} personal tokens can be active; revoke one first.`);
+    }
+    await trx.insertInto('personal_tokens').values(row).execute();
+  });
+  return { token: presentToken(row), value };
+}
+
+function checkScopes(scopes: string[]): Scope[] {
+  if (scopes.length === 0) throw invalid('/scopes', 'must name at least one scope');
+  for (const [i, s] of scopes.entries()) {
+    if (!(scopeNames as readonly string[]).includes(s)) throw invalid(`/scopes/${i}`, `must be one of ${scopeNames.join(', ')}`);
+  }
+  return scopeNames.filter((s) => scopes.includes(s));
+}
+
+/** Every token of the actor, newest first. */
+export async function listTokens(deps: Deps, actor: Actor): Promise<Token[]> {
+  const rows = await deps.db
+    .selectFrom('personal_tokens')
+    .selectAll()
+    .where('owner_id', '=', actor.user.id)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  const now = nowIso();
+  return rows.map((r) => presentToken(r, now));
+}
+
+/** @throws not_found */
+export async function revokeToken(deps: Deps, actor: Actor, id: string): Promise<void> {
+  const now = nowIso();
+  const found = await deps.db
+    .selectFrom('personal_tokens')
+    .select(['id', 'revoked_at'])
+    .where('id', '=', id)
+    .where('owner_id', '=', actor.user.id)
+    .executeTakeFirst();
+  if (found === undefined) throw notFound('token');
+  if (found.revoked_at === null) {
+    await deps.db.updateTable('personal_tokens').set({ revoked_at: now, updated_at: now }).where('id', '=', id).execute();
+  }
+  for (const listener of revocationListeners) listener(id);
+}
+
+/** Ends every personal token of a user (password reset). */
+export async function revokeAllTokens(deps: Deps, userId: string): Promise<string[]> {
+  const now = nowIso();
+  const rows = await deps.db
+    .updateTable('personal_tokens')
+    .set({ revoked_at: now, updated_at: now })
+    .where('owner_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .execute();
+  const ids = rows.map((r) => r.id);
+  for (const id of ids) for (const listener of revocationListeners) listener(id);
+  return ids;
+}
+
+type RevocationListener = (tokenId: string) => void;
+const revocationListeners = new Set<RevocationListener>();
+
+/** Caches of token lookups (and MCP sessions) subscribe here so that a revocation takes effect at once. */
+export function onTokenRevoked(listener: RevocationListener): () => void {
+  revocationListeners.add(listener);
+  return () => revocationListeners.delete(listener);
+}
+
+export interface TokenOwner {
+  token: TokenRow;
+  user: UserRow;
+}
+
+/** Resolves a presented value to its active token and owner, or null (unknown, malformed, revoked or expired). */
+export async function authenticateToken(deps: Deps, value: string): Promise<TokenOwner | null> {
+  if (!TOKEN_VALUE.test(value)) return null;
+  const row = await deps.db
+    .selectFrom('personal_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.owner_id')
+    .select([
+      't.id as t_id', 't.owner_id as t_owner_id', 't.name as t_name', 't.scopes as t_scopes', 't.prefix as t_prefix',
+      't.token_hash as t_token_hash', 't.created_at as t_created_at', 't.updated_at as t_updated_at',
+      't.expires_at as t_expires_at', 't.last_used_at as t_last_used_at', 't.revoked_at as t_revoked_at',
+    ])
+    .selectAll('u')
+    .where('t.token_hash', '=', sha256(value))
+    .executeTakeFirst();
+  if (row === undefined) return null;
+  const token: TokenRow = {
+    id: row.t_id, owner_id: row.t_owner_id, name: row.t_name, scopes: row.t_scopes, prefix: row.t_prefix,
+    token_hash: row.t_token_hash, created_at: row.t_created_at, updated_at: row.t_updated_at,
+    expires_at: row.t_expires_at, last_used_at: row.t_last_used_at, revoked_at: row.t_revoked_at,
+  };
+  if (tokenStatus(token) !== 'active') return null;
+  const user: UserRow = {
+    id: row.id, owner_id: row.owner_id, email: row.email, password_hash: row.password_hash, name: row.name,
+    language: row.language, timezone: row.timezone, plan: row.plan, plan_expires_at: row.plan_expires_at,
+    created_at: row.created_at, updated_at: row.updated_at,
+  };
+  return { token, user };
+}
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Records use at most once a minute per token, so reads do not turn into writes. */
+export async function touchToken(deps: Deps, token: TokenRow): Promise<void> {
+  const now = Date.now();
+  if (token.last_used_at !== null && now - Date.parse(token.last_used_at) < LAST_USED_RESOLUTION_MS) return;
+  const at = new Date(now).toISOString();
+  token.last_used_at = at;
+  await deps.db.updateTable('personal_tokens').set({ last_used_at: at }).where('id', '=', token.id).execute();
+}

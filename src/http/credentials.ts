@@ -1,0 +1,45 @@
+import type { FastifyRequest } from 'fastify';
+import type { Deps } from '../domain/deps.js';
+import { allScopes, type Actor } from '../domain/actor.js';
+import { DomainError } from '../domain/errors.js';
+import { effectivePlan } from '../domain/plans.js';
+import { authenticateToken, parseScopes, touchToken } from '../domain/tokens.js';
+import { isSessionId, sessionUser } from '../domain/sessions.js';
+import type { UserRow } from '../domain/accounts.js';
+
+export const SESSION_COOKIE = 'tt_session';
+const BEARER = /^Bearer +([^\s]+) *$/i;
+
+export function actorForSession(user: UserRow): Actor {
+  return { user, via: 'session', credentialId: null, scopes: allScopes, plan: effectivePlan(user.plan, user.plan_expires_at) };
+}
+
+/**
+ * Turns the request's credential into an Actor. A Bearer token decides over a cookie.
+ * A bad Bearer token is 401 even where no credential is needed: the client must learn it is broken.
+ */
+export async function resolveCredentials(deps: Deps, request: FastifyRequest): Promise<void> {
+  const authorization = request.headers.authorization;
+  if (authorization !== undefined) {
+    const value = BEARER.exec(authorization)?.[1];
+    const found = value === undefined ? null : await authenticateToken(deps, value);
+    if (found === null) throw new DomainError('unauthenticated', 'The Bearer token is missing, unknown, expired or revoked.');
+    request.credential = 'bearer';
+    request.actor = {
+      user: found.user,
+      via: 'token',
+      credentialId: found.token.id,
+      scopes: new Set(parseScopes(found.token.scopes)),
+      plan: effectivePlan(found.user.plan, found.user.plan_expires_at),
+    };
+    void touchToken(deps, found.token).catch((err: unknown) => request.log.warn({ err }, 'could not record token use'));
+    return;
+  }
+  const cookie = request.cookies[SESSION_COOKIE];
+  if (isSessionId(cookie)) {
+    request.credential = 'cookie';
+    request.sessionId = cookie;
+    const user = await sessionUser(deps, cookie);
+    if (user !== null) request.actor = actorForSession(user);
+  }
+}

@@ -1,0 +1,95 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../domain/deps.js';
+import { DomainError, invalid } from '../domain/errors.js';
+import { sha256 } from '../domain/crypto.js';
+import { nowIso } from '../domain/ids.js';
+import { isSafe } from './pipeline.js';
+
+const KEY = /^[A-Za-z0-9:_.-]{8,128}$/;
+const REPLAY_MS = 7 * 86_400_000;
+/** A first request still "running" after this long died with its process; its key may be used again. */
+const ABANDONED_MS = 60_000;
+
+export interface IdempotencyState {
+  ownerId: string;
+  key: string;
+}
+
+function fingerprintOf(request: FastifyRequest): string {
+  return sha256(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`);
+}
+
+/**
+ * Runs after authorization and validation, before the work: claims the key or replays the stored
+ * response. Concurrent duplicates race on the primary key, so only one of them ever does the work.
+ */
+export function makeIdempotencyGuard(deps: Deps) {
+  return async function idempotencyGuard(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
+    const config = request.routeOptions.config;
+    const raw = request.headers['idempotency-key'];
+    if (isSafe(request.method) || (config.idempotency ?? 'allow') !== 'allow' || raw === undefined || request.actor === null) return;
+    const key = Array.isArray(raw) ? raw[0]! : raw;
+    if (!KEY.test(key)) throw invalid('/idempotency-key', 'must be 8 to 128 characters of A-Z a-z 0-9 : _ . -');
+    const ownerId = request.actor.user.id;
+    const fingerprint = fingerprintOf(request);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const claimed = await deps.db
+        .insertInto('idempotency_keys')
+        .values({ owner_id: ownerId, key, fingerprint, state: 'running', status_code: null, response_body: null, created_at: nowIso() })
+        .onConflict((oc) => oc.columns(['owner_id', 'key']).doNothing())
+        .executeTakeFirst();
+      if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 1) {
+        request.idempotency = { ownerId, key };
+        return;
+      }
+      const stored = await deps.db
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .where('owner_id', '=', ownerId)
+        .where('key', '=', key)
+        .executeTakeFirst();
+      if (stored === undefined) continue;
+      const age = Date.now() - Date.parse(stored.created_at);
+      const stale = age > REPLAY_MS || (stored.state === 'running' && age > ABANDONED_MS);
+      if (stale) {
+        await deps.db.deleteFrom('idempotency_keys').where('owner_id', '=', ownerId).where('key', '=', key).where('created_at', '=', stored.created_at).execute();
+        continue;
+      }
+      if (stored.fingerprint !== fingerprint) {
+        throw new DomainError('idempotency_conflict', 'This Idempotency-Key was used with a different method, path, query or body.');
+      }
+      if (stored.state !== 'done') {
+        throw new DomainError('idempotency_in_progress', 'The first request with this Idempotency-Key is still running; retry shortly.');
+      }
+      return reply
+        .code(stored.status_code ?? 200)
+        .header('Idempotent-Replayed', 'true')
+        .type('application/json; charset=utf-8')
+        .send(stored.response_body ?? '');
+    }
+    throw new DomainError('idempotency_in_progress', 'The Idempotency-Key is busy; retry shortly.');
+  };
+}
+
+/** Keeps a 200/201 answer for replay; any other outcome frees the key so the client may retry. */
+export function makeIdempotencyRecorder(deps: Deps) {
+  return async function idempotencyRecorder(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+    const state = request.idempotency;
+    if (state === null) return payload;
+    request.idempotency = null;
+    const where = deps.db.updateTable('idempotency_keys').where('owner_id', '=', state.ownerId).where('key', '=', state.key);
+    if (reply.statusCode === 200 || reply.statusCode === 201) {
+      await where.set({ state: 'done', status_code: reply.statusCode, response_body: typeof payload === 'string' ? payload : '' }).execute();
+    } else {
+      await deps.db.deleteFrom('idempotency_keys').where('owner_id', '=', state.ownerId).where('key', '=', state.key).execute();
+    }
+    return payload;
+  };
+}
+
+/** Keys are kept for 7 days (CONTRACT §5); a periodic sweep removes older ones. */
+export async function purgeExpiredIdempotencyKeys(deps: Deps): Promise<number> {
+  const cutoff = new Date(Date.now() - REPLAY_MS).toISOString();
+  const result = await deps.db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,96 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../domain/deps.js';
+import { isApiCall, requireScopes, requireWritePlan } from '../domain/actor.js';
+import { DomainError, invalid } from '../domain/errors.js';
+import { checkCsrf } from '../domain/sessions.js';
+import { MINUTE_MS, REQUESTS_PER_MINUTE } from '../domain/rate-limit.js';
+import { sha256 } from '../domain/crypto.js';
+import { resolveCredentials } from './credentials.js';
+import { access as accessOf, type RouteAccess } from './access.js';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function isSafe(method: string): boolean {
+  return SAFE_METHODS.has(method);
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The one pipeline every API route passes before validation and work, in CONTRACT §12's order:
+ * authentication -> CSRF -> account guard -> rate limit -> scope -> plan.
+ */
+export function makePipeline(deps: Deps) {
+  return async function pipeline(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const config = request.routeOptions.config;
+    const access: RouteAccess = config.access ?? accessOf.anyone;
+    await resolveCredentials(deps, request);
+    authorizeCredential(request, access);
+    if (request.credential === 'cookie' && !isSafe(request.method)) {
+      if (!checkCsrf(deps.config.secret, request.sessionId!, header(request, 'x-csrf-token'))) {
+        throw new DomainError('csrf_failed', 'This browser request needs a valid X-CSRF-Token header (from GET /api/v1/auth/me).');
+      }
+    }
+    checkAccountGuard(request, config.idempotency);
+    if (config.rateLimit !== false) await countRequest(deps, request, reply);
+    const actor = request.actor;
+    if (actor !== null && access.who === 'user') {
+      requireScopes(actor, access.scopes);
+      if (access.write) requireWritePlan(actor);
+    }
+    if (config.idempotency === 'reject' && header(request, 'idempotency-key') !== undefined) {
+      throw new DomainError('idempotency_key_not_allowed', 'Idempotency-Key is not accepted here; nothing was created.');
+    }
+  };
+}
+
+function authorizeCredential(request: FastifyRequest, access: RouteAccess): void {
+  const sessionOnly = access.who === 'session' || access.who === 'session-user';
+  if (sessionOnly && request.credential === 'bearer') {
+    throw new DomainError('session_required', 'This endpoint needs a browser session; Bearer tokens do not authorize it.');
+  }
+  if ((access.who === 'user' || access.who === 'session-user') && request.actor === null) {
+    throw new DomainError('unauthenticated', 'Sign in or send a Bearer token.');
+  }
+  if (access.who === 'session' && request.credential !== 'cookie' && !isSafe(request.method)) {
+    throw new DomainError('csrf_failed', 'This endpoint needs the session cookie and X-CSRF-Token (from GET /api/v1/auth/me).');
+  }
+}
+
+/** X-Service-User guards against acting on the wrong account; it is checked before any data access. */
+function checkAccountGuard(request: FastifyRequest, idempotency: string | undefined): void {
+  const guard = header(request, 'x-service-user');
+  if (guard !== undefined) {
+    if (guard.length > 160) throw invalid('/x-service-user', 'must be at most 160 characters');
+    if (request.actor === null || request.actor.user.id !== guard) {
+      throw new DomainError('account_mismatch', 'X-Service-User does not match the signed-in account.');
+    }
+  } else if (
+    request.credential === 'cookie' && !isSafe(request.method) && idempotency !== 'ignore' && idempotency !== 'reject' &&
+    header(request, 'idempotency-key') !== undefined
+  ) {
+    throw new DomainError('account_guard_required', 'A browser write with Idempotency-Key must also send X-Service-User.');
+  }
+}
+
+/** The budget is per token (or grant), per signed-in session, or per address for anonymous callers. */
+function rateLimitKey(request: FastifyRequest): string {
+  const actor = request.actor;
+  if (actor !== null && isApiCall(actor) && actor.credentialId !== null) return `cred:${actor.credentialId}`;
+  if (actor !== null && request.sessionId !== null) return `ses:${sha256(request.sessionId)}`;
+  return `ip:${request.ip}`;
+}
+
+async function countRequest(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const result = await deps.limiter.consume(rateLimitKey(request), REQUESTS_PER_MINUTE, MINUTE_MS);
+  reply.header('RateLimit-Limit', result.limit);
+  reply.header('RateLimit-Remaining', result.remaining);
+  reply.header('RateLimit-Reset', result.resetSeconds);
+  if (!result.allowed) {
+    reply.header('Retry-After', result.resetSeconds);
+    throw new DomainError('rate_limited', `Rate limit of ${REQUESTS_PER_MINUTE} requests per minute exceeded; retry after ${result.resetSeconds} s.`);
+  }
+}

@@ -1,0 +1,87 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../domain/deps.js';
+import { presentUser, registerUser, updateProfile, verifyLogin } from '../../domain/accounts.js';
+import { csrfFor, endSession, newSessionId, startSession } from '../../domain/sessions.js';
+import { requestPasswordReset } from '../../domain/password-reset.js';
+import { access } from '../access.js';
+import { setSessionCookie } from '../session-cookie.js';
+import { errors, ReadHeaders, WriteHeaders } from '../schemas/common.js';
+import { LoginInput, Me, ProfileInput, RegisterInput, ResetRequestAnswer, ResetRequestInput, UserOnly, UserWithCsrf } from '../schemas/accounts.js';
+
+const tags = ['Account'];
+
+export const authRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) => {
+  const secure = deps.config.publicUrl.startsWith('https://');
+
+  /** Replaces the browser session (no fixation): the old one ends, a new id and CSRF value are issued. */
+  async function rotateSession(request: FastifyRequest, reply: FastifyReply, userId: string | null): Promise<string> {
+    if (request.sessionId !== null) await endSession(deps, request.sessionId);
+    const id = userId === null ? newSessionId() : await startSession(deps, userId);
+    setSessionCookie(reply, id, secure);
+    return csrfFor(deps.config.secret, id);
+  }
+
+  app.get('/auth/me', {
+    config: { access: access.anyone },
+    schema: {
+      tags, summary: 'The signed-in user; bootstraps the CSRF value of a browser session',
+      description: 'Works without credentials (user null). Without a session cookie, an anonymous session is started and its cookie set.',
+      headers: ReadHeaders, response: { 200: Me, ...errors(401, 409) },
+    },
+  }, async (request, reply) => {
+    const user = request.actor === null ? null : presentUser(request.actor.user);
+    if (request.credential === 'bearer') return { user };
+    let sessionId = request.sessionId;
+    if (sessionId === null) {
+      sessionId = newSessionId();
+      setSessionCookie(reply, sessionId, secure);
+    }
+    return { user, csrf: csrfFor(deps.config.secret, sessionId) };
+  });
+
+  app.post('/auth/register', {
+    config: { access: access.session, idempotency: 'ignore' },
+    schema: { tags, summary: 'Create an account and sign in', body: RegisterInput, headers: WriteHeaders, response: { 201: UserWithCsrf, ...errors(403, 409) } },
+  }, async (request, reply) => {
+    const row = await registerUser(deps, request.body);
+    const csrf = await rotateSession(request, reply, row.id);
+    return reply.code(201).send({ user: presentUser(row), csrf });
+  });
+
+  app.post('/auth/login', {
+    config: { access: access.session, idempotency: 'ignore' },
+    schema: { tags, summary: 'Sign in with email and password', body: LoginInput, headers: WriteHeaders, response: { 200: UserWithCsrf, ...errors(401, 403, 409) } },
+  }, async (request, reply) => {
+    const row = await verifyLogin(deps, request.body, request.ip);
+    const csrf = await rotateSession(request, reply, row.id);
+    return { user: presentUser(row), csrf };
+  });
+
+  app.post('/auth/logout', {
+    config: { access: access.session, idempotency: 'ignore' },
+    schema: { tags, summary: 'Sign out; a fresh anonymous session replaces the old one', headers: WriteHeaders, response: { 200: UserWithCsrf, ...errors(403, 409) } },
+  }, async (request, reply) => {
+    const csrf = await rotateSession(request, reply, null);
+    return { user: null, csrf };
+  });
+
+  app.patch('/auth/profile', {
+    config: { access: access.sessionUser },
+    schema: { tags, summary: 'Change name, language or time zone', body: ProfileInput, headers: WriteHeaders, response: { 200: UserOnly, ...errors(401, 403, 409) } },
+  }, async (request) => {
+    const row = await updateProfile(deps, request.actor!, request.body);
+    return { user: presentUser(row) };
+  });
+
+  app.post('/auth/reset/request', {
+    config: { access: access.session, idempotency: 'ignore' },
+    schema: {
+      tags, summary: 'Ask for a password reset',
+      description: 'Always 202, whether or not the account exists. `delivery` is `not_configured` while no mail transport is configured.',
+      body: ResetRequestInput, headers: WriteHeaders, response: { 202: ResetRequestAnswer, ...errors(403, 409) },
+    },
+  }, async (request, reply) => {
+    return reply.code(202).send(await requestPasswordReset(deps, request.body.email));
+  });
+};

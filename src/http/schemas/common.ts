@@ -1,0 +1,60 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
+
+/** Ids in paths: opaque strings of at most 160 characters (CONTRACT §1). */
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 160 }) });
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String({ description: 'snake_case error code (CONTRACT §1)' }),
+      message: Type.String(),
+      details: Type.Optional(Type.Array(Type.Unknown())),
+      request_id: Type.String(),
+    }),
+  },
+  { $id: 'Error', title: 'Error' },
+);
+
+export const Ok = Type.Object({ ok: Type.Boolean() });
+
+const errorDescriptions: Record<number, string> = {
+  400: 'validation_failed, invalid_json, invalid_cursor, cursor_expired, account_guard_required, idempotency_key_not_allowed',
+  401: 'unauthenticated: missing, unknown, expired or revoked credential',
+  403: 'csrf_failed, session_required, insufficient_scope, plan_read_only, plan_limit_reached, forbidden',
+  404: 'not_found: unknown, foreign or no longer accessible',
+  409: 'account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict',
+  413: 'payload_too_large, export_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited (with Retry-After)',
+  503: 'speech_unavailable, billing_unavailable',
+};
+
+/** The error responses a route can give, for validation of the document and fast serialization. */
+export function errors(...statuses: number[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {};
+  for (const status of [...new Set([400, 429, ...statuses])]) {
+    out[status] = Type.Ref('Error', { description: errorDescriptions[status] ?? 'error' });
+  }
+  return out;
+}
+
+export const GuardHeaders = {
+  'x-service-user': Type.Optional(Type.String({ maxLength: 160, description: 'Account guard: the signed-in user id' })),
+};
+
+export const WriteHeaders = Type.Object({
+  ...GuardHeaders,
+  'idempotency-key': Type.Optional(
+    Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9:_.-]+$', description: 'Replay protection for 7 days' }),
+  ),
+  'x-csrf-token': Type.Optional(Type.String({ description: 'Required with the session cookie' })),
+});
+
+export const ReadHeaders = Type.Object({
+  ...GuardHeaders,
+  'if-none-match': Type.Optional(Type.String({ description: 'ETag revalidation' })),
+});

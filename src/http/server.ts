@@ -1,0 +1,81 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Deps } from '../domain/deps.js';
+import { sql } from 'kysely';
+import { makeValidatorCompiler } from './validation.js';
+import { installErrorHandling } from './errors.js';
+import { loggerOptions, requestIdOf } from './logger.js';
+import { makePipeline } from './pipeline.js';
+import { makeIdempotencyGuard, makeIdempotencyRecorder } from './idempotency.js';
+import { applyReadCaching } from './etag.js';
+import { registerOpenApi } from './openapi.js';
+import { ErrorBody } from './schemas/common.js';
+import { authRoutes } from './rest/auth.js';
+import { tokenRoutes } from './rest/tokens.js';
+
+export const API_PREFIX = '/api/v1';
+const JSON_BODY_LIMIT = 1024 * 1024;
+
+/** Builds the HTTP door: service endpoints, the OpenAPI document, and the REST API behind one pipeline. */
+export async function buildServer(deps: Deps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(deps.config.logLevel),
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    bodyLimit: JSON_BODY_LIMIT,
+    trustProxy: false,
+    ajv: { customOptions: { removeAdditional: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(makeValidatorCompiler());
+  app.addSchema(ErrorBody);
+  installErrorHandling(app);
+  acceptEmptyJsonBodies(app);
+  app.decorateRequest('actor', null);
+  app.decorateRequest('sessionId', null);
+  app.decorateRequest('credential', null);
+  app.decorateRequest('idempotency', null);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  await app.register(cookie);
+  await registerOpenApi(app, deps.config.publicUrl);
+
+  app.get('/healthz', { config: { rateLimit: false }, schema: { tags: ['Service'], summary: 'Liveness' } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { config: { rateLimit: false }, schema: { tags: ['Service'], summary: 'Readiness: the database answers' } }, async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(deps.db);
+      return { status: 'ready' };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable' });
+    }
+  });
+
+  await app.register(async (api) => {
+    api.addHook('onRequest', makePipeline(deps));
+    api.addHook('preHandler', makeIdempotencyGuard(deps));
+    api.addHook('onSend', makeIdempotencyRecorder(deps));
+    api.addHook('onSend', applyReadCaching);
+    api.get('/openapi.json', { config: { rateLimit: false }, schema: { hide: true } }, async () => app.swagger());
+    await api.register(authRoutes(deps));
+    await api.register(tokenRoutes(deps));
+  }, { prefix: API_PREFIX });
+
+  return app;
+}
+
+/**
+ * JSON is the only body type the API takes (plain text goes to 415). An empty body with a JSON
+ * content type counts as no body, since many clients send the header on every request.
+ */
+function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(request, text, done);
+  });
+}

@@ -1,0 +1,79 @@
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import type { Database } from './schema.js';
+import { migrations } from './migrations/index.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+export type Trx = Transaction<Database>;
+
+export interface Store {
+  db: Db;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  dataDir: string;
+  databaseUrl: string | null;
+  databaseSchema?: string | null;
+}
+
+// int8 (COUNT, SUM, sequences) arrives as text from pg; every value we keep fits a JS number.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+
+function openSqlite(dataDir: string): Store {
+  mkdirSync(dataDir, { recursive: true });
+  const sqlite = new SqliteDatabase(join(dataDir, 'tasktree.db'));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+async function openPostgres(url: string, schema: string | null): Promise<Store> {
+  if (schema !== null) {
+    if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name "${schema}"`);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    } finally {
+      await client.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    // public stays on the path for extensions such as pg_trgm, which live there.
+    ...(schema !== null ? { options: `-c search_path=${schema},public` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+  return options.databaseUrl !== null
+    ? openPostgres(options.databaseUrl, options.databaseSchema ?? null)
+    : openSqlite(options.dataDir);
+}
+
+/** Brings the schema up to date; safe to run on every start and from several processes. */
+export async function migrateToLatest(store: Store): Promise<string[]> {
+  const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** The runner owns the transaction: limit checks and history entries happen inside it. */
+export function inTransaction<T>(db: Db, work: (trx: Trx) => Promise<T>): Promise<T> {
+  return db.transaction().execute(work);
+}

@@ -1,0 +1,69 @@
+import type { Generated } from 'kysely';
+
+/** Row types of every table. Timestamps are ISO 8601 text (UTC, milliseconds) on both databases. */
+export interface UserTable {
+  id: string;
+  owner_id: string;
+  email: string;
+  password_hash: string;
+  name: string;
+  language: string;
+  timezone: string;
+  plan: string;
+  plan_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionTable {
+  id_hash: string;
+  owner_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface PersonalTokenTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  /** Space-separated scope names. */
+  scopes: string;
+  prefix: string;
+  token_hash: string;
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface IdempotencyKeyTable {
+  owner_id: string;
+  key: string;
+  fingerprint: string;
+  /** 'running' while the first request works, 'done' once its response is stored. */
+  state: string;
+  status_code: number | null;
+  response_body: string | null;
+  created_at: string;
+}
+
+export interface PasswordResetTable {
+  id: string;
+  owner_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface Database {
+  users: UserTable;
+  sessions: SessionTable;
+  personal_tokens: PersonalTokenTable;
+  idempotency_keys: IdempotencyKeyTable;
+  password_resets: PasswordResetTable;
+}
+
+/** Columns filled by the database (sequences). */
+export type Seq = Generated<number>;
