@@ -11,8 +11,7 @@ import { makeIdempotencyGuard, makeIdempotencyRecorder } from './idempotency.js'
 import { applyReadCaching } from './etag.js';
 import { registerOpenApi } from './openapi.js';
 import { ErrorBody } from './schemas/common.js';
-import { authRoutes } from './rest/auth.js';
-import { tokenRoutes } from './rest/tokens.js';
+import { restRoutes } from './rest/index.js';
 
 export const API_PREFIX = '/api/v1';
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -59,8 +58,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     api.addHook('onSend', makeIdempotencyRecorder(deps));
     api.addHook('onSend', applyReadCaching);
     api.get('/openapi.json', { config: { rateLimit: false }, schema: { hide: true } }, async () => app.swagger());
-    await api.register(authRoutes(deps));
-    await api.register(tokenRoutes(deps));
+    for (const routes of restRoutes) await api.register(routes(deps));
   }, { prefix: API_PREFIX });
 
   return app;
