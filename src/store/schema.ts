@@ -57,12 +57,76 @@ export interface PasswordResetTable {
   used_at: string | null;
 }
 
+export interface TreeTable {
+  seq: Seq;
+  id: string;
+  owner_id: string;
+  name: string;
+  style: string;
+  project_count: Generated<number>;
+  task_count: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProjectTable {
+  seq: Seq;
+  id: string;
+  owner_id: string;
+  tree_id: string;
+  parent_id: string | null;
+  name: string;
+  description: string;
+  color: string;
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TaskTable {
+  seq: Seq;
+  id: string;
+  owner_id: string;
+  tree_id: string;
+  project_id: string | null;
+  title: string;
+  text: string;
+  notes: string;
+  status: string;
+  deadline: string | null;
+  color: string;
+  position: number;
+  completed_at: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface HistoryTable {
+  seq: Seq;
+  id: string;
+  owner_id: string;
+  tree_id: string;
+  at: string;
+  actor_id: string;
+  via: string;
+  entity: string;
+  entity_id: string;
+  action: string;
+  /** JSON text: {field: {from, to}} */
+  changes: string;
+}
+
 export interface Database {
   users: UserTable;
   sessions: SessionTable;
   personal_tokens: PersonalTokenTable;
   idempotency_keys: IdempotencyKeyTable;
   password_resets: PasswordResetTable;
+  trees: TreeTable;
+  projects: ProjectTable;
+  tasks: TaskTable;
+  history: HistoryTable;
 }
 
 /** Columns filled by the database (sequences). */

@@ -1,0 +1,68 @@
+import type { Selectable } from 'kysely';
+import type { Actor } from './actor.js';
+import type { Db, Trx } from '../store/db.js';
+import type { ProjectTable, TaskTable, TreeTable } from '../store/schema.js';
+import type { PlanName } from './plans.js';
+import { DomainError, notFound } from './errors.js';
+
+export type TreeRow = Selectable<TreeTable>;
+export type ProjectRow = Selectable<ProjectTable>;
+export type TaskRow = Selectable<TaskTable>;
+
+export type TreeRole = 'owner' | 'editor' | 'viewer';
+
+/** What the actor may do in one tree, resolved on every request. */
+export interface TreeAccess {
+  tree: TreeRow;
+  role: TreeRole;
+  /** The tree owner: plan limits of a tree are its owner's. */
+  ownerId: string;
+  ownerPlan: PlanName;
+}
+
+type Reader = Db | Trx;
+
+/**
+ * The owners whose trees the actor can see. Today only the actor's own; team sharing adds the
+ * owners of trees with an active membership here, and every query below follows.
+ */
+export function visibleOwnerIds(actor: Actor): string[] {
+  return [actor.user.id];
+}
+
+function accessTo(actor: Actor, tree: TreeRow): TreeAccess | null {
+  if (tree.owner_id === actor.user.id) return { tree, role: 'owner', ownerId: tree.owner_id, ownerPlan: actor.plan };
+  return null;
+}
+
+/** @throws not_found for unknown, foreign or no longer accessible trees (never 403: no existence leaks). */
+export async function treeAccess(db: Reader, actor: Actor, treeId: string): Promise<TreeAccess> {
+  const tree = await db.selectFrom('trees').selectAll().where('id', '=', treeId).where('owner_id', 'in', visibleOwnerIds(actor)).executeTakeFirst();
+  const access = tree === undefined ? null : accessTo(actor, tree);
+  if (access === null) throw notFound('tree');
+  return access;
+}
+
+/** @throws not_found */
+export async function projectAccess(db: Reader, actor: Actor, projectId: string): Promise<{ project: ProjectRow; access: TreeAccess }> {
+  const project = await db.selectFrom('projects').selectAll().where('id', '=', projectId).where('owner_id', 'in', visibleOwnerIds(actor)).executeTakeFirst();
+  if (project === undefined) throw notFound('project');
+  return { project, access: await treeAccess(db, actor, project.tree_id) };
+}
+
+/** @throws not_found */
+export async function taskAccess(db: Reader, actor: Actor, taskId: string): Promise<{ task: TaskRow; access: TreeAccess }> {
+  const task = await db.selectFrom('tasks').selectAll().where('id', '=', taskId).where('owner_id', 'in', visibleOwnerIds(actor)).executeTakeFirst();
+  if (task === undefined) throw notFound('task');
+  return { task, access: await treeAccess(db, actor, task.tree_id) };
+}
+
+/** Writing into a tree needs the owner or an editor. @throws forbidden */
+export function requireTreeWrite(access: TreeAccess): void {
+  if (access.role === 'viewer') throw new DomainError('forbidden', 'Your role in this tree only allows reading.');
+}
+
+/** Renaming, deleting and sharing a tree are the owner's. @throws forbidden */
+export function requireTreeOwner(access: TreeAccess): void {
+  if (access.role !== 'owner') throw new DomainError('forbidden', 'Only the tree owner can do this.');
+}
