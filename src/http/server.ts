@@ -24,6 +24,8 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     requestIdHeader: false,
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: false,
+    // Ids up to 160 characters must reach validation (400), and longer ones too, not the router's 414.
+    maxParamLength: 2048,
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -37,6 +39,12 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   app.decorateRequest('idempotency', null);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+  });
+  // A write sent without a body is validated as an empty object: PATCH with no body is a no-op.
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.method !== 'GET' && request.method !== 'HEAD' && request.routeOptions.schema?.body !== undefined) {
+      request.body = {};
+    }
   });
 
   await app.register(cookie);

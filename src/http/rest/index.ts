@@ -2,9 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../domain/deps.js';
 import { authRoutes } from './auth.js';
 import { tokenRoutes } from './tokens.js';
+import { treeRoutes } from './trees.js';
+import { projectRoutes } from './projects.js';
+import { taskRoutes } from './tasks.js';
 
 /** Every REST resource, mounted under /api/v1 behind the shared pipeline. One line per resource file. */
 export const restRoutes: ((deps: Deps) => FastifyPluginAsyncTypebox)[] = [
   authRoutes,
   tokenRoutes,
+  treeRoutes,
+  projectRoutes,
+  taskRoutes,
 ];

@@ -47,6 +47,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('projects_owner_seq').on('projects').columns(['owner_id', 'seq']).execute();
   await db.schema.createIndex('projects_tree_seq').on('projects').columns(['tree_id', 'seq']).execute();
   await db.schema.createIndex('projects_parent').on('projects').column('parent_id').execute();
+  // "Position after the last sibling" reads max(position) among siblings.
+  await db.schema.createIndex('projects_siblings').on('projects').columns(['tree_id', 'parent_id', 'position']).execute();
   await db.schema.createIndex('projects_owner_updated').on('projects').columns(['owner_id', 'updated_at']).execute();
 
   await db.schema
@@ -71,6 +73,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('tasks_owner_seq').on('tasks').columns(['owner_id', 'seq']).execute();
   await db.schema.createIndex('tasks_tree_seq').on('tasks').columns(['tree_id', 'seq']).execute();
   await db.schema.createIndex('tasks_project_seq').on('tasks').columns(['project_id', 'seq']).execute();
+  await db.schema.createIndex('tasks_siblings').on('tasks').columns(['tree_id', 'project_id', 'position']).execute();
   await db.schema.createIndex('tasks_owner_updated').on('tasks').columns(['owner_id', 'updated_at']).execute();
 
   await db.schema

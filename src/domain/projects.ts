@@ -1,0 +1,211 @@
+import { sql } from 'kysely';
+import type { Actor } from './actor.js';
+import type { Deps } from './deps.js';
+import type { Trx } from '../store/db.js';
+import { requireRead, requireWrite } from './actor.js';
+import { projectAccess, requireTreeWrite, treeAccess, visibleOwnerIds, type ProjectRow, type TreeAccess } from './access.js';
+import { DEFAULT_COLOR, presentProject, type Project } from './records.js';
+import { readPage, parseUpdatedSince, type Page, type PageInput } from './paging.js';
+import { appendHistory, diff } from './history.js';
+import { chargeTree } from './limits.js';
+import { checkColor, checkPosition } from './fields.js';
+import { checkLength } from './validate.js';
+import { DomainError, notFound } from './errors.js';
+import { newId, nowIso } from './ids.js';
+import { inTransaction } from '../store/db.js';
+
+export const PROJECT_NAME_MAX = 160;
+export const DESCRIPTION_MAX = 10_000;
+
+export interface ProjectInput {
+  tree_id: string;
+  parent_id?: string | null;
+  name: string;
+  description?: string;
+  color?: string;
+  position?: number;
+}
+
+export type ProjectPatch = Partial<ProjectInput>;
+
+export interface ProjectFilters extends PageInput {
+  updated_since?: string;
+  tree_id?: string;
+}
+
+function checkProjectFields(input: ProjectPatch): void {
+  if (input.name !== undefined) checkLength('/name', input.name, 1, PROJECT_NAME_MAX);
+  if (input.description !== undefined) checkLength('/description', input.description, 0, DESCRIPTION_MAX);
+  if (input.color !== undefined) checkColor('/color', input.color);
+  if (input.position !== undefined) checkPosition('/position', input.position);
+}
+
+export async function listProjects(deps: Deps, actor: Actor, input: ProjectFilters): Promise<Page<Project>> {
+  requireRead(actor);
+  const since = parseUpdatedSince(input.updated_since);
+  if (input.tree_id !== undefined) await treeAccess(deps.db, actor, input.tree_id);
+  const owners = visibleOwnerIds(actor);
+  const { rows, next_cursor } = await readPage(
+    deps.config.secret,
+    { actorKey: actor.user.id, endpoint: 'projects', filters: { updated_since: since, tree_id: input.tree_id } },
+    input,
+    async ({ after, upTo, take }) => {
+      let query = deps.db.selectFrom('projects').selectAll().where('owner_id', 'in', owners).where('seq', '>', after);
+      if (upTo !== null) query = query.where('seq', '<=', upTo);
+      if (input.tree_id !== undefined) query = query.where('tree_id', '=', input.tree_id);
+      if (since !== undefined) query = query.where('updated_at', '>=', since);
+      return query.orderBy('seq').limit(take).execute();
+    },
+    async () => {
+      const { max } = await deps.db.selectFrom('projects').select((eb) => eb.fn.max('seq').as('max')).executeTakeFirstOrThrow();
+      return Number(max ?? 0);
+    },
+  );
+  return { items: rows.map(presentProject), next_cursor };
+}
+
+export async function getProject(deps: Deps, actor: Actor, id: string): Promise<Project> {
+  requireRead(actor);
+  return presentProject((await projectAccess(deps.db, actor, id)).project);
+}
+
+/** A parent must be a project of the same tree. @throws not_found (unknown or foreign), conflict (other tree) */
+async function checkParent(trx: Trx, actor: Actor, parentId: string, treeId: string): Promise<ProjectRow> {
+  const { project } = await projectAccess(trx, actor, parentId).catch(() => {
+    throw notFound('parent project');
+  });
+  if (project.tree_id !== treeId) throw new DomainError('conflict', 'The parent project belongs to another tree.', [{ path: '/parent_id', message: 'must be a project of the same tree' }]);
+  return project;
+}
+
+async function nextPosition(trx: Trx, treeId: string, parentId: string | null): Promise<number> {
+  let query = trx.selectFrom('projects').select((eb) => eb.fn.max('position').as('max')).where('tree_id', '=', treeId);
+  query = parentId === null ? query.where('parent_id', 'is', null) : query.where('parent_id', '=', parentId);
+  const { max } = await query.executeTakeFirstOrThrow();
+  return max === null ? 0 : Number(max) + 1;
+}
+
+/** @throws validation_failed, not_found, conflict, forbidden, plan_limit_reached */
+export async function createProject(deps: Deps, actor: Actor, input: ProjectInput): Promise<Project> {
+  requireWrite(actor);
+  checkProjectFields(input);
+  return inTransaction(deps.db, async (trx) => {
+    const access = await treeAccess(trx, actor, input.tree_id);
+    requireTreeWrite(access);
+    const parentId = input.parent_id ?? null;
+    if (parentId !== null) await checkParent(trx, actor, parentId, access.tree.id);
+    await chargeTree(trx, access, { projects: 1 });
+    const now = nowIso();
+    const row = await trx
+      .insertInto('projects')
+      .values({
+        id: newId('prj'),
+        owner_id: access.ownerId,
+        tree_id: access.tree.id,
+        parent_id: parentId,
+        name: input.name,
+        description: input.description ?? '',
+        color: input.color ?? DEFAULT_COLOR,
+        position: input.position ?? (await nextPosition(trx, access.tree.id, parentId)),
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: row.tree_id, entity: 'project', entityId: row.id, action: 'created', changes: { name: { from: null, to: row.name } } }, now);
+    return presentProject(row);
+  });
+}
+
+/** The project and every project below it. */
+async function subtreeIds(trx: Trx, rootId: string): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    with recursive sub(id) as (
+      select cast(${rootId} as text)
+      union all
+      select p.id from projects p join sub on p.parent_id = sub.id
+    )
+    select id from sub`.execute(trx);
+  return rows.map((r) => r.id);
+}
+
+async function countTasksIn(trx: Trx, projectIds: string[]): Promise<number> {
+  const { n } = await trx.selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', 'in', projectIds).executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+/**
+ * Moves a project, and with it every descendant and their tasks when the tree changes.
+ * @throws validation_failed, not_found, conflict (cycle, other tree), forbidden, plan_limit_reached
+ */
+export async function updateProject(deps: Deps, actor: Actor, id: string, patch: ProjectPatch): Promise<Project> {
+  requireWrite(actor);
+  checkProjectFields(patch);
+  return inTransaction(deps.db, async (trx) => {
+    const { project, access } = await projectAccess(trx, actor, id);
+    requireTreeWrite(access);
+    let target: TreeAccess = access;
+    const movingTree = patch.tree_id !== undefined && patch.tree_id !== project.tree_id;
+    if (movingTree) {
+      target = await treeAccess(trx, actor, patch.tree_id!);
+      requireTreeWrite(target);
+    }
+    // A project moved to another tree lands at its top level unless a parent there is named.
+    let parentId = patch.parent_id !== undefined ? patch.parent_id : movingTree ? null : project.parent_id;
+    if (parentId !== null && (movingTree || parentId !== project.parent_id)) {
+      await checkParent(trx, actor, parentId, target.tree.id);
+    }
+    const subtree = movingTree || parentId !== project.parent_id ? await subtreeIds(trx, id) : [id];
+    if (parentId !== null && subtree.includes(parentId)) {
+      throw new DomainError('conflict', 'A project cannot be moved under itself or one of its descendants.', [{ path: '/parent_id', message: 'would make a cycle' }]);
+    }
+    parentId = parentId ?? null;
+    const now = nowIso();
+    if (movingTree) {
+      const taskCount = await countTasksIn(trx, subtree);
+      await chargeTree(trx, access, { projects: -subtree.length, tasks: -taskCount });
+      await chargeTree(trx, target, { projects: subtree.length, tasks: taskCount });
+      const others = subtree.filter((p) => p !== id);
+      if (others.length > 0) await trx.updateTable('projects').set({ tree_id: target.tree.id, owner_id: target.ownerId, updated_at: now }).where('id', 'in', others).execute();
+      await trx.updateTable('tasks').set({ tree_id: target.tree.id, owner_id: target.ownerId, updated_at: now }).where('project_id', 'in', subtree).execute();
+    }
+    const next = {
+      tree_id: target.tree.id,
+      parent_id: parentId,
+      name: patch.name ?? project.name,
+      description: patch.description ?? project.description,
+      color: patch.color ?? project.color,
+      position: patch.position ?? project.position,
+    };
+    const changes = diff(project as unknown as Record<string, unknown>, next);
+    if (Object.keys(changes).length === 0) return presentProject(project);
+    const updated = await trx.updateTable('projects').set({ ...next, owner_id: target.ownerId, updated_at: now }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    const action = movingTree || changes.parent_id !== undefined ? 'moved' : 'updated';
+    await appendHistory(trx, actor, { ownerId: target.ownerId, treeId: target.tree.id, entity: 'project', entityId: id, action, changes }, now);
+    if (movingTree) await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: access.tree.id, entity: 'project', entityId: id, action, changes }, now);
+    return presentProject(updated);
+  });
+}
+
+/** @throws not_found, forbidden, conflict (not empty without cascade) */
+export async function deleteProject(deps: Deps, actor: Actor, id: string, options: { cascade?: boolean } = {}): Promise<void> {
+  requireWrite(actor);
+  await inTransaction(deps.db, async (trx) => {
+    const { project, access } = await projectAccess(trx, actor, id);
+    requireTreeWrite(access);
+    const subtree = await subtreeIds(trx, id);
+    const taskCount = await countTasksIn(trx, subtree);
+    if (options.cascade !== true && (subtree.length > 1 || taskCount > 0)) {
+      throw new DomainError('conflict', 'The project has child projects or tasks; delete with ?cascade=true to remove them too.', [
+        { projects: subtree.length - 1, tasks: taskCount },
+      ]);
+    }
+    // Foreign keys cascade to descendant projects and their tasks.
+    await trx.deleteFrom('projects').where('id', '=', id).execute();
+    await chargeTree(trx, access, { projects: -subtree.length, tasks: -taskCount });
+    await appendHistory(trx, actor, {
+      ownerId: access.ownerId, treeId: project.tree_id, entity: 'project', entityId: id, action: 'deleted',
+      changes: { name: { from: project.name, to: null }, ...(subtree.length > 1 || taskCount > 0 ? { removed: { from: { projects: subtree.length - 1, tasks: taskCount }, to: null } } : {}) },
+    });
+  });
+}

@@ -1,0 +1,253 @@
+import type { Actor } from './actor.js';
+import type { Deps } from './deps.js';
+import type { Trx } from '../store/db.js';
+import { requireRead, requireWrite } from './actor.js';
+import { projectAccess, requireTreeWrite, taskAccess, treeAccess, visibleOwnerIds, type TaskRow, type TreeAccess } from './access.js';
+import { DEFAULT_COLOR, presentTask, taskStatuses, type Task } from './records.js';
+import { readPage, parseUpdatedSince, type Page, type PageInput } from './paging.js';
+import { appendHistory, diff } from './history.js';
+import { chargeTree } from './limits.js';
+import { checkColor, checkPosition } from './fields.js';
+import { normalizeDeadline } from './deadline.js';
+import { checkEnum, checkLength } from './validate.js';
+import { DomainError } from './errors.js';
+import { newId, nowIso } from './ids.js';
+import { inTransaction } from '../store/db.js';
+
+export const TITLE_MAX = 500;
+export const TEXT_MAX = 10_000;
+export const NOTES_MAX = 50_000;
+
+export interface TaskInput {
+  tree_id: string;
+  project_id?: string | null;
+  title: string;
+  text?: string;
+  notes?: string;
+  status?: string;
+  deadline?: string | null;
+  color?: string;
+  position?: number;
+}
+
+export type TaskPatch = Partial<TaskInput>;
+
+export interface TaskFilters extends PageInput {
+  updated_since?: string;
+  tree_id?: string;
+  project_id?: string;
+  status?: string;
+}
+
+/** Validates the fields present and returns the deadline in its stored form. */
+function checkTaskFields(input: TaskPatch): string | null | undefined {
+  if (input.title !== undefined) checkLength('/title', input.title, 1, TITLE_MAX);
+  if (input.text !== undefined) checkLength('/text', input.text, 0, TEXT_MAX);
+  if (input.notes !== undefined) checkLength('/notes', input.notes, 0, NOTES_MAX);
+  if (input.status !== undefined) checkEnum('/status', input.status, taskStatuses);
+  if (input.color !== undefined) checkColor('/color', input.color);
+  if (input.position !== undefined) checkPosition('/position', input.position);
+  return input.deadline === undefined ? undefined : normalizeDeadline(input.deadline);
+}
+
+export async function listTasks(deps: Deps, actor: Actor, input: TaskFilters): Promise<Page<Task>> {
+  requireRead(actor);
+  const since = parseUpdatedSince(input.updated_since);
+  if (input.status !== undefined) checkEnum('/status', input.status, taskStatuses);
+  if (input.tree_id !== undefined) await treeAccess(deps.db, actor, input.tree_id);
+  if (input.project_id !== undefined) await projectAccess(deps.db, actor, input.project_id);
+  const owners = visibleOwnerIds(actor);
+  const { rows, next_cursor } = await readPage(
+    deps.config.secret,
+    { actorKey: actor.user.id, endpoint: 'tasks', filters: { updated_since: since, tree_id: input.tree_id, project_id: input.project_id, status: input.status } },
+    input,
+    async ({ after, upTo, take }) => {
+      let query = deps.db.selectFrom('tasks').selectAll().where('owner_id', 'in', owners).where('seq', '>', after);
+      if (upTo !== null) query = query.where('seq', '<=', upTo);
+      if (input.tree_id !== undefined) query = query.where('tree_id', '=', input.tree_id);
+      if (input.project_id !== undefined) query = query.where('project_id', '=', input.project_id);
+      if (input.status !== undefined) query = query.where('status', '=', input.status);
+      if (since !== undefined) query = query.where('updated_at', '>=', since);
+      return query.orderBy('seq').limit(take).execute();
+    },
+    () => tasksHighWater(deps),
+  );
+  return { items: rows.map(presentTask), next_cursor };
+}
+
+export async function tasksHighWater(deps: Deps): Promise<number> {
+  const { max } = await deps.db.selectFrom('tasks').select((eb) => eb.fn.max('seq').as('max')).executeTakeFirstOrThrow();
+  return Number(max ?? 0);
+}
+
+export async function getTask(deps: Deps, actor: Actor, id: string): Promise<Task> {
+  requireRead(actor);
+  return presentTask((await taskAccess(deps.db, actor, id)).task);
+}
+
+/** A task's project must be a project of the task's tree. @throws not_found (unknown or foreign), conflict (other tree) */
+async function checkProject(trx: Trx, actor: Actor, projectId: string, treeId: string): Promise<void> {
+  const { project } = await projectAccess(trx, actor, projectId);
+  if (project.tree_id !== treeId) {
+    throw new DomainError('conflict', "The project belongs to another tree than the task's.", [{ path: '/project_id', message: "must be a project of the task's tree" }]);
+  }
+}
+
+async function nextPosition(trx: Trx, treeId: string, projectId: string | null): Promise<number> {
+  let query = trx.selectFrom('tasks').select((eb) => eb.fn.max('position').as('max')).where('tree_id', '=', treeId);
+  query = projectId === null ? query.where('project_id', 'is', null) : query.where('project_id', '=', projectId);
+  const { max } = await query.executeTakeFirstOrThrow();
+  return max === null ? 0 : Number(max) + 1;
+}
+
+function newTaskRow(access: TreeAccess, actor: Actor, input: TaskInput, deadline: string | null, position: number, now: string): Omit<TaskRow, 'seq'> {
+  const status = input.status ?? 'todo';
+  return {
+    id: newId('tsk'),
+    owner_id: access.ownerId,
+    tree_id: access.tree.id,
+    project_id: input.project_id ?? null,
+    title: input.title,
+    text: input.text ?? '',
+    notes: input.notes ?? '',
+    status,
+    deadline,
+    color: input.color ?? DEFAULT_COLOR,
+    position,
+    completed_at: status === 'done' ? now : null,
+    created_by: actor.user.id,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** @throws validation_failed, not_found, conflict, forbidden, plan_limit_reached */
+export async function createTask(deps: Deps, actor: Actor, input: TaskInput): Promise<Task> {
+  requireWrite(actor);
+  const deadline = checkTaskFields(input) ?? null;
+  return inTransaction(deps.db, async (trx) => {
+    const access = await treeAccess(trx, actor, input.tree_id);
+    requireTreeWrite(access);
+    const projectId = input.project_id ?? null;
+    if (projectId !== null) await checkProject(trx, actor, projectId, access.tree.id);
+    await chargeTree(trx, access, { tasks: 1 });
+    const now = nowIso();
+    const position = input.position ?? (await nextPosition(trx, access.tree.id, projectId));
+    const row = newTaskRow(access, actor, input, deadline, position, now);
+    const inserted = await trx.insertInto('tasks').values(row).returningAll().executeTakeFirstOrThrow();
+    await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: row.tree_id, entity: 'task', entityId: row.id, action: 'created', changes: { title: { from: null, to: row.title }, status: { from: null, to: row.status } } }, now);
+    return presentTask(inserted);
+  });
+}
+
+const BULK_CHUNK = 500;
+
+/**
+ * The fast path for many tasks in one tree (seeding, imports): the same rules and limits as
+ * createTask, one transaction, multi-row inserts, and one `imported` history entry.
+ */
+export async function insertTasksBulk(deps: Deps, actor: Actor, treeId: string, inputs: Omit<TaskInput, 'tree_id'>[]): Promise<number> {
+  requireWrite(actor);
+  const deadlines = inputs.map((input) => checkTaskFields(input) ?? null);
+  return inTransaction(deps.db, async (trx) => {
+    const access = await treeAccess(trx, actor, treeId);
+    requireTreeWrite(access);
+    for (const projectId of new Set(inputs.map((i) => i.project_id).filter((p): p is string => typeof p === 'string'))) {
+      await checkProject(trx, actor, projectId, treeId);
+    }
+    await chargeTree(trx, access, { tasks: inputs.length });
+    const now = nowIso();
+    const positions = new Map<string | null, number>();
+    const rows = [];
+    for (const [i, input] of inputs.entries()) {
+      const projectId = input.project_id ?? null;
+      let position = positions.get(projectId);
+      if (position === undefined) position = await nextPosition(trx, treeId, projectId);
+      positions.set(projectId, position + 1);
+      rows.push(newTaskRow(access, actor, { ...input, tree_id: treeId }, deadlines[i]!, input.position ?? position, now));
+    }
+    for (let start = 0; start < rows.length; start += BULK_CHUNK) {
+      await trx.insertInto('tasks').values(rows.slice(start, start + BULK_CHUNK)).execute();
+    }
+    await appendHistory(trx, actor, { ownerId: access.ownerId, treeId, entity: 'task', entityId: treeId, action: 'imported', changes: { tasks: { from: 0, to: rows.length } } }, now);
+    return rows.length;
+  });
+}
+
+/**
+ * Moving a task to another tree clears its project unless a project of the new tree is named.
+ * @throws validation_failed, not_found, conflict, forbidden, plan_limit_reached
+ */
+export async function updateTask(deps: Deps, actor: Actor, id: string, patch: TaskPatch): Promise<Task> {
+  requireWrite(actor);
+  const deadline = checkTaskFields(patch);
+  return inTransaction(deps.db, async (trx) => {
+    const { task, access } = await taskAccess(trx, actor, id);
+    requireTreeWrite(access);
+    let target = access;
+    const movingTree = patch.tree_id !== undefined && patch.tree_id !== task.tree_id;
+    if (movingTree) {
+      target = await treeAccess(trx, actor, patch.tree_id!);
+      requireTreeWrite(target);
+    }
+    const projectId = patch.project_id !== undefined ? patch.project_id : movingTree ? null : task.project_id;
+    if (projectId !== null && (movingTree || projectId !== task.project_id)) await checkProject(trx, actor, projectId, target.tree.id);
+    const now = nowIso();
+    const status = patch.status ?? task.status;
+    const next = {
+      tree_id: target.tree.id,
+      project_id: projectId,
+      title: patch.title ?? task.title,
+      text: patch.text ?? task.text,
+      notes: patch.notes ?? task.notes,
+      status,
+      deadline: deadline === undefined ? task.deadline : deadline,
+      color: patch.color ?? task.color,
+      position: patch.position ?? task.position,
+    };
+    const changes = diff(task as unknown as Record<string, unknown>, next);
+    if (Object.keys(changes).length === 0) return presentTask(task);
+    if (movingTree) {
+      await chargeTree(trx, access, { tasks: -1 });
+      await chargeTree(trx, target, { tasks: 1 });
+    }
+    const completedAt = status === 'done' ? (task.status === 'done' ? task.completed_at : now) : null;
+    const updated = await trx
+      .updateTable('tasks')
+      .set({ ...next, owner_id: target.ownerId, completed_at: completedAt, updated_at: now })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const action = movingTree ? 'moved' : changes.status?.to === 'done' ? 'completed' : 'updated';
+    await appendHistory(trx, actor, { ownerId: target.ownerId, treeId: target.tree.id, entity: 'task', entityId: id, action, changes }, now);
+    if (movingTree) await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: access.tree.id, entity: 'task', entityId: id, action, changes }, now);
+    return presentTask(updated);
+  });
+}
+
+/** The MCP `complete_task` tool and any door that only marks work done. */
+export function completeTask(deps: Deps, actor: Actor, id: string): Promise<Task> {
+  return updateTask(deps, actor, id, { status: 'done' });
+}
+
+/** @throws not_found, forbidden */
+export async function deleteTask(deps: Deps, actor: Actor, id: string): Promise<void> {
+  requireWrite(actor);
+  await inTransaction(deps.db, async (trx) => {
+    const { task, access } = await taskAccess(trx, actor, id);
+    requireTreeWrite(access);
+    await trx.deleteFrom('tasks').where('id', '=', id).execute();
+    await chargeTree(trx, access, { tasks: -1 });
+    await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: task.tree_id, entity: 'task', entityId: id, action: 'deleted', changes: { title: { from: task.title, to: null } } });
+  });
+  for (const listener of taskDeletedListeners) await listener(deps, id);
+}
+
+type TaskDeletedListener = (deps: Deps, taskId: string) => Promise<void>;
+const taskDeletedListeners: TaskDeletedListener[] = [];
+
+/** Lets stores outside the database (blobs) clean up after a task is gone. */
+export function onTaskDeleted(listener: TaskDeletedListener): void {
+  taskDeletedListeners.push(listener);
+}
+

@@ -1,0 +1,134 @@
+import type { Actor } from './actor.js';
+import type { Deps } from './deps.js';
+import { requireRead, requireWrite } from './actor.js';
+import { requireTreeOwner, treeAccess, visibleOwnerIds, type TreeRow } from './access.js';
+import { presentProject, presentTask, presentTree, treeStyles, type Project, type Task, type Tree } from './records.js';
+import { readPage, parseUpdatedSince, type Page, type PageInput } from './paging.js';
+import { appendHistory, diff } from './history.js';
+import { checkTreeLimit } from './limits.js';
+import { checkEnum, checkLength } from './validate.js';
+import { newId, nowIso } from './ids.js';
+import { inTransaction } from '../store/db.js';
+
+export const TREE_NAME_MAX = 120;
+
+export interface TreeInput {
+  name: string;
+  style?: string;
+}
+
+export interface TreePatch {
+  name?: string;
+  style?: string;
+}
+
+export interface TreeSnapshot {
+  tree: Tree;
+  projects: Project[];
+  tasks: Task[];
+}
+
+function checkTreeFields(input: TreePatch): void {
+  if (input.name !== undefined) checkLength('/name', input.name, 1, TREE_NAME_MAX);
+  if (input.style !== undefined) checkEnum('/style', input.style, treeStyles);
+}
+
+/** The actor's trees (and, with sharing, trees shared with them), in creation order. */
+export async function listTrees(deps: Deps, actor: Actor, input: PageInput & { updated_since?: string }): Promise<Page<Tree>> {
+  requireRead(actor);
+  const since = parseUpdatedSince(input.updated_since);
+  const owners = visibleOwnerIds(actor);
+  const { rows, next_cursor } = await readPage(
+    deps.config.secret,
+    { actorKey: actor.user.id, endpoint: 'trees', filters: { updated_since: since } },
+    input,
+    async ({ after, upTo, take }) => {
+      let query = deps.db.selectFrom('trees').selectAll().where('owner_id', 'in', owners).where('seq', '>', after);
+      if (upTo !== null) query = query.where('seq', '<=', upTo);
+      if (since !== undefined) query = query.where('updated_at', '>=', since);
+      return query.orderBy('seq').limit(take).execute();
+    },
+    async () => highWater(deps),
+  );
+  return { items: rows.map((row) => presentTree(row, { role: row.owner_id === actor.user.id ? 'owner' : 'viewer' })), next_cursor };
+}
+
+async function highWater(deps: Deps): Promise<number> {
+  const { max } = await deps.db.selectFrom('trees').select((eb) => eb.fn.max('seq').as('max')).executeTakeFirstOrThrow();
+  return Number(max ?? 0);
+}
+
+/** @throws validation_failed, plan_limit_reached */
+export async function createTree(deps: Deps, actor: Actor, input: TreeInput): Promise<Tree> {
+  requireWrite(actor);
+  checkTreeFields(input);
+  const now = nowIso();
+  const row = {
+    id: newId('tre'),
+    owner_id: actor.user.id,
+    name: input.name,
+    style: input.style ?? 'tidy-fan',
+    created_at: now,
+    updated_at: now,
+  };
+  const created = await inTransaction(deps.db, async (trx) => {
+    await checkTreeLimit(trx, deps.dialect, actor);
+    const inserted = await trx.insertInto('trees').values(row).returningAll().executeTakeFirstOrThrow();
+    await appendHistory(trx, actor, { ownerId: row.owner_id, treeId: row.id, entity: 'tree', entityId: row.id, action: 'created', changes: { name: { from: null, to: row.name }, style: { from: null, to: row.style } } }, now);
+    return inserted;
+  });
+  return presentTree(created, { role: 'owner' });
+}
+
+/** The tree with its projects and its tasks that are not archived (the export has every task). @throws not_found */
+export async function getTreeSnapshot(deps: Deps, actor: Actor, id: string): Promise<TreeSnapshot> {
+  requireRead(actor);
+  return inTransaction(deps.db, async (trx) => {
+    const access = await treeAccess(trx, actor, id);
+    const [projects, tasks] = await Promise.all([
+      trx.selectFrom('projects').selectAll().where('tree_id', '=', id).where('owner_id', '=', access.ownerId).orderBy('seq').execute(),
+      trx.selectFrom('tasks').selectAll().where('tree_id', '=', id).where('owner_id', '=', access.ownerId).where('status', '!=', 'archived').orderBy('seq').execute(),
+    ]);
+    return { tree: presentTree(access.tree, access), projects: projects.map(presentProject), tasks: tasks.map(presentTask) };
+  });
+}
+
+/** @throws not_found, forbidden, validation_failed */
+export async function updateTree(deps: Deps, actor: Actor, id: string, patch: TreePatch): Promise<Tree> {
+  requireWrite(actor);
+  checkTreeFields(patch);
+  return inTransaction(deps.db, async (trx) => {
+    const access = await treeAccess(trx, actor, id);
+    requireTreeOwner(access);
+    const changes = diff(access.tree as unknown as Record<string, unknown>, { name: patch.name, style: patch.style });
+    if (Object.keys(changes).length === 0) return presentTree(access.tree, access);
+    const now = nowIso();
+    const updated: TreeRow = await trx
+      .updateTable('trees')
+      .set({ ...(patch.name !== undefined ? { name: patch.name } : {}), ...(patch.style !== undefined ? { style: patch.style } : {}), updated_at: now })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: id, entity: 'tree', entityId: id, action: 'updated', changes }, now);
+    return presentTree(updated, access);
+  });
+}
+
+/** Removes the tree and everything in it (projects, tasks, history: foreign keys cascade). @throws not_found, forbidden */
+export async function deleteTree(deps: Deps, actor: Actor, id: string): Promise<void> {
+  requireWrite(actor);
+  await inTransaction(deps.db, async (trx) => {
+    const access = await treeAccess(trx, actor, id);
+    requireTreeOwner(access);
+    await trx.deleteFrom('trees').where('id', '=', id).where('owner_id', '=', access.ownerId).execute();
+  });
+  for (const listener of treeDeletedListeners) await listener(deps, id);
+}
+
+type TreeDeletedListener = (deps: Deps, treeId: string) => Promise<void>;
+const treeDeletedListeners: TreeDeletedListener[] = [];
+
+/** Lets stores outside the database (blobs) clean up after a tree is gone. */
+export function onTreeDeleted(listener: TreeDeletedListener): void {
+  treeDeletedListeners.push(listener);
+}

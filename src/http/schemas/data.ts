@@ -1,0 +1,126 @@
+import { Type, type TProperties } from '@sinclair/typebox';
+import { Nullable, Timestamp } from './common.js';
+
+/** Trees, projects and tasks on the wire (SPEC "Resources and their fields", CONTRACT §6). */
+const Id = Type.String({ minLength: 1, maxLength: 160 });
+const Color = Type.String({ pattern: '^#[a-fA-F0-9]{6}$', description: 'e.g. #6b8e23' });
+const Position = Type.Integer({ minimum: 0 });
+const Style = Type.Union([Type.Literal('tidy-fan'), Type.Literal('space-colonization'), Type.Literal('lsystem')], { description: 'default tidy-fan' });
+const Status = Type.Union(['todo', 'open', 'done', 'deferred', 'archived'].map((s) => Type.Literal(s)));
+const Deadline = Type.String({
+  maxLength: 40,
+  pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,6})?([Zz]|[+-]\\d{2}:\\d{2}))?$',
+  description: 'YYYY-MM-DD (kept as a date) or a timestamp with a zone and 0 to 6 fractional digits, returned in UTC with the digits given',
+});
+
+export const Tree = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    style: Style,
+    owner_id: Type.String(),
+    access: Type.Union([Type.Literal('owner'), Type.Literal('editor'), Type.Literal('viewer')]),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Tree' },
+);
+
+export const Project = Type.Object(
+  {
+    id: Type.String(),
+    tree_id: Type.String(),
+    parent_id: Nullable(Type.String()),
+    name: Type.String(),
+    description: Type.String(),
+    color: Type.String(),
+    position: Type.Integer(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Project' },
+);
+
+export const Task = Type.Object(
+  {
+    id: Type.String(),
+    tree_id: Type.String(),
+    project_id: Nullable(Type.String()),
+    title: Type.String(),
+    text: Type.String(),
+    notes: Type.String(),
+    status: Status,
+    deadline: Nullable(Type.String()),
+    color: Type.String(),
+    position: Type.Integer(),
+    completed_at: Nullable(Timestamp),
+    created_by: Type.String(),
+    assignee_ids: Type.Array(Type.String()),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Task' },
+);
+
+const treeFields = { name: Type.String({ minLength: 1, maxLength: 120 }), style: Style };
+export const TreeInput = Type.Object({ name: treeFields.name, style: Type.Optional(Style) }, { additionalProperties: false, title: 'TreeInput' });
+export const TreePatch = Type.Partial(Type.Object(treeFields), { additionalProperties: false, title: 'TreePatch' });
+
+const projectFields = {
+  tree_id: Id,
+  parent_id: Nullable(Id),
+  name: Type.String({ minLength: 1, maxLength: 160 }),
+  description: Type.String({ maxLength: 10_000 }),
+  color: Color,
+  position: Position,
+};
+export const ProjectInput = Type.Object(
+  { ...optional(projectFields), tree_id: projectFields.tree_id, name: projectFields.name },
+  { additionalProperties: false, title: 'ProjectInput' },
+);
+export const ProjectPatch = Type.Partial(Type.Object(projectFields), { additionalProperties: false, title: 'ProjectPatch' });
+
+const taskFields = {
+  tree_id: Id,
+  project_id: Nullable(Id),
+  title: Type.String({ minLength: 1, maxLength: 500 }),
+  text: Type.String({ maxLength: 10_000 }),
+  notes: Type.String({ maxLength: 50_000 }),
+  status: Status,
+  deadline: Nullable(Deadline),
+  color: Color,
+  position: Position,
+};
+export const TaskInput = Type.Object(
+  { ...optional(taskFields), tree_id: taskFields.tree_id, title: taskFields.title },
+  { additionalProperties: false, title: 'TaskInput' },
+);
+export const TaskPatch = Type.Partial(Type.Object(taskFields), { additionalProperties: false, title: 'TaskPatch' });
+
+function optional<T extends TProperties>(fields: T) {
+  return Type.Partial(Type.Object(fields)).properties;
+}
+
+export const TreeOnly = Type.Object({ tree: Tree });
+export const ProjectOnly = Type.Object({ project: Project });
+export const TaskOnly = Type.Object({ task: Task });
+export const TreeSnapshot = Type.Object(
+  { tree: Tree, projects: Type.Array(Project), tasks: Type.Array(Task, { description: 'every task that is not archived' }) },
+  { title: 'TreeSnapshot' },
+);
+
+const NextCursor = Nullable(Type.String({ description: 'null on the last page' }));
+export const TreeList = Type.Object({ items: Type.Array(Tree), next_cursor: NextCursor });
+export const ProjectList = Type.Object({ items: Type.Array(Project), next_cursor: NextCursor });
+export const TaskList = Type.Object({ items: Type.Array(Task), next_cursor: NextCursor });
+
+/** limit, cursor and updated_since: the paging parameters of every list and of search. */
+export const pageQuery = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 100 })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'opaque; from next_cursor; valid 15 minutes' })),
+  updated_since: Type.Optional(Type.String({ maxLength: 64, description: 'ISO 8601 date-time with a zone; inclusive' })),
+};
+export const TreeListQuery = Type.Object(pageQuery);
+export const ProjectListQuery = Type.Object({ ...pageQuery, tree_id: Type.Optional(Id) });
+export const TaskListQuery = Type.Object({ ...pageQuery, tree_id: Type.Optional(Id), project_id: Type.Optional(Id), status: Type.Optional(Status) });
+export const DeleteProjectQuery = Type.Object({ cascade: Type.Optional(Type.Boolean({ default: false, description: 'also remove child projects and tasks' })) });
