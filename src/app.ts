@@ -7,6 +7,7 @@ import { MemoryRateLimiter } from './store/rate-limiter-memory.js';
 import { RedisRateLimiter } from './store/rate-limiter-redis.js';
 import { buildServer } from './http/server.js';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
+import { purgeHistory } from './domain/history-purge.js';
 
 export interface App {
   server: FastifyInstance;
@@ -40,6 +41,7 @@ export async function createApp(config: Config): Promise<App> {
   const server = await buildServer(deps);
   const upkeep = setInterval(() => {
     purgeExpiredIdempotencyKeys(deps).catch((err: unknown) => server.log.warn({ err }, 'idempotency purge failed'));
+    purgeHistory(deps).catch((err: unknown) => server.log.warn({ err }, 'history purge failed'));
   }, HOUR_MS);
   upkeep.unref();
   return {

@@ -1,5 +1,5 @@
 import { DomainError } from './errors.js';
-import { planLimits, type PlanName } from './plans.js';
+import { effectivePlan, planLimits, type PlanName } from './plans.js';
 import type { UserRow } from './accounts.js';
 
 export const scopeNames = ['read', 'write', 'attachments'] as const;
@@ -22,6 +22,11 @@ export interface Actor {
 }
 
 export const allScopes: ReadonlySet<Scope> = new Set(scopeNames);
+
+/** The signed-in person themself (browser session or operator CLI): every scope, the plan in force now. */
+export function userActor(user: ActorUser, via: 'session' | 'cli'): Actor {
+  return { user, via, credentialId: null, scopes: allScopes, plan: effectivePlan(user.plan, user.plan_expires_at) };
+}
 
 /** Writes through tokens, OAuth and MCP need a paid plan; the browser session and the CLI may write on Seed. */
 export function isApiCall(actor: Actor): boolean {

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../domain/deps.js';
-import { allScopes, type Actor } from '../domain/actor.js';
+import { userActor, type Actor } from '../domain/actor.js';
 import { DomainError } from '../domain/errors.js';
 import { effectivePlan } from '../domain/plans.js';
 import { authenticateToken, parseScopes, touchToken } from '../domain/tokens.js';
@@ -11,7 +11,7 @@ export const SESSION_COOKIE = 'tt_session';
 const BEARER = /^Bearer +([^\s]+) *$/i;
 
 export function actorForSession(user: UserRow): Actor {
-  return { user, via: 'session', credentialId: null, scopes: allScopes, plan: effectivePlan(user.plan, user.plan_expires_at) };
+  return userActor(user, 'session');
 }
 
 /**
