@@ -25,7 +25,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: false,
     // Ids up to 160 characters must reach validation (400), and longer ones too, not the router's 414.
-    maxParamLength: 2048,
+    routerOptions: { maxParamLength: 2048 },
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

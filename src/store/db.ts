@@ -13,6 +13,8 @@ export type Trx = Transaction<Database>;
 export interface Store {
   db: Db;
   dialect: DialectName;
+  /** PostgreSQL schema the store lives in, when not the default. */
+  schema?: string | null;
   close(): Promise<void>;
 }
 
@@ -56,7 +58,7 @@ async function openPostgres(url: string, schema: string | null): Promise<Store> 
     ...(schema !== null ? { options: `-c search_path=${schema},public` } : {}),
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, dialect: 'postgres', schema, close: () => db.destroy() };
 }
 
 export async function openStore(options: StoreOptions): Promise<Store> {
@@ -67,7 +69,12 @@ export async function openStore(options: StoreOptions): Promise<Store> {
 
 /** Brings the schema up to date; safe to run on every start and from several processes. */
 export async function migrateToLatest(store: Store): Promise<string[]> {
-  const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => migrations } });
+  const migrator = new Migrator({
+    db: store.db,
+    provider: { getMigrations: async () => migrations },
+    // Without it Kysely finds the migration tables of any schema and skips creating its own.
+    ...(store.schema ? { migrationTableSchema: store.schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
