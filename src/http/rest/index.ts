@@ -5,6 +5,7 @@ import { tokenRoutes } from './tokens.js';
 import { treeRoutes } from './trees.js';
 import { projectRoutes } from './projects.js';
 import { taskRoutes } from './tasks.js';
+import { searchRoutes } from './search.js';
 
 /** Every REST resource, mounted under /api/v1 behind the shared pipeline. One line per resource file. */
 export const restRoutes: ((deps: Deps) => FastifyPluginAsyncTypebox)[] = [
@@ -13,4 +14,5 @@ export const restRoutes: ((deps: Deps) => FastifyPluginAsyncTypebox)[] = [
   treeRoutes,
   projectRoutes,
   taskRoutes,
+  searchRoutes,
 ];
