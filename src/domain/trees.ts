@@ -9,6 +9,8 @@ import { checkTreeLimit } from './limits.js';
 import { checkEnum, checkLength } from './validate.js';
 import { newId, nowIso } from './ids.js';
 import { inTransaction } from '../store/db.js';
+import { notFound } from './errors.js';
+import type { UserRow } from './accounts.js';
 
 export const TREE_NAME_MAX = 120;
 
@@ -131,4 +133,16 @@ const treeDeletedListeners: TreeDeletedListener[] = [];
 /** Lets stores outside the database (blobs) clean up after a tree is gone. */
 export function onTreeDeleted(listener: TreeDeletedListener): void {
   treeDeletedListeners.push(listener);
+}
+
+/** The owner of a tree, for operator tools that act on behalf of the owner. @throws not_found */
+export async function treeOwner(deps: Deps, treeId: string): Promise<UserRow> {
+  const owner = await deps.db
+    .selectFrom('trees')
+    .innerJoin('users', 'users.id', 'trees.owner_id')
+    .selectAll('users')
+    .where('trees.id', '=', treeId)
+    .executeTakeFirst();
+  if (owner === undefined) throw notFound('tree');
+  return owner;
 }

@@ -1,0 +1,19 @@
+import type { Command } from 'commander';
+import { presentUser, registerUser } from '../../domain/accounts.js';
+import { withDeps } from '../context.js';
+
+export function register(program: Command): void {
+  const user = program.command('user').description('manage accounts');
+  user
+    .command('create')
+    .description('create an account')
+    .requiredOption('--email <email>', 'sign-in email')
+    .requiredOption('--password <password>', '10 to 1024 characters')
+    .option('--name <name>', 'display name')
+    .action(async (options: { email: string; password: string; name?: string }) => {
+      await withDeps(async (deps) => {
+        const row = await registerUser(deps, { email: options.email, password: options.password, name: options.name });
+        console.log(JSON.stringify({ user: presentUser(row) }, null, 2));
+      });
+    });
+}

@@ -1,0 +1,81 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databases, makeTestEnv, startApp, type Running, type TestEnv } from '../helpers/app.js';
+import { Client } from '../helpers/client.js';
+import { makeTask, makeTree } from '../helpers/data.js';
+
+const run = promisify(execFile);
+
+describe.each(databases)('tasktree command-line tool (%s)', (kind) => {
+  let env: TestEnv;
+  let app: Running;
+  let childEnv: Record<string, string>;
+
+  async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    try {
+      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { env: childEnv });
+      return { code: 0, stdout, stderr };
+    } catch (err: any) {
+      return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+    }
+  }
+
+  beforeAll(async () => {
+    env = makeTestEnv(kind);
+    app = await startApp(env);
+    childEnv = {
+      PATH: process.env.PATH ?? '',
+      DATA_DIR: env.dataDir,
+      SECRET: env.config.secret,
+      LOG_LEVEL: 'silent',
+      ...(kind === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL!, DATABASE_SCHEMA: env.schema! } : {}),
+    };
+  });
+  afterAll(async () => {
+    await app.close();
+    await env.dispose();
+  });
+
+  it('creates a user, sets the plan, makes a token that works on the running service, and exports', async () => {
+    const created = await cli('user', 'create', '--email', 'cli@example.test', '--password', 'long enough password', '--name', 'Operator');
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout).user).toMatchObject({ email: 'cli@example.test', name: 'Operator', plan: 'seed' });
+
+    const seedWrite = await cli('token', 'create', '--email', 'cli@example.test', '--name', 'agent', '--scopes', 'read,write');
+    expect(seedWrite.code).not.toBe(0);
+    expect(seedWrite.stderr).toContain('plan_read_only');
+
+    const until = new Date(Date.now() + 86_400_000).toISOString();
+    const plan = await cli('plan', 'set', '--email', 'cli@example.test', '--plan', 'sprout', '--until', until);
+    expect(JSON.parse(plan.stdout).user).toMatchObject({ plan: 'sprout', effective_plan: 'sprout', plan_expires_at: until });
+
+    const token = await cli('token', 'create', '--email', 'cli@example.test', '--name', 'agent', '--scopes', 'read,write', '--expires-in-days', '7');
+    expect(token.code).toBe(0);
+    const value = token.stdout.trim();
+    expect(value).toMatch(/^ttp_[A-Za-z0-9_-]{43}$/);
+    const agent = new Client(app.url).withBearer(value);
+    const tree = await makeTree(agent, { name: 'From the shell' });
+    await makeTask(agent, tree.id, { title: 'exported' });
+
+    const exported = await cli('export', '--tree', tree.id);
+    expect(exported.code).toBe(0);
+    const document = JSON.parse(exported.stdout);
+    const viaRest = (await agent.get(`/api/v1/trees/${tree.id}/export`)).body;
+    expect({ ...document, exported_at: null }).toEqual({ ...viaRest, exported_at: null });
+    expect(document.history.some((h: any) => h.entity === 'task')).toBe(true);
+  });
+
+  it('reports errors on stderr with a non-zero exit', async () => {
+    const missing = await cli('plan', 'set', '--email', 'nobody@example.test', '--plan', 'grove');
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('not_found');
+    const badPlan = await cli('plan', 'set', '--email', 'cli@example.test', '--plan', 'gold');
+    expect(badPlan.stderr).toContain('validation_failed');
+    const shortPassword = await cli('user', 'create', '--email', 'x@example.test', '--password', 'short');
+    expect(shortPassword.code).not.toBe(0);
+    expect(shortPassword.stderr).toContain('/password');
+    expect((await cli('export', '--tree', 'tre_unknown')).stderr).toContain('not_found');
+    expect((await cli('migrate')).stdout).toContain('up to date');
+  });
+});
