@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
+import { loadSqlite } from './sqlite-driver.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -29,6 +29,7 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
 function openSqlite(dataDir: string): Store {
   mkdirSync(dataDir, { recursive: true });
+  const SqliteDatabase = loadSqlite();
   const sqlite = new SqliteDatabase(join(dataDir, 'tasktree.db'));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
