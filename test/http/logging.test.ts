@@ -1,0 +1,63 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeToken, makeUser, PASSWORD } from '../helpers/factories.js';
+import { makeTask, makeTree } from '../helpers/data.js';
+import { setUserPlan } from '../../src/domain/accounts.js';
+import { openDeps } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+
+/** The real server process, with its stdout (the structured log) captured. */
+describe('structured logs', () => {
+  let dataDir: string;
+  let server: ChildProcess;
+  let url: string;
+  let log = '';
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'tasktree-log-'));
+    server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { PATH: process.env.PATH ?? '', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'debug' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    server.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    server.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    url = await new Promise<string>((resolve, reject) => {
+      const timer = setInterval(() => {
+        const found = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
+        if (found) {
+          clearInterval(timer);
+          resolve(found[1]!);
+        }
+      }, 50);
+      server.once('exit', (code) => reject(new Error(`server exited ${code}: ${log}`)));
+    });
+  });
+  afterAll(async () => {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('hold request ids and paths, never tokens, cookies, passwords, bodies or query strings', async () => {
+    const person = await makeUser(url);
+    const { deps, store } = await openDeps(loadConfig({ DATA_DIR: dataDir }));
+    await setUserPlan(deps, person.email, 'sprout', null);
+    await deps.limiter.close();
+    await store.close();
+    const { agent, value } = await makeToken(person);
+    const tree = await makeTree(agent, { name: 'tree-name-marker' });
+    await makeTask(agent, tree.id, { title: 'title-marker', notes: 'private-note-marker' });
+    await agent.get('/api/v1/search?q=search-term-marker');
+    await person.browser.post('/api/v1/auth/login', { email: person.email, password: 'wrong-password-marker' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    expect(log).toContain('"reqId"');
+    expect(log).toContain('/api/v1/search');
+    const secrets = [value, value.slice(4), PASSWORD, 'wrong-password-marker', person.browser.cookies.get('tt_session')!, person.browser.csrf!,
+      'private-note-marker', 'title-marker', 'tree-name-marker', 'search-term-marker'];
+    for (const secret of secrets) expect(log, secret).not.toContain(secret);
+  });
+});
