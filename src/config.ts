@@ -18,6 +18,8 @@ export interface Config {
   mailFrom: string | null;
   billing: { providerKey: string | null; webhookSecret: string | null };
   logLevel: string;
+  /** Requests per rolling minute per token, session or anonymous address (CONTRACT §12: 600). */
+  rateLimitPerMinute: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -44,6 +46,13 @@ function loadOrCreateSecret(dataDir: string): string {
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
   return secret;
+}
+
+function parseRate(value: string | undefined): number {
+  if (value === undefined || value === '') return 600;
+  const rate = Number(value);
+  if (!Number.isInteger(rate) || rate < 1) throw new Error(`RATE_LIMIT_PER_MINUTE must be a positive integer, got "${value}"`);
+  return rate;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -75,5 +84,6 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: nonEmpty(env.MAIL_FROM),
     billing: { providerKey: nonEmpty(env.BILLING_PROVIDER_KEY), webhookSecret: nonEmpty(env.BILLING_WEBHOOK_SECRET) },
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
+    rateLimitPerMinute: parseRate(env.RATE_LIMIT_PER_MINUTE),
   };
 }

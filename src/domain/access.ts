@@ -4,6 +4,7 @@ import type { Db, Trx } from '../store/db.js';
 import type { ProjectTable, TaskTable, TreeTable } from '../store/schema.js';
 import type { PlanName } from './plans.js';
 import { DomainError, notFound } from './errors.js';
+import { compiledOnce } from '../store/compiled.js';
 
 export type TreeRow = Selectable<TreeTable>;
 export type ProjectRow = Selectable<ProjectTable>;
@@ -35,9 +36,22 @@ function accessTo(actor: Actor, tree: TreeRow): TreeAccess | null {
   return null;
 }
 
+// Point lookups on every request: compiled once (see compiledOnce), always scoped to the owner.
+const treeOfOwner = compiledOnce((db, id: string, owner: string) => db.selectFrom('trees').selectAll().where('id', '=', id).where('owner_id', '=', owner));
+const projectOfOwner = compiledOnce((db, id: string, owner: string) => db.selectFrom('projects').selectAll().where('id', '=', id).where('owner_id', '=', owner));
+const taskOfOwner = compiledOnce((db, id: string, owner: string) => db.selectFrom('tasks').selectAll().where('id', '=', id).where('owner_id', '=', owner));
+
+async function findVisible<T>(db: Reader, actor: Actor, id: string, lookup: (db: Reader, id: string, owner: string) => Promise<T[]>): Promise<T | undefined> {
+  for (const owner of visibleOwnerIds(actor)) {
+    const [row] = await lookup(db, id, owner);
+    if (row !== undefined) return row;
+  }
+  return undefined;
+}
+
 /** @throws not_found for unknown, foreign or no longer accessible trees (never 403: no existence leaks). */
 export async function treeAccess(db: Reader, actor: Actor, treeId: string): Promise<TreeAccess> {
-  const tree = await db.selectFrom('trees').selectAll().where('id', '=', treeId).where('owner_id', 'in', visibleOwnerIds(actor)).executeTakeFirst();
+  const tree = await findVisible(db, actor, treeId, treeOfOwner);
   const access = tree === undefined ? null : accessTo(actor, tree);
   if (access === null) throw notFound('tree');
   return access;
@@ -45,14 +59,14 @@ export async function treeAccess(db: Reader, actor: Actor, treeId: string): Prom
 
 /** @throws not_found */
 export async function projectAccess(db: Reader, actor: Actor, projectId: string): Promise<{ project: ProjectRow; access: TreeAccess }> {
-  const project = await db.selectFrom('projects').selectAll().where('id', '=', projectId).where('owner_id', 'in', visibleOwnerIds(actor)).executeTakeFirst();
+  const project = await findVisible(db, actor, projectId, projectOfOwner);
   if (project === undefined) throw notFound('project');
   return { project, access: await treeAccess(db, actor, project.tree_id) };
 }
 
 /** @throws not_found */
 export async function taskAccess(db: Reader, actor: Actor, taskId: string): Promise<{ task: TaskRow; access: TreeAccess }> {
-  const task = await db.selectFrom('tasks').selectAll().where('id', '=', taskId).where('owner_id', 'in', visibleOwnerIds(actor)).executeTakeFirst();
+  const task = await findVisible(db, actor, taskId, taskOfOwner);
   if (task === undefined) throw notFound('task');
   return { task, access: await treeAccess(db, actor, task.tree_id) };
 }

@@ -17,6 +17,4 @@ export interface RateLimiter {
   close(): Promise<void>;
 }
 
-/** CONTRACT §12: 600 requests per rolling minute per token, grant, session or anonymous IP. */
-export const REQUESTS_PER_MINUTE = 600;
 export const MINUTE_MS = 60_000;

@@ -10,6 +10,7 @@ import { randomSecret, sha256 } from './crypto.js';
 import { checkLength } from './validate.js';
 import { inTransaction } from '../store/db.js';
 import { lockOwner } from '../store/locks.js';
+import { compiledOnce } from '../store/compiled.js';
 import type { UserRow } from './accounts.js';
 
 export type TokenRow = Selectable<PersonalTokenTable>;
@@ -180,9 +181,8 @@ export interface TokenOwner {
 }
 
 /** Resolves a presented value to its active token and owner, or null (unknown, malformed, revoked or expired). */
-export async function authenticateToken(deps: Deps, value: string): Promise<TokenOwner | null> {
-  if (!TOKEN_VALUE.test(value)) return null;
-  const row = await deps.db
+const tokenWithOwner = compiledOnce((db, hash: string) =>
+  db
     .selectFrom('personal_tokens as t')
     .innerJoin('users as u', 'u.id', 't.owner_id')
     .select([
@@ -191,8 +191,12 @@ export async function authenticateToken(deps: Deps, value: string): Promise<Toke
       't.expires_at as t_expires_at', 't.last_used_at as t_last_used_at', 't.revoked_at as t_revoked_at',
     ])
     .selectAll('u')
-    .where('t.token_hash', '=', sha256(value))
-    .executeTakeFirst();
+    .where('t.token_hash', '=', hash),
+);
+
+export async function authenticateToken(deps: Deps, value: string): Promise<TokenOwner | null> {
+  if (!TOKEN_VALUE.test(value)) return null;
+  const [row] = await tokenWithOwner(deps.db, sha256(value));
   if (row === undefined) return null;
   const token: TokenRow = {
     id: row.t_id, owner_id: row.t_owner_id, name: row.t_name, scopes: row.t_scopes, prefix: row.t_prefix,

@@ -3,7 +3,7 @@ import type { Deps } from '../domain/deps.js';
 import { isApiCall, requireScopes, requireWritePlan } from '../domain/actor.js';
 import { DomainError, invalid } from '../domain/errors.js';
 import { checkCsrf } from '../domain/sessions.js';
-import { MINUTE_MS, REQUESTS_PER_MINUTE } from '../domain/rate-limit.js';
+import { MINUTE_MS } from '../domain/rate-limit.js';
 import { sha256 } from '../domain/crypto.js';
 import { resolveCredentials } from './credentials.js';
 import { access as accessOf, type RouteAccess } from './access.js';
@@ -85,12 +85,13 @@ function rateLimitKey(request: FastifyRequest): string {
 }
 
 async function countRequest(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const result = await deps.limiter.consume(rateLimitKey(request), REQUESTS_PER_MINUTE, MINUTE_MS);
+  const limit = deps.config.rateLimitPerMinute;
+  const result = await deps.limiter.consume(rateLimitKey(request), limit, MINUTE_MS);
   reply.header('RateLimit-Limit', result.limit);
   reply.header('RateLimit-Remaining', result.remaining);
   reply.header('RateLimit-Reset', result.resetSeconds);
   if (!result.allowed) {
     reply.header('Retry-After', result.resetSeconds);
-    throw new DomainError('rate_limited', `Rate limit of ${REQUESTS_PER_MINUTE} requests per minute exceeded; retry after ${result.resetSeconds} s.`);
+    throw new DomainError('rate_limited', `Rate limit of ${limit} requests per minute exceeded; retry after ${result.resetSeconds} s.`);
   }
 }

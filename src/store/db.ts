@@ -4,7 +4,7 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
-import { loadSqlite } from './sqlite-driver.js';
+import { loadSqlite, withStatementCache } from './sqlite-driver.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -37,7 +37,7 @@ function openSqlite(dataDir: string): Store {
   sqlite.pragma('busy_timeout = 5000');
   // SQLite's lower() folds ASCII only; search compares short terms case-insensitively in every script.
   sqlite.function('casefold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

@@ -1,9 +1,12 @@
 import type { RateLimiter, RateLimitResult } from '../domain/rate-limit.js';
 
-/** Timestamps of the requests still inside the window, oldest first. */
-type Hits = number[];
+/** Request times, oldest first; entries before `head` have left the window (dropped in batches). */
+interface Hits {
+  times: number[];
+  head: number;
+}
 
-/** A rolling-window limiter for one process: exact, O(expired) per call, swept of idle keys. */
+/** A rolling-window limiter for one process: exact, amortized O(1) per call, swept of idle keys. */
 export class MemoryRateLimiter implements RateLimiter {
   private readonly hits = new Map<string, Hits>();
   private readonly sweeper: NodeJS.Timeout;
@@ -32,23 +35,29 @@ export class MemoryRateLimiter implements RateLimiter {
     const now = this.now();
     let hits = this.hits.get(key);
     if (hits === undefined) {
-      hits = [];
+      hits = { times: [], head: 0 };
       this.hits.set(key, hits);
     }
-    let expired = 0;
-    while (expired < hits.length && hits[expired]! <= now - windowMs) expired++;
-    if (expired > 0) hits.splice(0, expired);
-    const allowed = hits.length < limit;
-    if (allowed && count) hits.push(now);
-    const oldest = hits[0];
+    const { times } = hits;
+    while (hits.head < times.length && times[hits.head]! <= now - windowMs) hits.head++;
+    // Moving the live entries down only once half the array is dead keeps each call O(1) on average.
+    if (hits.head > 64 && hits.head * 2 > times.length) {
+      hits.times = times.slice(hits.head);
+      hits.head = 0;
+    }
+    const live = hits.times.length - hits.head;
+    const allowed = live < limit;
+    if (allowed && count) hits.times.push(now);
+    const counted = hits.times.length - hits.head;
+    const oldest = hits.times[hits.head];
     const resetMs = oldest === undefined ? windowMs : oldest + windowMs - now;
-    return { allowed, limit, remaining: Math.max(0, limit - hits.length), resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)) };
+    return { allowed, limit, remaining: Math.max(0, limit - counted), resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)) };
   }
 
   private sweep(): void {
     const cutoff = this.now() - this.longestWindowMs;
     for (const [key, hits] of this.hits) {
-      const newest = hits[hits.length - 1];
+      const newest = hits.times[hits.times.length - 1];
       if (newest === undefined || newest <= cutoff) this.hits.delete(key);
     }
   }

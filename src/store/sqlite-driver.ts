@@ -13,3 +13,28 @@ export function loadSqlite(): typeof BetterSqlite3 {
   if (Number(process.versions.napi) >= 10) return require('better-sqlite3-napi') as typeof BetterSqlite3;
   return require('better-sqlite3') as typeof BetterSqlite3;
 }
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew, and with better-sqlite3 preparing costs more than running
+ * a point lookup. Queries are few and shaped by code, so their prepared statements are kept by
+ * SQL text (least recently used out). Safe because Kysely runs one statement at a time on the
+ * single connection and we never stream rows.
+ */
+export function withStatementCache(db: BetterSqlite3.Database): BetterSqlite3.Database {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((source: string) => {
+    let statement = cache.get(source);
+    if (statement !== undefined) {
+      cache.delete(source);
+    } else {
+      statement = prepare(source);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(source, statement);
+    return statement;
+  }) as typeof db.prepare;
+  return db;
+}
