@@ -35,6 +35,9 @@ function openSqlite(dataDir: string): Store {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // A 64 MiB page cache keeps the indexes of a large account in memory; temp B-trees stay in RAM.
+  sqlite.pragma('cache_size = -65536');
+  sqlite.pragma('temp_store = MEMORY');
   // SQLite's lower() folds ASCII only; search compares short terms case-insensitively in every script.
   sqlite.function('casefold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });

@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { benchDatabases, load, makeAgent, printHeader, report, startBaseline, startServer, time, type BenchServer } from '../lib.js';
+import { seedTasks, taskFields } from '../seed.js';
+import { insertTasksBulk } from '../../src/domain/tasks.js';
+import { loadSqlite } from '../../src/store/sqlite-driver.js';
+
+/**
+ * The data API at 100,000 tasks: point reads, creates with history and search index, search,
+ * and export at the contributor budget, each next to a baseline measured in the same run.
+ * Grove allows 50,000 tasks per tree, so the owner's 100,000 tasks live in two full trees.
+ */
+export async function run(): Promise<void> {
+  for (const kind of benchDatabases()) {
+    printHeader(`Data API at 100,000 tasks (${kind})`);
+    const server = await startServer(kind);
+    try {
+      await measure(server);
+    } finally {
+      await server.close();
+    }
+  }
+}
+
+async function measure(server: BenchServer): Promise<void> {
+  const deps = server.app.deps;
+  const { actor, token } = await makeAgent(server, 'grove');
+  const seeded = await seedTasks(deps, actor, 2, 50_000);
+  console.log(`| seeding 100,000 tasks through insertTasksBulk | ${(100_000 / seeded.seconds).toFixed(0)} tasks/s | | | | | ${seeded.seconds.toFixed(1)} s |`);
+  const headers = { authorization: `Bearer ${token}` };
+
+  const baseline = await startBaseline();
+  const bare = await load('bare Fastify, small JSON', { url: `${baseline.url}/` });
+  report(bare);
+  await baseline.close();
+  const [task] = await deps.db.selectFrom('tasks').select('id').where('tree_id', '=', seeded.treeIds[1]!).orderBy('seq', 'desc').limit(1).execute();
+  report(await load('GET /api/v1/tasks/{id}, Bearer', { url: `${server.url}/api/v1/tasks/${task!.id}`, headers }), bare, 'target ≥ 0.5×');
+
+  const insertBaseline = await rawInsertBaseline();
+  const raw = await load('bare Fastify + raw better-sqlite3 insert transaction', { url: `${insertBaseline.url}/`, method: 'POST', body: JSON.stringify({ title: 'x' }), expectStatus: 201 });
+  report(raw);
+  await insertBaseline.close();
+  const writeTree = await newTree(server, headers, 'writes');
+  const body = JSON.stringify({ tree_id: writeTree, title: 'Water the roses', text: 'with the can by the door', notes: 'twice a week in summer' });
+  report(await load('POST /api/v1/tasks (history + search index)', { url: `${server.url}/api/v1/tasks`, method: 'POST', headers, body, expectStatus: 201 }), raw, 'target ≥ 0.35×');
+
+  // Two words of one seeded title: a realistic query that finds a handful among 100,000.
+  const words = taskFields(77_777).title.split(' ');
+  const q = `${words[1]} ${words[3]!.slice(0, 4)}`;
+  const matches = (await fetch(`${server.url}/api/v1/search?q=${encodeURIComponent(q)}&limit=200`, { headers }).then((r) => r.json())) as { items: unknown[] };
+  report(await load(`GET /api/v1/search, 2 terms (${matches.items.length} hits on page 1), 1 connection`, { url: `${server.url}/api/v1/search?q=${encodeURIComponent(q)}`, headers, connections: 1 }), undefined, 'target p99 < 20 ms');
+  const [first, second] = q.split(' ');
+  report(await time('LIKE scan of the same 100,000 tasks (baseline, in process)', 10, () =>
+    sql`select id from tasks where owner_id = ${actor.user.id} and (lower(title) like ${`%${first}%`} or lower(text) like ${`%${first}%`} or lower(notes) like ${`%${first}%`}) and (lower(title) like ${`%${second}%`} or lower(text) like ${`%${second}%`} or lower(notes) like ${`%${second}%`}) order by seq limit 101`.execute(deps.db),
+  ));
+
+  const budgetTree = await newTree(server, headers, 'at budget');
+  await insertTasksBulk(deps, actor, budgetTree, Array.from({ length: 9_998 }, (_, i) => taskFields(i)));
+  report(await time('GET /api/v1/trees/{id}/export at 10,000 contributors', 20, async () => {
+    const answer = await fetch(`${server.url}/api/v1/trees/${budgetTree}/export`, { headers });
+    if (answer.status !== 200) throw new Error(`export answered ${answer.status}`);
+    await answer.arrayBuffer();
+  }), undefined, 'target < 300 ms');
+}
+
+async function newTree(server: BenchServer, headers: Record<string, string>, name: string): Promise<string> {
+  const answer = await fetch(`${server.url}/api/v1/trees`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+  return ((await answer.json()) as { tree: { id: string } }).tree.id;
+}
+
+/** The write baseline: Fastify plus a prepared single-row INSERT in a transaction, same row shape. */
+async function rawInsertBaseline() {
+  const dir = mkdtempSync(join(tmpdir(), 'tasktree-raw-'));
+  const Database = loadSqlite();
+  const db = new Database(join(dir, 'raw.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec('create table tasks (seq integer primary key, id text unique, owner_id text, tree_id text, title text, text text, notes text, status text, color text, position integer, created_at text, updated_at text)');
+  const insert = db.prepare('insert into tasks (id, owner_id, tree_id, title, text, notes, status, color, position, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  let n = 0;
+  const write = db.transaction((title: string) => {
+    const now = new Date().toISOString();
+    insert.run(`tsk_${n++}`, 'usr_x', 'tre_x', title, '', '', 'todo', '#6b8e23', n, now, now);
+  });
+  const server = await startBaseline((app) => {
+    app.post('/', async (request, reply) => {
+      write((request.body as { title: string }).title);
+      return reply.code(201).send({ ok: true });
+    });
+  });
+  return {
+    url: server.url,
+    async close() {
+      await server.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
