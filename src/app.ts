@@ -8,6 +8,7 @@ import { RedisRateLimiter } from './store/rate-limiter-redis.js';
 import { buildServer } from './http/server.js';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
 import { purgeHistory } from './domain/history-purge.js';
+import { Journal } from './domain/journal.js';
 
 export interface App {
   server: FastifyInstance;
@@ -29,7 +30,8 @@ export async function openDeps(config: Config): Promise<{ deps: Deps; store: Sto
     await store.close();
     throw err;
   }
-  const deps: Deps = { db: store.db, dialect: store.dialect, config, limiter: makeLimiter(config) };
+  const journal = new Journal(store.db, config.journal);
+  const deps: Deps = { db: store.db, dialect: store.dialect, config, limiter: makeLimiter(config), journal };
   return { deps, store };
 }
 
@@ -51,6 +53,7 @@ export async function createApp(config: Config): Promise<App> {
     async close() {
       clearInterval(upkeep);
       await server.close();
+      await deps.journal.close();
       await deps.limiter.close();
       await store.close();
     },

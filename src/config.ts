@@ -20,6 +20,8 @@ export interface Config {
   logLevel: string;
   /** Requests per rolling minute per token, session or anonymous address (CONTRACT §12: 600). */
   rateLimitPerMinute: number;
+  /** The agent call journal (CONTRACT §8); JOURNAL=off only for measuring its cost. */
+  journal: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -85,5 +87,6 @@ export function loadConfig(env: Env = process.env): Config {
     billing: { providerKey: nonEmpty(env.BILLING_PROVIDER_KEY), webhookSecret: nonEmpty(env.BILLING_WEBHOOK_SECRET) },
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
     rateLimitPerMinute: parseRate(env.RATE_LIMIT_PER_MINUTE),
+    journal: env.JOURNAL !== 'off',
   };
 }

@@ -14,6 +14,7 @@ export async function withDeps<T>(work: (deps: Deps) => Promise<T>): Promise<T> 
   try {
     return await work(deps);
   } finally {
+    await deps.journal.close();
     await deps.limiter.close();
     await store.close();
   }

@@ -11,6 +11,7 @@ import { checkLength } from './validate.js';
 import { inTransaction } from '../store/db.js';
 import { lockOwner } from '../store/locks.js';
 import { compiledOnce } from '../store/compiled.js';
+import { endMcpSessionsOf } from './mcp-sessions.js';
 import type { UserRow } from './accounts.js';
 
 export type TokenRow = Selectable<PersonalTokenTable>;
@@ -148,6 +149,7 @@ export async function revokeToken(deps: Deps, actor: Actor, id: string): Promise
   if (found.revoked_at === null) {
     await deps.db.updateTable('personal_tokens').set({ revoked_at: now, updated_at: now }).where('id', '=', id).execute();
   }
+  await endMcpSessionsOf(deps.db, [id]);
   for (const listener of revocationListeners) listener(id);
 }
 
@@ -162,6 +164,7 @@ export async function revokeAllTokens(deps: Deps, userId: string): Promise<strin
     .returning('id')
     .execute();
   const ids = rows.map((r) => r.id);
+  await endMcpSessionsOf(deps.db, ids);
   for (const id of ids) for (const listener of revocationListeners) listener(id);
   return ids;
 }

@@ -4,10 +4,11 @@ import type { IdempotencyState } from './idempotency.js';
 /**
  * Who may call a route. `user`: any credential of a signed-in user (token, OAuth, session);
  * `session`: a browser session only, signed in or not (register, login); `session-user`: a
- * signed-in browser session only (token management, profile). `anyone`: no credential needed.
+ * signed-in browser session only (token management, profile). `token`: a Bearer token only (MCP).
+ * `anyone`: no credential needed.
  */
 export interface RouteAccess {
-  who: 'anyone' | 'user' | 'session' | 'session-user';
+  who: 'anyone' | 'user' | 'session' | 'session-user' | 'token';
   /** Scopes a token must hold. */
   scopes: readonly Scope[];
   /** A data write: refused for API credentials on a read-only plan. */
@@ -20,6 +21,7 @@ export const access = {
   write: (...extra: Scope[]): RouteAccess => ({ who: 'user', scopes: ['write', ...extra], write: true }),
   session: { who: 'session', scopes: [], write: false } as RouteAccess,
   sessionUser: { who: 'session-user', scopes: [], write: false } as RouteAccess,
+  token: { who: 'token', scopes: [], write: false } as RouteAccess,
 };
 
 declare module 'fastify' {

@@ -56,34 +56,51 @@ function wwwAuthenticate(reply: FastifyReply, code: string, details: unknown[] |
   }
 }
 
+export interface Failure {
+  status: number;
+  code: string;
+  message: string;
+  details?: unknown[];
+}
+
+/**
+ * Any error a route can raise, as CONTRACT §1 describes it, with its response headers
+ * (WWW-Authenticate, Retry-After) set. Null for a bug: the caller answers 500 and logs it.
+ */
+export function describeFailure(error: FastifyError | DomainError | Error, reply: FastifyReply): Failure | null {
+  if (error instanceof DomainError) {
+    wwwAuthenticate(reply, error.code, error.details);
+    if (error.code === 'rate_limited' && !reply.hasHeader('Retry-After')) {
+      const retry = (error.details?.[0] as { retry_after?: number } | undefined)?.retry_after;
+      if (retry !== undefined) reply.header('Retry-After', retry);
+    }
+    return { status: error.status, code: error.code, message: error.message, details: error.details };
+  }
+  const fastifyError = error as FastifyError & { validation?: AjvError[]; validationContext?: string };
+  if (fastifyError.validation !== undefined) {
+    const details = validationDetails(fastifyError.validation, fastifyError.validationContext);
+    const first = details[0];
+    const message = first === undefined ? 'The request is invalid.' : `${first.in} ${first.path} ${first.message}`;
+    return { status: 400, code: 'validation_failed', message, details };
+  }
+  const mapped = fastifyError.code !== undefined ? FASTIFY_CODES[fastifyError.code] : undefined;
+  if (mapped !== undefined) return { status: errorStatus[mapped], code: mapped, message: fastifyError.message };
+  const status = fastifyError.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const code: ErrorCode = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : status === 404 ? 'not_found' : 'validation_failed';
+    return { status: errorStatus[code], code, message: fastifyError.message };
+  }
+  return null;
+}
+
+export const INTERNAL_MESSAGE = 'Something went wrong on our side; the request id helps us find it.';
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(function handleError(error: FastifyError | DomainError | Error, request, reply) {
-    if (error instanceof DomainError) {
-      wwwAuthenticate(reply, error.code, error.details);
-      if (error.code === 'rate_limited' && !reply.hasHeader('Retry-After')) {
-        const retry = (error.details?.[0] as { retry_after?: number } | undefined)?.retry_after;
-        if (retry !== undefined) reply.header('Retry-After', retry);
-      }
-      return reply.code(error.status).send(errorBody(request, error.code, error.message, error.details));
-    }
-    const fastifyError = error as FastifyError & { validation?: AjvError[]; validationContext?: string };
-    if (fastifyError.validation !== undefined) {
-      const details = validationDetails(fastifyError.validation, fastifyError.validationContext);
-      const first = details[0];
-      const message = first === undefined ? 'The request is invalid.' : `${first.in} ${first.path} ${first.message}`;
-      return reply.code(400).send(errorBody(request, 'validation_failed', message, details));
-    }
-    const mapped = fastifyError.code !== undefined ? FASTIFY_CODES[fastifyError.code] : undefined;
-    if (mapped !== undefined) {
-      return reply.code(errorStatus[mapped]).send(errorBody(request, mapped, fastifyError.message));
-    }
-    const status = fastifyError.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      const code: ErrorCode = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : status === 404 ? 'not_found' : 'validation_failed';
-      return reply.code(errorStatus[code]).send(errorBody(request, code, fastifyError.message));
-    }
+    const failure = describeFailure(error, reply);
+    if (failure !== null) return reply.code(failure.status).send(errorBody(request, failure.code, failure.message, failure.details));
     request.log.error({ err: { type: error.name, message: error.message, stack: error.stack } }, 'unhandled error');
-    return reply.code(500).send(errorBody(request, 'internal_error', 'Something went wrong on our side; the request id helps us find it.'));
+    return reply.code(500).send(errorBody(request, 'internal_error', INTERNAL_MESSAGE));
   });
 
   // A second router that knows every path, so an unknown method on a known path is a 405, not a 404.

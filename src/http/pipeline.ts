@@ -52,6 +52,9 @@ function authorizeCredential(request: FastifyRequest, access: RouteAccess): void
   if (sessionOnly && request.credential === 'bearer') {
     throw new DomainError('session_required', 'This endpoint needs a browser session; Bearer tokens do not authorize it.');
   }
+  if (access.who === 'token' && request.credential !== 'bearer') {
+    throw new DomainError('unauthenticated', 'Send a personal token as a Bearer token.');
+  }
   if ((access.who === 'user' || access.who === 'session-user') && request.actor === null) {
     throw new DomainError('unauthenticated', 'Sign in or send a Bearer token.');
   }

@@ -9,9 +9,11 @@ import { loggerOptions, requestIdOf } from './logger.js';
 import { makePipeline } from './pipeline.js';
 import { makeIdempotencyGuard, makeIdempotencyRecorder } from './idempotency.js';
 import { applyReadCaching } from './etag.js';
+import { makeJournalHook } from './journal-hook.js';
 import { registerOpenApi } from './openapi.js';
 import { ErrorBody } from './schemas/common.js';
 import { restRoutes } from './rest/index.js';
+import { mcpRoutes } from './mcp/route.js';
 
 export const API_PREFIX = '/api/v1';
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -60,11 +62,13 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     }
   });
 
+  await app.register(mcpRoutes(deps));
   await app.register(async (api) => {
     api.addHook('onRequest', makePipeline(deps));
     api.addHook('preHandler', makeIdempotencyGuard(deps));
     api.addHook('onSend', makeIdempotencyRecorder(deps));
     api.addHook('onSend', applyReadCaching);
+    api.addHook('onResponse', makeJournalHook(deps, API_PREFIX));
     api.get('/openapi.json', { config: { rateLimit: false }, schema: { hide: true } }, async () => app.swagger());
     for (const routes of restRoutes) await api.register(routes(deps));
   }, { prefix: API_PREFIX });

@@ -117,6 +117,31 @@ export interface HistoryTable {
   changes: string;
 }
 
+export interface McpSessionTable {
+  id_hash: string;
+  owner_id: string;
+  credential_id: string;
+  protocol_version: string;
+  client_name: string;
+  client_version: string;
+  created_at: string;
+  last_seen_at: string;
+  ended_at: string | null;
+}
+
+export interface AgentCallTable {
+  seq: Seq;
+  id: string;
+  owner_id: string;
+  at: string;
+  surface: string;
+  operation: string;
+  status: number;
+  duration_ms: number;
+  token_id: string;
+  client: string | null;
+}
+
 export interface Database {
   users: UserTable;
   sessions: SessionTable;
@@ -127,6 +152,8 @@ export interface Database {
   projects: ProjectTable;
   tasks: TaskTable;
   history: HistoryTable;
+  mcp_sessions: McpSessionTable;
+  agent_calls: AgentCallTable;
 }
 
 /** Columns filled by the database (sequences). */

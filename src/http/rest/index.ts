@@ -6,6 +6,7 @@ import { treeRoutes } from './trees.js';
 import { projectRoutes } from './projects.js';
 import { taskRoutes } from './tasks.js';
 import { searchRoutes } from './search.js';
+import { agentCallRoutes } from './agent-calls.js';
 
 /** Every REST resource, mounted under /api/v1 behind the shared pipeline. One line per resource file. */
 export const restRoutes: ((deps: Deps) => FastifyPluginAsyncTypebox)[] = [
@@ -15,4 +16,5 @@ export const restRoutes: ((deps: Deps) => FastifyPluginAsyncTypebox)[] = [
   projectRoutes,
   taskRoutes,
   searchRoutes,
+  agentCallRoutes,
 ];

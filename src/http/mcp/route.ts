@@ -1,0 +1,170 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  createMcpHandler, isLegacyRequest, localhostAllowedOrigins, originValidationResponse, WebStandardStreamableHTTPServerTransport,
+  type AuthInfo, type McpRequestContext,
+} from '@modelcontextprotocol/server';
+import type { Deps } from '../../domain/deps.js';
+import type { Actor } from '../../domain/actor.js';
+import { endMcpSession, findMcpSession, openMcpSession } from '../../domain/mcp-sessions.js';
+import { makePipeline } from '../pipeline.js';
+import { access } from '../access.js';
+import { describeFailure, INTERNAL_MESSAGE } from '../errors.js';
+import { clientOf } from '../journal-hook.js';
+import { buildMcpServer } from './tools.js';
+
+const SESSION_HEADER = 'mcp-session-id';
+
+/** A JSON-RPC error answer with an HTTP status, for failures before or around the SDK. */
+function rpcError(reply: FastifyReply, status: number, code: number, message: string, data?: unknown) {
+  return reply.code(status).type('application/json').send({ jsonrpc: '2.0', id: null, error: { code, message, ...(data !== undefined ? { data } : {}) } });
+}
+
+function messagesOf(body: unknown): { method?: string; params?: Record<string, unknown> }[] {
+  const list = Array.isArray(body) ? body : [body];
+  return list.filter((m): m is { method?: string; params?: Record<string, unknown> } => typeof m === 'object' && m !== null);
+}
+
+/** `initialize`, `tools/list`, `tools/call search`: the journal's operation, never arguments. */
+function operationOf(body: unknown): string {
+  const [first] = messagesOf(body);
+  const method = typeof first?.method === 'string' ? first.method : 'response';
+  const tool = method === 'tools/call' && typeof first?.params?.name === 'string' ? ` ${first.params.name.slice(0, 64)}` : '';
+  return `${method.slice(0, 64)}${tool}`;
+}
+
+function isInitialize(body: unknown): boolean {
+  return !Array.isArray(body) && messagesOf(body)[0]?.method === 'initialize';
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The Fastify request as the web-standard Request the SDK serves; the body is already parsed. */
+function webRequest(request: FastifyRequest, base: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || name === 'content-length' || name === 'host' || name === 'connection') continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const init: RequestInit = { method: request.method, headers };
+  if (request.method === 'POST') init.body = JSON.stringify(request.body ?? null);
+  return new Request(new URL('/mcp', base), init);
+}
+
+async function send(reply: FastifyReply, response: Response, extraHeaders: Record<string, string> = {}) {
+  reply.code(response.status);
+  for (const [name, value] of response.headers) if (name !== 'content-length') reply.header(name, value);
+  for (const [name, value] of Object.entries(extraHeaders)) reply.header(name, value);
+  const text = await response.text();
+  return reply.send(text === '' ? undefined : text);
+}
+
+/**
+ * The SDK prints a console notice that JSON mode drops mid-call notifications. Our tools send
+ * none, and CONTRACT §9 wants JSON answers, so the notice is only noise on every start.
+ */
+function withoutJsonModeNotice<T>(build: () => T): T {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (!String(args[0]).startsWith("responseMode: 'json'")) warn(...args);
+  };
+  try {
+    return build();
+  } finally {
+    console.warn = warn;
+  }
+}
+
+function authInfoOf(actor: Actor): AuthInfo {
+  return { token: '', clientId: actor.credentialId ?? '', scopes: [...actor.scopes], extra: { actor } };
+}
+
+/**
+ * Streamable HTTP at /mcp on the official SDK, with JSON responses. Sessions of the 2025
+ * protocol revisions are ours: minted on initialize, kept in the database, bound to the
+ * credential; every request is served by a fresh server over the SDK's stateless transport,
+ * so any instance (or a restarted one) serves any session. 2026-07-28 requests carry their
+ * own envelope and are served without a session, as that revision defines.
+ */
+export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
+  const allowedOrigins = [new URL(deps.config.publicUrl).hostname, ...localhostAllowedOrigins()];
+  const modern = withoutJsonModeNotice(() =>
+    createMcpHandler((ctx: McpRequestContext) => buildMcpServer(deps, ctx.authInfo?.extra?.actor as Actor), { legacy: 'reject', responseMode: 'json' }));
+  app.addHook('onClose', async () => modern.close());
+
+  app.setErrorHandler(function mcpError(error: Error, request, reply) {
+    const failure = describeFailure(error, reply);
+    if (failure === null) {
+      request.log.error({ err: { type: error.name, message: error.message, stack: error.stack } }, 'unhandled MCP error');
+      return rpcError(reply, 500, -32603, INTERNAL_MESSAGE);
+    }
+    const rpcCode = failure.code === 'invalid_json' ? -32700 : failure.status === 400 ? -32600 : -32001;
+    return rpcError(reply, failure.status, rpcCode, `${failure.code}: ${failure.message}`, { code: failure.code, request_id: request.id });
+  });
+  app.addHook('onRequest', makePipeline(deps));
+
+  const config = { access: access.token, idempotency: 'ignore' as const };
+  const hidden = { hide: true };
+
+  app.post('/mcp', { config, schema: hidden }, async (request, reply) => {
+    const started = performance.now();
+    const actor: Actor = { ...request.actor!, via: 'mcp' };
+    const web = webRequest(request, deps.config.publicUrl);
+    const rejected = originValidationResponse(web, allowedOrigins);
+    if (rejected !== undefined) return send(reply, rejected);
+    const body = request.body;
+    let client = clientOf(request);
+    let response: Response;
+    const extra: Record<string, string> = {};
+    if (!(await isLegacyRequest(web, body))) {
+      response = await modern.fetch(web, { parsedBody: body, authInfo: authInfoOf(actor) });
+    } else {
+      const initialize = isInitialize(body);
+      if (!initialize) {
+        const id = header(request, SESSION_HEADER);
+        if (id === undefined || id === '') return rpcError(reply, 400, -32600, 'Bad Request: Mcp-Session-Id header is required; start with initialize.');
+        const found = await findMcpSession(deps, actor, id);
+        if (!found.ok) return rpcError(reply, 404, -32001, 'Session not found: it ended, expired or belongs to another credential; initialize again.');
+        client = found.session.clientName;
+      }
+      const server = buildMcpServer(deps, actor);
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      await server.connect(transport);
+      try {
+        response = await transport.handleRequest(web, { parsedBody: body, authInfo: authInfoOf(actor) });
+      } finally {
+        void server.close();
+      }
+      if (initialize && response.ok) {
+        const answer = (await response.clone().json().catch(() => null)) as { result?: { protocolVersion?: string } } | null;
+        const params = messagesOf(body)[0]?.params ?? {};
+        const info = (params.clientInfo ?? {}) as { name?: unknown; version?: unknown };
+        client = typeof info.name === 'string' ? info.name : client;
+        extra['Mcp-Session-Id'] = await openMcpSession(deps, actor, {
+          protocolVersion: answer?.result?.protocolVersion ?? String(params.protocolVersion ?? ''),
+          clientName: client ?? '',
+          clientVersion: typeof info.version === 'string' ? info.version : '',
+        });
+      }
+    }
+    deps.journal.record(actor.user.id, {
+      surface: 'mcp', operation: operationOf(body), status: response.status, duration_ms: performance.now() - started,
+      token_id: actor.credentialId ?? '', client,
+    });
+    return send(reply, response, extra);
+  });
+
+  app.delete('/mcp', { config, schema: hidden }, async (request, reply) => {
+    const id = header(request, SESSION_HEADER);
+    if (id === undefined || id === '') return rpcError(reply, 400, -32600, 'Bad Request: Mcp-Session-Id header is required.');
+    if (!(await endMcpSession(deps, { ...request.actor!, via: 'mcp' }, id))) return rpcError(reply, 404, -32001, 'Session not found.');
+    return reply.code(200).send();
+  });
+
+  app.get('/mcp', { config, schema: hidden }, async (_request, reply) => {
+    reply.header('Allow', 'POST, DELETE');
+    return rpcError(reply, 405, -32000, 'Method not allowed: this endpoint answers POST with JSON and has no SSE stream.');
+  });
+};

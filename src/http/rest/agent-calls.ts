@@ -1,0 +1,30 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../domain/deps.js';
+import { access } from '../access.js';
+import { errors, Nullable, ReadHeaders, Timestamp } from '../schemas/common.js';
+
+const AgentCall = Type.Object(
+  {
+    id: Type.String(),
+    at: Timestamp,
+    surface: Type.Union([Type.Literal('rest'), Type.Literal('mcp')]),
+    operation: Type.String({ description: 'route template (GET /tasks/{id}) or MCP method (tools/call search)' }),
+    status: Type.Integer({ description: 'HTTP status of the answer' }),
+    duration_ms: Type.Integer(),
+    token_id: Type.String(),
+    client: Nullable(Type.String()),
+  },
+  { title: 'AgentCall' },
+);
+
+export const agentCallRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) => {
+  app.get('/agent-calls', {
+    config: { access: access.sessionUser },
+    schema: {
+      tags: ['Agent call journal'], summary: "The latest 100 calls made with the user's tokens, newest first",
+      description: 'Metadata only: no bodies, queries, search terms, note text or credentials. At most 2,000 are kept per owner.',
+      headers: ReadHeaders, response: { 200: Type.Object({ items: Type.Array(AgentCall) }), ...errors(401, 403, 409) },
+    },
+  }, async (request) => ({ items: await deps.journal.latest(request.actor!.user.id) }));
+};

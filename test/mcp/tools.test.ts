@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databases, startTestApp } from '../helpers/app.js';
+import { makeToken, makeUser, type Person } from '../helpers/factories.js';
+import { makeProject, makeTask, makeTree } from '../helpers/data.js';
+import type { Client as Rest } from '../helpers/client.js';
+import { connectMcp, type McpConnection } from '../helpers/mcp.js';
+
+const ALL_TOOLS = ['complete_task', 'create_task', 'get_task', 'list_tasks', 'list_trees', 'search'];
+const READ_TOOLS = ['get_task', 'list_tasks', 'list_trees', 'search'];
+
+function textOf(result: any): string {
+  return result.content?.[0]?.text ?? '';
+}
+
+describe.each(databases)('MCP tools (%s)', (kind) => {
+  let t: Awaited<ReturnType<typeof startTestApp>>;
+  let alice: Person;
+  let agent: Rest;
+  let token: string;
+
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    alice = await makeUser(t.url, t.app, { plan: 'sprout' });
+    const made = await makeToken(alice, { scopes: ['read', 'write'] });
+    agent = made.agent;
+    token = made.value;
+  });
+  afterAll(async () => t.stop());
+
+  for (const modern of [false, true]) {
+    const era = modern ? '2026-07-28 (sessionless)' : '2025-11-25 (session)';
+
+    describe(era, () => {
+      let mcp: McpConnection;
+      beforeAll(async () => {
+        mcp = await connectMcp(t.url, token, { modern });
+      });
+      afterAll(async () => mcp.close());
+
+      it('lists every tool with schemas and annotations', async () => {
+        const { tools } = await mcp.client.listTools();
+        expect(tools.map((tool) => tool.name).sort()).toEqual(ALL_TOOLS);
+        for (const tool of tools) {
+          expect(tool.inputSchema.type).toBe('object');
+          expect(tool.outputSchema?.type).toBe('object');
+          expect(tool.annotations?.readOnlyHint).toBe(READ_TOOLS.includes(tool.name));
+        }
+        const listTasks = tools.find((tool) => tool.name === 'list_tasks')!;
+        expect(Object.keys(listTasks.inputSchema.properties ?? {}).sort()).toEqual(['cursor', 'limit', 'project_id', 'status', 'tree_id', 'updated_since']);
+      });
+
+      it('creates, reads, lists, searches and completes tasks like REST', async () => {
+        const tree = await makeTree(agent, { name: `MCP ${era}` });
+        const project = await makeProject(agent, tree.id);
+        const created = await mcp.client.callTool({ name: 'create_task', arguments: { tree_id: tree.id, project_id: project.id, title: 'Graft the apple', notes: 'scion from the old tree' } });
+        expect(created.isError).toBeFalsy();
+        const task = (created.structuredContent as any).task;
+        expect(task).toMatchObject({ tree_id: tree.id, project_id: project.id, title: 'Graft the apple', status: 'todo' });
+        expect(JSON.parse(textOf(created))).toEqual(created.structuredContent);
+
+        const viaRest = await agent.get(`/api/v1/tasks/${task.id}`);
+        expect(viaRest.body.task).toEqual(task);
+        const history = await alice.browser.get(`/api/v1/trees/${tree.id}/export`);
+        expect(history.body.history.some((h: any) => h.entity_id === task.id && h.via === 'mcp')).toBe(true);
+
+        const got = await mcp.client.callTool({ name: 'get_task', arguments: { id: task.id } });
+        expect((got.structuredContent as any).task).toEqual(task);
+
+        for (let i = 0; i < 2; i++) await makeTask(agent, tree.id, { title: `Mulch ${i}` });
+        const first = await mcp.client.callTool({ name: 'list_tasks', arguments: { tree_id: tree.id, limit: 2 } });
+        const page = first.structuredContent as any;
+        expect(page.items.map((x: any) => x.title)).toEqual(['Graft the apple', 'Mulch 0']);
+        const second = await mcp.client.callTool({ name: 'list_tasks', arguments: { tree_id: tree.id, limit: 2, cursor: page.next_cursor } });
+        expect((second.structuredContent as any)).toMatchObject({ items: [{ title: 'Mulch 1' }], next_cursor: null });
+
+        const trees = await mcp.client.callTool({ name: 'list_trees', arguments: {} });
+        expect((trees.structuredContent as any).items.map((x: any) => x.id)).toContain(tree.id);
+
+        const found = await mcp.client.callTool({ name: 'search', arguments: { q: 'OLD "the apple"', tree_id: tree.id } });
+        expect((found.structuredContent as any).items.map((x: any) => x.id)).toEqual([task.id]);
+
+        const done = await mcp.client.callTool({ name: 'complete_task', arguments: { id: task.id } });
+        expect((done.structuredContent as any).task).toMatchObject({ id: task.id, status: 'done', completed_at: expect.any(String) });
+      });
+
+      it('turns domain errors into tool errors with the CONTRACT code', async () => {
+        const missing = await mcp.client.callTool({ name: 'get_task', arguments: { id: 'tsk_nope' } });
+        expect(missing.isError).toBe(true);
+        expect(textOf(missing)).toMatch(/^not_found: /);
+        const tree = await makeTree(agent);
+        const badCursor = await mcp.client.callTool({ name: 'list_tasks', arguments: { tree_id: tree.id, cursor: 'forged' } });
+        expect(textOf(badCursor)).toMatch(/^invalid_cursor: /);
+        const badDate = await mcp.client.callTool({ name: 'list_tasks', arguments: { updated_since: '2026-01-01T00:00:00' } });
+        expect(badDate.isError).toBe(true);
+        expect(textOf(badDate)).toMatch(/^validation_failed: /);
+      });
+
+      it('refuses wrong arguments without changing anything', async () => {
+        const tree = await makeTree(agent);
+        for (const args of [{ tree_id: tree.id }, { tree_id: tree.id, title: '' }, { tree_id: tree.id, title: 'x', extra: 1, status: 'doing' }, { tree_id: 5, title: 'x' }]) {
+          const answer = await mcp.client.callTool({ name: 'create_task', arguments: args }).catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }] }));
+          expect(answer.isError, JSON.stringify(args)).toBe(true);
+        }
+        expect((await agent.get(`/api/v1/tasks?tree_id=${tree.id}`)).body.items).toEqual([]);
+        await expect(mcp.client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Tool no_such_tool not found/);
+      });
+
+      it('serves the tree snapshot resource and lists the trees', async () => {
+        const tree = await makeTree(agent, { name: 'Orchard' });
+        const task = await makeTask(agent, tree.id);
+        const read = await mcp.client.readResource({ uri: `service://tree/${tree.id}` });
+        const content = read.contents[0] as { mimeType?: string; text?: string };
+        expect(content.mimeType).toBe('application/json');
+        const snapshot = JSON.parse(content.text!);
+        expect(snapshot.tree.id).toBe(tree.id);
+        expect(snapshot.tasks.map((x: any) => x.id)).toEqual([task.id]);
+
+        const { resources } = await mcp.client.listResources();
+        expect(resources).toContainEqual(expect.objectContaining({ uri: `service://tree/${tree.id}`, name: 'Orchard', mimeType: 'application/json' }));
+        const { resourceTemplates } = await mcp.client.listResourceTemplates();
+        expect(resourceTemplates.map((x) => x.uriTemplate)).toEqual(['service://tree/{id}']);
+      });
+    });
+  }
+
+  it('keeps other tenants out of tools and resources', async () => {
+    const bob = await makeUser(t.url, t.app, { plan: 'sprout' });
+    const bobToken = await makeToken(bob, { scopes: ['read', 'write'] });
+    const bobTree = await makeTree(bobToken.agent, { name: 'Bob private' });
+    const bobTask = await makeTask(bobToken.agent, bobTree.id, { title: 'secret rhubarb' });
+    const mcp = await connectMcp(t.url, token);
+    try {
+      expect(textOf(await mcp.client.callTool({ name: 'get_task', arguments: { id: bobTask.id } }))).toMatch(/^not_found/);
+      expect(textOf(await mcp.client.callTool({ name: 'complete_task', arguments: { id: bobTask.id } }))).toMatch(/^not_found/);
+      expect(textOf(await mcp.client.callTool({ name: 'create_task', arguments: { tree_id: bobTree.id, title: 'x' } }))).toMatch(/^not_found/);
+      expect(textOf(await mcp.client.callTool({ name: 'list_tasks', arguments: { tree_id: bobTree.id } }))).toMatch(/^not_found/);
+      const search = await mcp.client.callTool({ name: 'search', arguments: { q: 'rhubarb' } });
+      expect((search.structuredContent as any).items).toEqual([]);
+      await expect(mcp.client.readResource({ uri: `service://tree/${bobTree.id}` })).rejects.toThrow(/not_found|not found/i);
+      await expect(mcp.client.readResource({ uri: 'service://tree/trе_unknown' })).rejects.toThrow();
+      const { resources } = await mcp.client.listResources();
+      expect(resources.map((r) => r.uri)).not.toContain(`service://tree/${bobTree.id}`);
+    } finally {
+      await mcp.close();
+    }
+    expect((await bobToken.agent.get(`/api/v1/tasks/${bobTask.id}`)).body.task.status).toBe('todo');
+  });
+
+  it('shows only what the credential can use, evaluated on every request', async () => {
+    const carol = await makeUser(t.url, t.app, { plan: 'sprout' });
+    const readOnly = await makeToken(carol, { scopes: ['read'] });
+    const writer = await makeToken(carol, { scopes: ['read', 'write'] });
+    const tree = await makeTree(writer.agent);
+    const task = await makeTask(writer.agent, tree.id);
+
+    const reader = await connectMcp(t.url, readOnly.value);
+    const full = await connectMcp(t.url, writer.value);
+    try {
+      expect((await reader.client.listTools()).tools.map((x) => x.name).sort()).toEqual(READ_TOOLS);
+      const hidden = await reader.client.callTool({ name: 'complete_task', arguments: { id: task.id } }).catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }] }));
+      expect(hidden.isError).toBe(true);
+      expect(textOf(hidden)).toMatch(/not found|unknown tool/i);
+
+      expect((await full.client.listTools()).tools.map((x) => x.name).sort()).toEqual(ALL_TOOLS);
+      const { setUserPlan } = await import('../../src/domain/accounts.js');
+      await setUserPlan(t.app.deps, carol.email, 'seed', null);
+      expect((await full.client.listTools()).tools.map((x) => x.name).sort()).toEqual(READ_TOOLS);
+      const refused = await full.client.callTool({ name: 'create_task', arguments: { tree_id: tree.id, title: 'x' } }).catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }] }));
+      expect(refused.isError).toBe(true);
+      expect((await writer.agent.get(`/api/v1/tasks?tree_id=${tree.id}`)).body.items).toHaveLength(1);
+      await setUserPlan(t.app.deps, carol.email, 'sprout', null);
+      expect((await full.client.listTools()).tools.map((x) => x.name).sort()).toEqual(ALL_TOOLS);
+    } finally {
+      await reader.close();
+      await full.close();
+    }
+  });
+});
