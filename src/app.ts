@@ -30,7 +30,7 @@ export async function openDeps(config: Config): Promise<{ deps: Deps; store: Sto
     await store.close();
     throw err;
   }
-  const journal = new Journal(store.db, config.journal);
+  const journal = new Journal(store.db, store.dialect, config.journal);
   const deps: Deps = { db: store.db, dialect: store.dialect, config, limiter: makeLimiter(config), journal };
   return { deps, store };
 }
@@ -41,6 +41,7 @@ const HOUR_MS = 3_600_000;
 export async function createApp(config: Config): Promise<App> {
   const { deps, store } = await openDeps(config);
   const server = await buildServer(deps);
+  deps.journal.onError = (err) => server.log.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, 'journal flush failed');
   const upkeep = setInterval(() => {
     purgeExpiredIdempotencyKeys(deps).catch((err: unknown) => server.log.warn({ err }, 'idempotency purge failed'));
     purgeHistory(deps).catch((err: unknown) => server.log.warn({ err }, 'history purge failed'));

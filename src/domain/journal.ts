@@ -1,4 +1,5 @@
-import type { Db } from '../store/db.js';
+import { CompiledQuery } from 'kysely';
+import type { Db, DialectName } from '../store/db.js';
 import { newId } from './ids.js';
 
 /** CONTRACT §8: metadata only. Never a body, query string, search term, note text or credential. */
@@ -13,49 +14,109 @@ export interface AgentCall {
   client: string | null;
 }
 
+export type CallRecord = Omit<AgentCall, 'id' | 'at'>;
+
 export const JOURNAL_KEEP_PER_OWNER = 2_000;
 export const JOURNAL_LATEST = 100;
 const FLUSH_EVERY_MS = 1_000;
-const FLUSH_AT = 200;
+/** Pending records that force an early flush, which also bounds the memory they hold (~4 MB). */
+const FLUSH_AT = 20_000;
+const CHUNK = 200;
+const COLUMNS = ['id', 'owner_id', 'at', 'surface', 'operation', 'status', 'duration_ms', 'token_id', 'client'] as const;
+
+interface Pending {
+  ownerId: string;
+  atMs: number;
+  call: CallRecord;
+}
 
 /**
- * The agent call journal. Records are buffered in memory and written in batches off the request
- * path (every second, at 200 pending, and on close), then each touched owner is trimmed to the
- * newest 2,000. `enabled: false` turns recording off (benchmarks measure its cost).
+ * The records worth writing, in order: an owner's calls older than their newest 2,000 in this
+ * batch would be trimmed at once, so a busy agent costs at most 2,000 inserts per flush.
+ */
+function newestPerOwner(batch: Pending[]): Pending[] {
+  const seen = new Map<string, number>();
+  const kept: Pending[] = [];
+  for (let i = batch.length - 1; i >= 0; i--) {
+    const record = batch[i]!;
+    const count = (seen.get(record.ownerId) ?? 0) + 1;
+    seen.set(record.ownerId, count);
+    if (count <= JOURNAL_KEEP_PER_OWNER) kept.push(record);
+  }
+  return kept.reverse();
+}
+
+/**
+ * The agent call journal. A request only appends a small object to a buffer; the buffer is
+ * written every second (sooner at 20,000 pending, and on close) as multi-row inserts whose SQL
+ * text is built once per chunk size, so the database keeps one prepared statement for them.
+ * Each owner touched by a flush is then trimmed to the newest 2,000. `enabled: false` turns
+ * recording off (benchmarks measure its cost).
  */
 export class Journal {
-  private pending: (AgentCall & { owner_id: string })[] = [];
+  private pending: Pending[] = [];
   private flushing: Promise<void> = Promise.resolve();
   private readonly timer: NodeJS.Timeout;
+  private readonly insertSql = new Map<number, string>();
+  /** Where a failed flush is reported; the composition root points it at the log. */
+  onError: (err: unknown) => void = () => {};
 
-  constructor(private readonly db: Db, readonly enabled = true, private readonly onError: (err: unknown) => void = () => {}) {
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: DialectName,
+    readonly enabled = true,
+  ) {
     this.timer = setInterval(() => void this.flush(), FLUSH_EVERY_MS);
     this.timer.unref();
   }
 
-  record(ownerId: string, call: Omit<AgentCall, 'id' | 'at'>): void {
+  record(ownerId: string, call: CallRecord): void {
     if (!this.enabled) return;
-    this.pending.push({ id: newId('agc'), at: new Date().toISOString(), owner_id: ownerId, ...call, duration_ms: Math.max(0, Math.round(call.duration_ms)) });
-    if (this.pending.length >= FLUSH_AT) void this.flush();
+    this.pending.push({ ownerId, atMs: Date.now(), call });
+    if (this.pending.length === FLUSH_AT) void this.flush();
   }
 
   /** Writes everything recorded so far; concurrent calls queue behind each other. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.write()).catch(this.onError);
+    this.flushing = this.flushing.then(() => this.write()).catch((err: unknown) => this.onError(err));
     return this.flushing;
   }
 
   private async write(): Promise<void> {
     if (this.pending.length === 0) return;
-    const batch = this.pending;
+    const batch = newestPerOwner(this.pending);
     this.pending = [];
+    const owners = new Set<string>();
+    const values: unknown[] = [];
+    for (const { ownerId, atMs, call } of batch) {
+      owners.add(ownerId);
+      values.push(newId('agc', atMs), ownerId, new Date(atMs).toISOString(), call.surface, call.operation.slice(0, 200), call.status,
+        Math.max(0, Math.round(call.duration_ms)), call.token_id, call.client);
+    }
     await this.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < batch.length; i += 100) await trx.insertInto('agent_calls').values(batch.slice(i, i + 100)).execute();
-      for (const owner of new Set(batch.map((c) => c.owner_id))) {
+      const width = COLUMNS.length;
+      for (let start = 0; start < batch.length; start += CHUNK) {
+        const rows = Math.min(CHUNK, batch.length - start);
+        await trx.executeQuery(CompiledQuery.raw(this.insertOf(rows), values.slice(start * width, (start + rows) * width)));
+      }
+      for (const owner of owners) {
         const cutoff = await trx.selectFrom('agent_calls').select('seq').where('owner_id', '=', owner).orderBy('seq', 'desc').offset(JOURNAL_KEEP_PER_OWNER).limit(1).executeTakeFirst();
         if (cutoff !== undefined) await trx.deleteFrom('agent_calls').where('owner_id', '=', owner).where('seq', '<=', cutoff.seq).execute();
       }
     });
+  }
+
+  /** `insert … values (…), (…)` for `rows` rows, in the dialect's placeholder style. */
+  private insertOf(rows: number): string {
+    let text = this.insertSql.get(rows);
+    if (text === undefined) {
+      let n = 0;
+      const placeholder = this.dialect === 'postgres' ? () => `$${++n}` : () => '?';
+      const tuples = Array.from({ length: rows }, () => `(${COLUMNS.map(placeholder).join(', ')})`);
+      text = `insert into agent_calls (${COLUMNS.join(', ')}) values ${tuples.join(', ')}`;
+      this.insertSql.set(rows, text);
+    }
+    return text;
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
-  createMcpHandler, isLegacyRequest, localhostAllowedOrigins, originValidationResponse, WebStandardStreamableHTTPServerTransport,
-  type AuthInfo, type McpRequestContext,
+  classifyInboundRequest, createMcpHandler, localhostAllowedOrigins, validateOriginHeader, type AuthInfo, type McpRequestContext,
 } from '@modelcontextprotocol/server';
 import type { Deps } from '../../domain/deps.js';
 import type { Actor } from '../../domain/actor.js';
@@ -10,7 +9,8 @@ import { makePipeline } from '../pipeline.js';
 import { access } from '../access.js';
 import { describeFailure, INTERNAL_MESSAGE } from '../errors.js';
 import { clientOf } from '../journal-hook.js';
-import { buildMcpServer } from './tools.js';
+import { buildMcpServer, type ServerFocus } from './tools.js';
+import { serveExchange } from './exchange.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 
@@ -32,6 +32,15 @@ function operationOf(body: unknown): string {
   return `${method.slice(0, 64)}${tool}`;
 }
 
+/** A single tools/call needs only its tool; a resources/* request no tools; anything else all. */
+function focusOf(body: unknown): ServerFocus {
+  if (Array.isArray(body)) return {};
+  const [message] = messagesOf(body);
+  if (message?.method === 'tools/call' && typeof message.params?.name === 'string') return { tool: message.params.name, resources: false };
+  if (typeof message?.method === 'string' && message.method.startsWith('resources/')) return { tool: '', resources: true };
+  return {};
+}
+
 function isInitialize(body: unknown): boolean {
   return !Array.isArray(body) && messagesOf(body)[0]?.method === 'initialize';
 }
@@ -41,22 +50,28 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The Fastify request as the web-standard Request the SDK serves; the body is already parsed. */
+/** 2025-era traffic (sessions, served here) or the 2026-07-28 revision (served by the SDK's handler). */
+function isLegacy(request: FastifyRequest, body: unknown): boolean {
+  const outcome = classifyInboundRequest({
+    httpMethod: 'POST', body,
+    protocolVersionHeader: header(request, 'mcp-protocol-version'), mcpMethodHeader: header(request, 'mcp-method'), mcpNameHeader: header(request, 'mcp-name'),
+  });
+  return outcome.kind === 'legacy';
+}
+
+/** The Fastify request as the web-standard Request the SDK's 2026-07-28 handler serves; the body goes as `parsedBody`. */
 function webRequest(request: FastifyRequest, base: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined || name === 'content-length' || name === 'host' || name === 'connection') continue;
     headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  const init: RequestInit = { method: request.method, headers };
-  if (request.method === 'POST') init.body = JSON.stringify(request.body ?? null);
-  return new Request(new URL('/mcp', base), init);
+  return new Request(new URL('/mcp', base), { method: request.method, headers });
 }
 
-async function send(reply: FastifyReply, response: Response, extraHeaders: Record<string, string> = {}) {
+async function send(reply: FastifyReply, response: Response) {
   reply.code(response.status);
   for (const [name, value] of response.headers) if (name !== 'content-length') reply.header(name, value);
-  for (const [name, value] of Object.entries(extraHeaders)) reply.header(name, value);
   const text = await response.text();
   return reply.send(text === '' ? undefined : text);
 }
@@ -111,49 +126,44 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
   app.post('/mcp', { config, schema: hidden }, async (request, reply) => {
     const started = performance.now();
     const actor: Actor = { ...request.actor!, via: 'mcp' };
-    const web = webRequest(request, deps.config.publicUrl);
-    const rejected = originValidationResponse(web, allowedOrigins);
-    if (rejected !== undefined) return send(reply, rejected);
+    const origin = validateOriginHeader(header(request, 'origin'), allowedOrigins);
+    if (!origin.ok) return rpcError(reply, 403, -32000, origin.message);
     const body = request.body;
     let client = clientOf(request);
-    let response: Response;
-    const extra: Record<string, string> = {};
-    if (!(await isLegacyRequest(web, body))) {
-      response = await modern.fetch(web, { parsedBody: body, authInfo: authInfoOf(actor) });
-    } else {
-      const initialize = isInitialize(body);
-      if (!initialize) {
-        const id = header(request, SESSION_HEADER);
-        if (id === undefined || id === '') return rpcError(reply, 400, -32600, 'Bad Request: Mcp-Session-Id header is required; start with initialize.');
-        const found = await findMcpSession(deps, actor, id);
-        if (!found.ok) return rpcError(reply, 404, -32001, 'Session not found: it ended, expired or belongs to another credential; initialize again.');
-        client = found.session.clientName;
-      }
-      const server = buildMcpServer(deps, actor);
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      await server.connect(transport);
-      try {
-        response = await transport.handleRequest(web, { parsedBody: body, authInfo: authInfoOf(actor) });
-      } finally {
-        void server.close();
-      }
-      if (initialize && response.ok) {
-        const answer = (await response.clone().json().catch(() => null)) as { result?: { protocolVersion?: string } } | null;
-        const params = messagesOf(body)[0]?.params ?? {};
-        const info = (params.clientInfo ?? {}) as { name?: unknown; version?: unknown };
-        client = typeof info.name === 'string' ? info.name : client;
-        extra['Mcp-Session-Id'] = await openMcpSession(deps, actor, {
-          protocolVersion: answer?.result?.protocolVersion ?? String(params.protocolVersion ?? ''),
-          clientName: client ?? '',
-          clientVersion: typeof info.version === 'string' ? info.version : '',
-        });
-      }
-    }
-    deps.journal.record(actor.user.id, {
-      surface: 'mcp', operation: operationOf(body), status: response.status, duration_ms: performance.now() - started,
-      token_id: actor.credentialId ?? '', client,
+    const journal = (status: number) => deps.journal.record(actor.user.id, {
+      surface: 'mcp', operation: operationOf(body), status, duration_ms: performance.now() - started, token_id: actor.credentialId ?? '', client,
     });
-    return send(reply, response, extra);
+
+    if (!isLegacy(request, body)) {
+      const response = await modern.fetch(webRequest(request, deps.config.publicUrl), { parsedBody: body, authInfo: authInfoOf(actor) });
+      journal(response.status);
+      return send(reply, response);
+    }
+    const initialize = isInitialize(body);
+    if (!initialize) {
+      const id = header(request, SESSION_HEADER);
+      if (id === undefined || id === '') return rpcError(reply, 400, -32600, 'Bad Request: Mcp-Session-Id header is required; start with initialize.');
+      const found = await findMcpSession(deps, actor, id);
+      if (!found.ok) return rpcError(reply, 404, -32001, 'Session not found: it ended, expired or belongs to another credential; initialize again.');
+      client = found.session.clientName;
+    }
+    const answer = await serveExchange(buildMcpServer(deps, actor, focusOf(body)), body, {
+      accept: header(request, 'accept'), protocolVersion: header(request, 'mcp-protocol-version'),
+    }, authInfoOf(actor));
+    if (initialize && answer.status === 200) {
+      const result = (answer.body as { result?: { protocolVersion?: string } }).result;
+      const params = messagesOf(body)[0]?.params ?? {};
+      const info = (params.clientInfo ?? {}) as { name?: unknown; version?: unknown };
+      client = typeof info.name === 'string' ? info.name : client;
+      reply.header('Mcp-Session-Id', await openMcpSession(deps, actor, {
+        protocolVersion: result?.protocolVersion ?? String(params.protocolVersion ?? ''),
+        clientName: client ?? '',
+        clientVersion: typeof info.version === 'string' ? info.version : '',
+      }));
+    }
+    journal(answer.status);
+    reply.code(answer.status);
+    return answer.body === undefined ? reply.send() : reply.send(answer.body);
   });
 
   app.delete('/mcp', { config, schema: hidden }, async (request, reply) => {

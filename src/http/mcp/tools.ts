@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { McpServer, ResourceNotFoundError, ResourceTemplate, type CallToolResult } from '@modelcontextprotocol/server';
 import type { Actor } from '../../domain/actor.js';
 import type { Deps } from '../../domain/deps.js';
@@ -7,30 +6,9 @@ import { planLimits } from '../../domain/plans.js';
 import { listTrees, getTreeSnapshot } from '../../domain/trees.js';
 import { completeTask, createTask, getTask, listTasks } from '../../domain/tasks.js';
 import { searchTasks } from '../../domain/search.js';
-import { taskStatuses, treeStyles } from '../../domain/records.js';
+import { schemas } from './schemas.js';
 
 export const SERVER_INFO = { name: 'task-tree', version: '0.8.3' };
-
-const Id = z.string().min(1).max(160);
-const paging = {
-  limit: z.number().int().min(1).max(200).optional().describe('page size, 1 to 200 (default 100)'),
-  cursor: z.string().min(1).max(1024).optional().describe('next_cursor of the previous page'),
-  updated_since: z.string().max(64).optional().describe('ISO 8601 date-time with a zone; inclusive'),
-};
-const Status = z.enum(taskStatuses);
-
-const Task = z.object({
-  id: z.string(), tree_id: z.string(), project_id: z.string().nullable(), title: z.string(), text: z.string(), notes: z.string(),
-  status: Status, deadline: z.string().nullable(), color: z.string(), position: z.number().int(), completed_at: z.string().nullable(),
-  created_by: z.string(), assignee_ids: z.array(z.string()), created_at: z.string(), updated_at: z.string(),
-});
-const Tree = z.object({
-  id: z.string(), name: z.string(), style: z.enum(treeStyles), owner_id: z.string(), access: z.enum(['owner', 'editor', 'viewer']),
-  created_at: z.string(), updated_at: z.string(),
-});
-const TaskPage = z.object({ items: z.array(Task), next_cursor: z.string().nullable() });
-const TreePage = z.object({ items: z.array(Tree), next_cursor: z.string().nullable() });
-const OneTask = z.object({ task: Task });
 
 /** A domain result as MCP wants it: structured content plus the same JSON as text. */
 function ok(value: Record<string, unknown>): CallToolResult {
@@ -55,38 +33,46 @@ export function capabilitiesOf(actor: Actor) {
   return { read, write };
 }
 
+/** What one request needs: `tool` alone for tools/call, no tools for resources/*, else all. */
+export interface ServerFocus {
+  tool?: string;
+  resources?: boolean;
+}
+
 /**
  * One server per request, holding only the tools this actor can use: a hidden tool is absent
- * from tools/list and calling it is an error, exactly as if it did not exist.
+ * from tools/list and calling it is an error, exactly as if it did not exist. A focused server
+ * registers only what its request can reach (a tools/call needs its one tool), which is most
+ * of the cost of building it.
  */
-export function buildMcpServer(deps: Deps, actor: Actor): McpServer {
+export function buildMcpServer(deps: Deps, actor: Actor, focus: ServerFocus = {}): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {}, resources: {} } });
+  const wants = (name: string) => focus.tool === undefined || focus.tool === name;
   const can = capabilitiesOf(actor);
   const readOnly = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
 
   if (can.read) {
-    server.registerTool('list_trees', {
+    if (wants('list_trees')) server.registerTool('list_trees', {
       title: 'List trees', description: 'Trees you can see, in creation order, paged with cursors.',
-      inputSchema: z.object(paging), outputSchema: TreePage, annotations: readOnly,
+      inputSchema: schemas.ListTrees, outputSchema: schemas.TreePage, annotations: readOnly,
     }, (input) => run(async () => ({ ...(await listTrees(deps, actor, input)) })));
 
-    server.registerTool('list_tasks', {
+    if (wants('list_tasks')) server.registerTool('list_tasks', {
       title: 'List tasks', description: 'Tasks in creation order, optionally of one tree or project or with one status.',
-      inputSchema: z.object({ ...paging, tree_id: Id.optional(), project_id: Id.optional(), status: Status.optional() }),
-      outputSchema: TaskPage, annotations: readOnly,
+      inputSchema: schemas.ListTasks, outputSchema: schemas.TaskPage, annotations: readOnly,
     }, (input) => run(async () => ({ ...(await listTasks(deps, actor, input)) })));
 
-    server.registerTool('get_task', {
-      title: 'Get a task', description: 'One task by id.', inputSchema: z.object({ id: Id }), outputSchema: OneTask, annotations: readOnly,
+    if (wants('get_task')) server.registerTool('get_task', {
+      title: 'Get a task', description: 'One task by id.', inputSchema: schemas.TaskId, outputSchema: schemas.OneTask, annotations: readOnly,
     }, ({ id }) => run(async () => ({ task: await getTask(deps, actor, id) })));
 
-    server.registerTool('search', {
+    if (wants('search')) server.registerTool('search', {
       title: 'Search tasks',
       description: 'Literal, case-insensitive substring search in title, text and notes. Terms split on white space; "a quoted phrase" is one term; every term must match.',
-      inputSchema: z.object({ q: z.string().min(1).max(200), tree_id: Id.optional(), ...paging }), outputSchema: TaskPage, annotations: readOnly,
+      inputSchema: schemas.Search, outputSchema: schemas.TaskPage, annotations: readOnly,
     }, (input) => run(async () => ({ ...(await searchTasks(deps, actor, input)) })));
 
-    server.registerResource('tree', new ResourceTemplate('service://tree/{id}', {
+    if (focus.resources !== false) server.registerResource('tree', new ResourceTemplate('service://tree/{id}', {
       list: async () => {
         const page = await listTrees(deps, actor, { limit: 200 });
         return { resources: page.items.map((t) => ({ uri: `service://tree/${t.id}`, name: t.name, mimeType: 'application/json' })) };
@@ -104,18 +90,14 @@ export function buildMcpServer(deps: Deps, actor: Actor): McpServer {
   }
 
   if (can.write) {
-    server.registerTool('create_task', {
+    if (wants('create_task')) server.registerTool('create_task', {
       title: 'Create a task', description: 'Creates a task in a tree (and optionally a project of that tree).',
-      inputSchema: z.object({
-        tree_id: Id, title: z.string().min(1).max(500), project_id: Id.nullable().optional(), text: z.string().max(10_000).optional(),
-        notes: z.string().max(50_000).optional(), status: Status.optional(), deadline: z.string().max(40).nullable().optional(),
-        color: z.string().regex(/^#[a-fA-F0-9]{6}$/).optional(), position: z.number().int().min(0).optional(),
-      }),
-      outputSchema: OneTask, annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      inputSchema: schemas.CreateTask,
+      outputSchema: schemas.OneTask, annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     }, (input) => run(async () => ({ task: await createTask(deps, actor, input) })));
 
-    server.registerTool('complete_task', {
-      title: 'Complete a task', description: 'Marks a task done.', inputSchema: z.object({ id: Id }), outputSchema: OneTask,
+    if (wants('complete_task')) server.registerTool('complete_task', {
+      title: 'Complete a task', description: 'Marks a task done.', inputSchema: schemas.TaskId, outputSchema: schemas.OneTask,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     }, ({ id }) => run(async () => ({ task: await completeTask(deps, actor, id) })));
   }

@@ -1,0 +1,70 @@
+import { benchDatabases, load, makeAgent, printHeader, report, startServer, time, type BenchServer } from '../lib.js';
+import { createTree } from '../../src/domain/trees.js';
+import { createTask } from '../../src/domain/tasks.js';
+
+/**
+ * MCP next to REST on the same read: `tools/call get_task` in an open session against
+ * `GET /tasks/{id}`, and the journal's cost: the same REST read with JOURNAL=off and on.
+ */
+export async function run(): Promise<void> {
+  for (const kind of benchDatabases()) {
+    printHeader(`MCP and the agent call journal (${kind})`);
+    const quiet = await startServer(kind, { JOURNAL: 'off' });
+    let off;
+    try {
+      off = await restRead(quiet, 'GET /api/v1/tasks/{id}, Bearer, JOURNAL=off (baseline)');
+      report(off);
+    } finally {
+      await quiet.close();
+    }
+    const server = await startServer(kind);
+    try {
+      const rest = await restRead(server, 'GET /api/v1/tasks/{id}, Bearer, journal on');
+      report(rest, off, 'target ≥ 0.90× (≤ 10 % slower)');
+      report(await mcpGetTask(server), rest, 'target ≥ 0.6× of REST');
+      report(await journalFlush(server), undefined, 'per flush; every call written, none capped');
+    } finally {
+      await server.close();
+    }
+  }
+}
+
+async function someTask(server: BenchServer) {
+  const { actor, token } = await makeAgent(server, 'sprout');
+  const tree = await createTree(server.app.deps, actor, { name: 'Bench' });
+  const task = await createTask(server.app.deps, actor, { tree_id: tree.id, title: 'Water the roses', notes: 'twice a week' });
+  return { token, taskId: task.id };
+}
+
+async function restRead(server: BenchServer, name: string) {
+  const { token, taskId } = await someTask(server);
+  return load(name, { url: `${server.url}/api/v1/tasks/${taskId}`, headers: { authorization: `Bearer ${token}` } });
+}
+
+async function mcpGetTask(server: BenchServer) {
+  const { token, taskId } = await someTask(server);
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+  const init = await fetch(`${server.url}/mcp`, {
+    method: 'POST', headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }),
+  });
+  if (init.status !== 200) throw new Error(`initialize answered ${init.status}`);
+  const session = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_task', arguments: { id: taskId } } });
+  const check = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { ...headers, ...session }, body });
+  const answer = (await check.json()) as { result?: { isError?: boolean } };
+  if (check.status !== 200 || answer.result === undefined || answer.result.isError) throw new Error(`tools/call answered ${check.status}`);
+  return load('POST /mcp tools/call get_task (session, JSON answer)', { url: `${server.url}/mcp`, method: 'POST', headers: { ...headers, ...session }, body });
+}
+
+/** The journal's write side without the per-owner cap helping: 10 owners × 1,000 calls per flush. */
+async function journalFlush(server: BenchServer) {
+  const owners = await Promise.all(Array.from({ length: 10 }, async () => (await makeAgent(server, 'sprout')).actor.user.id));
+  const journal = server.app.deps.journal;
+  return time('journal: record + flush of 10,000 calls of 10 owners (in process)', 10, async () => {
+    for (let i = 0; i < 10_000; i++) {
+      journal.record(owners[i % 10]!, { surface: 'rest', operation: 'GET /tasks/{id}', status: 200, duration_ms: 1, token_id: 'tok_bench', client: 'bench' });
+    }
+    await journal.flush();
+  });
+}
