@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { Deps } from './domain/deps.js';
@@ -9,6 +10,10 @@ import { buildServer } from './http/server.js';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
 import { purgeHistory } from './domain/history-purge.js';
 import { Journal } from './domain/journal.js';
+import { BlobStore } from './domain/blobs.js';
+import { PhotoCleaner } from './domain/photo-metadata.js';
+// Attachments join deletes and the export through hooks registered when the module loads.
+import './domain/attachments.js';
 
 export interface App {
   server: FastifyInstance;
@@ -21,8 +26,8 @@ export function makeLimiter(config: Config): RateLimiter {
   return config.redisUrl !== null ? new RedisRateLimiter(config.redisUrl) : new MemoryRateLimiter();
 }
 
-/** Opens the store (migrating it), builds the domain dependencies, and returns the ready HTTP server. */
-export async function openDeps(config: Config): Promise<{ deps: Deps; store: Store }> {
+/** Opens the store (migrating it) and builds the domain dependencies; `close` releases them all. */
+export async function openDeps(config: Config): Promise<{ deps: Deps; store: Store; close(): Promise<void> }> {
   const store = await openStore(config);
   try {
     await migrateToLatest(store);
@@ -30,16 +35,27 @@ export async function openDeps(config: Config): Promise<{ deps: Deps; store: Sto
     await store.close();
     throw err;
   }
-  const journal = new Journal(store.db, store.dialect, config.journal);
-  const deps: Deps = { db: store.db, dialect: store.dialect, config, limiter: makeLimiter(config), journal };
-  return { deps, store };
+  const deps: Deps = {
+    db: store.db, dialect: store.dialect, config, limiter: makeLimiter(config), journal: new Journal(store.db, store.dialect, config.journal),
+    blobs: new BlobStore(join(config.dataDir, 'blobs')), photos: new PhotoCleaner(),
+  };
+  return {
+    deps,
+    store,
+    async close() {
+      await deps.journal.close();
+      await deps.photos.close();
+      await deps.limiter.close();
+      await store.close();
+    },
+  };
 }
 
 const HOUR_MS = 3_600_000;
 
 /** The composition root: store, domain dependencies, HTTP server and periodic upkeep. */
 export async function createApp(config: Config): Promise<App> {
-  const { deps, store } = await openDeps(config);
+  const { deps, store, close } = await openDeps(config);
   const server = await buildServer(deps);
   deps.journal.onError = (err) => server.log.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, 'journal flush failed');
   const upkeep = setInterval(() => {
@@ -47,6 +63,7 @@ export async function createApp(config: Config): Promise<App> {
     purgeHistory(deps).catch((err: unknown) => server.log.warn({ err }, 'history purge failed'));
   }, HOUR_MS);
   upkeep.unref();
+  deps.blobs.sweep(deps.db).catch((err: unknown) => server.log.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, 'blob sweep failed'));
   return {
     server,
     deps,
@@ -54,9 +71,7 @@ export async function createApp(config: Config): Promise<App> {
     async close() {
       clearInterval(upkeep);
       await server.close();
-      await deps.journal.close();
-      await deps.limiter.close();
-      await store.close();
+      await close();
     },
   };
 }

@@ -10,13 +10,11 @@ import { userActor } from '../domain/actor.js';
  * domain layer, so plan limits and validation hold exactly as for REST and MCP.
  */
 export async function withDeps<T>(work: (deps: Deps) => Promise<T>): Promise<T> {
-  const { deps, store } = await openDeps(loadConfig());
+  const { deps, close } = await openDeps(loadConfig());
   try {
     return await work(deps);
   } finally {
-    await deps.journal.close();
-    await deps.limiter.close();
-    await store.close();
+    await close();
   }
 }
 

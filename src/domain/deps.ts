@@ -2,12 +2,16 @@ import type { Config } from '../config.js';
 import type { Db, DialectName } from '../store/db.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { Journal } from './journal.js';
+import type { BlobStore } from './blobs.js';
+import type { PhotoCleaner } from './photo-metadata.js';
 
-/** What every use case may use: the database, the configuration, the shared limiter and the agent call journal. */
+/** What every use case may use: the database, the configuration, the shared limiter, the agent call journal and the file stores. */
 export interface Deps {
   db: Db;
   dialect: DialectName;
   config: Config;
   limiter: RateLimiter;
   journal: Journal;
+  blobs: BlobStore;
+  photos: PhotoCleaner;
 }

@@ -23,6 +23,7 @@ export const errorStatus = {
   export_too_large: 413,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  range_not_satisfiable: 416,
   rate_limited: 429,
   internal_error: 500,
   speech_unavailable: 503,

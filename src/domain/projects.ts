@@ -1,3 +1,4 @@
+import { collectDoomed } from './cleanup.js';
 import { sql } from 'kysely';
 import type { Actor } from './actor.js';
 import type { Deps } from './deps.js';
@@ -190,7 +191,7 @@ export async function updateProject(deps: Deps, actor: Actor, id: string, patch:
 /** @throws not_found, forbidden, conflict (not empty without cascade) */
 export async function deleteProject(deps: Deps, actor: Actor, id: string, options: { cascade?: boolean } = {}): Promise<void> {
   requireWrite(actor);
-  await inTransaction(deps.db, async (trx) => {
+  const afterCommit = await inTransaction(deps.db, async (trx) => {
     const { project, access } = await projectAccess(trx, actor, id);
     requireTreeWrite(access);
     const subtree = await subtreeIds(trx, id);
@@ -200,6 +201,7 @@ export async function deleteProject(deps: Deps, actor: Actor, id: string, option
         { projects: subtree.length - 1, tasks: taskCount },
       ]);
     }
+    const cleanup = await collectDoomed(trx, deps, { projectIds: subtree });
     // Foreign keys cascade to descendant projects and their tasks.
     await trx.deleteFrom('projects').where('id', '=', id).execute();
     await chargeTree(trx, access, { projects: -subtree.length, tasks: -taskCount });
@@ -207,5 +209,7 @@ export async function deleteProject(deps: Deps, actor: Actor, id: string, option
       ownerId: access.ownerId, treeId: project.tree_id, entity: 'project', entityId: id, action: 'deleted',
       changes: { name: { from: project.name, to: null }, ...(subtree.length > 1 || taskCount > 0 ? { removed: { from: { projects: subtree.length - 1, tasks: taskCount }, to: null } } : {}) },
     });
+    return cleanup;
   });
+  await afterCommit();
 }

@@ -1,6 +1,7 @@
 import type { Actor } from './actor.js';
 import type { Deps } from './deps.js';
 import type { Trx } from '../store/db.js';
+import { collectDoomed } from './cleanup.js';
 import { requireRead, requireWrite } from './actor.js';
 import { projectAccess, requireTreeWrite, taskAccess, treeAccess, visibleOwnerIds, type TaskRow, type TreeAccess } from './access.js';
 import { DEFAULT_COLOR, presentTask, taskStatuses, type Task } from './records.js';
@@ -233,21 +234,15 @@ export function completeTask(deps: Deps, actor: Actor, id: string): Promise<Task
 /** @throws not_found, forbidden */
 export async function deleteTask(deps: Deps, actor: Actor, id: string): Promise<void> {
   requireWrite(actor);
-  await inTransaction(deps.db, async (trx) => {
+  const afterCommit = await inTransaction(deps.db, async (trx) => {
     const { task, access } = await taskAccess(trx, actor, id);
     requireTreeWrite(access);
+    const cleanup = await collectDoomed(trx, deps, { taskIds: [id] });
     await trx.deleteFrom('tasks').where('id', '=', id).execute();
     await chargeTree(trx, access, { tasks: -1 });
     await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: task.tree_id, entity: 'task', entityId: id, action: 'deleted', changes: { title: { from: task.title, to: null } } });
+    return cleanup;
   });
-  for (const listener of taskDeletedListeners) await listener(deps, id);
-}
-
-type TaskDeletedListener = (deps: Deps, taskId: string) => Promise<void>;
-const taskDeletedListeners: TaskDeletedListener[] = [];
-
-/** Lets stores outside the database (blobs) clean up after a task is gone. */
-export function onTaskDeleted(listener: TaskDeletedListener): void {
-  taskDeletedListeners.push(listener);
+  await afterCommit();
 }
 

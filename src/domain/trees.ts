@@ -1,5 +1,6 @@
 import type { Actor } from './actor.js';
 import type { Deps } from './deps.js';
+import { collectDoomed } from './cleanup.js';
 import { requireRead, requireWrite } from './actor.js';
 import { requireTreeOwner, treeAccess, visibleOwnerIds, type TreeRow } from './access.js';
 import { presentProject, presentTask, presentTree, treeStyles, type Project, type Task, type Tree } from './records.js';
@@ -119,20 +120,14 @@ export async function updateTree(deps: Deps, actor: Actor, id: string, patch: Tr
 /** Removes the tree and everything in it (projects, tasks, history: foreign keys cascade). @throws not_found, forbidden */
 export async function deleteTree(deps: Deps, actor: Actor, id: string): Promise<void> {
   requireWrite(actor);
-  await inTransaction(deps.db, async (trx) => {
+  const afterCommit = await inTransaction(deps.db, async (trx) => {
     const access = await treeAccess(trx, actor, id);
     requireTreeOwner(access);
+    const cleanup = await collectDoomed(trx, deps, { treeId: id });
     await trx.deleteFrom('trees').where('id', '=', id).where('owner_id', '=', access.ownerId).execute();
+    return cleanup;
   });
-  for (const listener of treeDeletedListeners) await listener(deps, id);
-}
-
-type TreeDeletedListener = (deps: Deps, treeId: string) => Promise<void>;
-const treeDeletedListeners: TreeDeletedListener[] = [];
-
-/** Lets stores outside the database (blobs) clean up after a tree is gone. */
-export function onTreeDeleted(listener: TreeDeletedListener): void {
-  treeDeletedListeners.push(listener);
+  await afterCommit();
 }
 
 /** The owner of a tree, for operator tools that act on behalf of the owner. @throws not_found */

@@ -142,6 +142,37 @@ export interface AgentCallTable {
   client: string | null;
 }
 
+export interface AttachmentTable {
+  seq: Seq;
+  id: string;
+  owner_id: string;
+  task_id: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  /** JSON text: string[] */
+  metadata_removed: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SpeechJobTable {
+  seq: Seq;
+  id: string;
+  owner_id: string;
+  task_id: string;
+  attachment_id: string;
+  status: string;
+  transcript: string | null;
+  error: string | null;
+  attempts: Generated<number>;
+  run_at: string;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
 export interface Database {
   users: UserTable;
   sessions: SessionTable;
@@ -154,6 +185,8 @@ export interface Database {
   history: HistoryTable;
   mcp_sessions: McpSessionTable;
   agent_calls: AgentCallTable;
+  attachments: AttachmentTable;
+  speech_jobs: SpeechJobTable;
 }
 
 /** Columns filled by the database (sequences). */

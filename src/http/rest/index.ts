@@ -7,6 +7,7 @@ import { projectRoutes } from './projects.js';
 import { taskRoutes } from './tasks.js';
 import { searchRoutes } from './search.js';
 import { agentCallRoutes } from './agent-calls.js';
+import { attachmentRoutes } from './attachments.js';
 
 /** Every REST resource, mounted under /api/v1 behind the shared pipeline. One line per resource file. */
 export const restRoutes: ((deps: Deps) => FastifyPluginAsyncTypebox)[] = [
@@ -17,4 +18,5 @@ export const restRoutes: ((deps: Deps) => FastifyPluginAsyncTypebox)[] = [
   taskRoutes,
   searchRoutes,
   agentCallRoutes,
+  attachmentRoutes,
 ];

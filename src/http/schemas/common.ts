@@ -29,6 +29,7 @@ const errorDescriptions: Record<number, string> = {
   409: 'account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict',
   413: 'payload_too_large, export_too_large',
   415: 'unsupported_media_type',
+  416: 'range_not_satisfiable: the Range lies outside the file',
   429: 'rate_limited (with Retry-After)',
   503: 'speech_unavailable, billing_unavailable',
 };

@@ -1,0 +1,247 @@
+import type { Readable } from 'node:stream';
+import { sql } from 'kysely';
+import type { Deps } from './deps.js';
+import type { Actor } from './actor.js';
+import { requireRead, requireWrite } from './actor.js';
+import { requireTreeWrite, taskAccess, visibleOwnerIds } from './access.js';
+import { DomainError, invalid, notFound } from './errors.js';
+import { hmac, safeEqual } from './crypto.js';
+import { newId, nowIso } from './ids.js';
+import { planLimits } from './plans.js';
+import { readPage, type Page, type PageInput } from './paging.js';
+import { limitReached } from './limits.js';
+import { TooLarge, type Received } from './blobs.js';
+import { PhotoNotCleaned, sniffPhoto } from './photo-metadata.js';
+import { onDelete } from './cleanup.js';
+import { addExportSection } from './export.js';
+import { lockOwner } from '../store/locks.js';
+import { sumTextBytes } from '../store/text-bytes.js';
+import { inTransaction, type Trx } from '../store/db.js';
+import type { AttachmentTable } from '../store/schema.js';
+
+/** CONTRACT §12: 25 MiB of file content; one byte more is 413. */
+export const MAX_UPLOAD_BYTES = 26_214_400;
+/** Signed content links live at most 5 minutes (SPEC). */
+export const CONTENT_LINK_TTL_S = 300;
+
+export interface Attachment {
+  id: string;
+  task_id: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  metadata_removed: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+type AttachmentRow = Omit<AttachmentTable, 'seq'> & { seq: number };
+
+export function presentAttachment(row: Omit<AttachmentRow, 'seq'>): Attachment {
+  return {
+    id: row.id, task_id: row.task_id, filename: row.filename, content_type: row.content_type, size: Number(row.size), sha256: row.sha256,
+    metadata_removed: JSON.parse(row.metadata_removed) as string[], created_at: row.created_at, updated_at: row.updated_at,
+  };
+}
+
+/**
+ * A name that is safe in a path and in a header: the last path segment only, no control or
+ * bidi characters, at most 255 characters with the extension kept, never empty.
+ */
+export function sanitizeFilename(name: string | undefined): string {
+  const segment = (name ?? '').split(/[/\\]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  let clean = segment.normalize('NFC').replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim();
+  clean = clean.replace(/^\.+/, '');
+  if (clean.length > 255) {
+    const dot = clean.lastIndexOf('.');
+    const ext = dot > 0 && clean.length - dot <= 16 ? clean.slice(dot) : '';
+    clean = clean.slice(0, 255 - ext.length) + ext;
+  }
+  return clean === '' ? 'file' : clean;
+}
+
+/** A client's declared type, kept only when it looks like a media type. */
+function declaredType(value: string | undefined): string {
+  return value !== undefined && /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}$/i.test(value) ? value.toLowerCase() : 'application/octet-stream';
+}
+
+export interface Upload {
+  file: Readable;
+  contentType: string | undefined;
+  /** Reads what follows the file and settles the name (the `filename` field, else the part's); throws on a second file. */
+  rest(): Promise<{ filename: string | undefined }>;
+}
+
+/**
+ * Stores one uploaded file on a task. The task is checked before anything is read; the file
+ * is streamed to a temp file (never held in memory), photos are cleaned of metadata, then the
+ * quota is checked and the row inserted in one transaction, with the blob renamed into place
+ * just before commit. Any failure removes the temp file or blob; a crash leaves at most a blob
+ * without a row, which the start-up sweep removes.
+ * @throws insufficient_scope, plan_read_only, not_found, forbidden, payload_too_large, validation_failed, plan_limit_reached
+ */
+export async function createAttachment(deps: Deps, actor: Actor, taskId: string, upload: () => Promise<Upload>): Promise<Attachment> {
+  requireWrite(actor, ['attachments']);
+  requireTreeWrite((await taskAccess(deps.db, actor, taskId)).access);
+  const { file, contentType, rest } = await upload();
+  let received: Received;
+  try {
+    received = await deps.blobs.receive(file, MAX_UPLOAD_BYTES);
+  } catch (err) {
+    if (err instanceof TooLarge || (err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw new DomainError('payload_too_large', `A file may have at most ${MAX_UPLOAD_BYTES} bytes (25 MiB); nothing was stored.`);
+    }
+    throw err;
+  }
+  const id = newId('att');
+  let placedOwner: string | null = null;
+  try {
+    const { filename } = await rest();
+    const photo = await sniffPhoto(received.path);
+    let metadataRemoved: string[] = [];
+    let stored = { size: received.size, sha256: received.sha256 };
+    if (photo !== null) {
+      try {
+        metadataRemoved = await deps.photos.clean(received.path);
+      } catch (err) {
+        if (!(err instanceof PhotoNotCleaned)) throw err;
+        throw invalid('/file', 'the image is damaged or its metadata could not be removed; it was not stored');
+      }
+      stored = await deps.blobs.measure(received.path);
+    }
+    return await inTransaction(deps.db, async (trx) => {
+      const { access } = await taskAccess(trx, actor, taskId);
+      requireTreeWrite(access);
+      await checkStorage(trx, deps, access.ownerId, planLimits[access.ownerPlan].attachmentBytes, stored.size);
+      const now = nowIso();
+      const row = {
+        id, owner_id: access.ownerId, task_id: taskId, filename: sanitizeFilename(filename), content_type: photo?.contentType ?? declaredType(contentType),
+        size: stored.size, sha256: stored.sha256, metadata_removed: JSON.stringify(metadataRemoved), created_at: now, updated_at: now,
+      };
+      await trx.insertInto('attachments').values(row).execute();
+      await deps.blobs.place(received.path, access.ownerId, id);
+      placedOwner = access.ownerId;
+      return presentAttachment(row);
+    });
+  } catch (err) {
+    await deps.blobs.discard(received.path);
+    if (placedOwner !== null) await deps.blobs.remove(placedOwner, id);
+    throw err;
+  }
+}
+
+/** Storage per owner (CONTRACT §4), counted under the owner lock so parallel uploads cannot pass it together. */
+async function checkStorage(trx: Trx, deps: Deps, ownerId: string, limit: number, adding: number): Promise<void> {
+  await lockOwner(trx, deps.dialect, ownerId);
+  const { used } = await trx.selectFrom('attachments').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), sql<number>`0`).as('used')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow();
+  if (Number(used) + adding > limit) throw limitReached('attachment_storage_bytes', limit);
+}
+
+/** @throws not_found */
+async function attachmentAccess(deps: Deps, actor: Actor, id: string, write = false): Promise<AttachmentRow> {
+  if (id.length > 160) throw invalid('/id', 'must be at most 160 characters');
+  const row = await deps.db.selectFrom('attachments').selectAll().where('id', '=', id).where('owner_id', 'in', visibleOwnerIds(actor)).executeTakeFirst();
+  if (row === undefined) throw notFound('attachment');
+  const { access } = await taskAccess(deps.db, actor, row.task_id);
+  if (write) requireTreeWrite(access);
+  return { ...row, seq: Number(row.seq) };
+}
+
+/** @throws not_found, invalid_cursor */
+export async function listAttachments(deps: Deps, actor: Actor, taskId: string, input: PageInput): Promise<Page<Attachment>> {
+  requireRead(actor);
+  await taskAccess(deps.db, actor, taskId);
+  const { rows, next_cursor } = await readPage(
+    deps.config.secret,
+    { actorKey: actor.user.id, endpoint: 'attachments', filters: { task_id: taskId } },
+    input,
+    async ({ after, upTo, take }) => {
+      let query = deps.db.selectFrom('attachments').selectAll().where('task_id', '=', taskId).where('seq', '>', after);
+      if (upTo !== null) query = query.where('seq', '<=', upTo);
+      return (await query.orderBy('seq').limit(take).execute()).map((r) => ({ ...r, seq: Number(r.seq) }));
+    },
+    async () => Number((await deps.db.selectFrom('attachments').select((eb) => eb.fn.max('seq').as('max')).executeTakeFirstOrThrow()).max ?? 0),
+  );
+  return { items: rows.map(presentAttachment), next_cursor };
+}
+
+function linkSignature(secret: string, id: string, expires: number): string {
+  return hmac(secret, `attachment-content:${id}:${expires}`);
+}
+
+export interface AttachmentLink {
+  attachment: Attachment;
+  content_url: string;
+  content_url_expires_at: string;
+}
+
+/** The record and a signed content link that works without credentials for 5 minutes. */
+export async function getAttachment(deps: Deps, actor: Actor, id: string, now = Date.now()): Promise<AttachmentLink> {
+  requireRead(actor);
+  const row = await attachmentAccess(deps, actor, id);
+  const expires = Math.floor(now / 1000) + CONTENT_LINK_TTL_S;
+  const url = new URL(`/api/v1/attachments/${encodeURIComponent(id)}/content`, deps.config.publicUrl);
+  url.searchParams.set('expires', String(expires));
+  url.searchParams.set('signature', linkSignature(deps.config.secret, id, expires));
+  return { attachment: presentAttachment(row), content_url: url.toString(), content_url_expires_at: new Date(expires * 1000).toISOString() };
+}
+
+export interface Content {
+  attachment: Attachment;
+  path: string;
+}
+
+/** Content for a credential holding read + attachments. @throws insufficient_scope, not_found */
+export async function contentFor(deps: Deps, actor: Actor, id: string): Promise<Content> {
+  requireRead(actor, ['attachments']);
+  const row = await attachmentAccess(deps, actor, id);
+  return { attachment: presentAttachment(row), path: deps.blobs.pathOf(row.owner_id, row.id) };
+}
+
+/** Content for a signed link: valid signature and not expired, else not_found (nothing to learn). */
+export async function contentBySignature(deps: Deps, id: string, expires: string, signature: string, now = Date.now()): Promise<Content> {
+  const at = Number(expires);
+  const expected = Number.isInteger(at) ? linkSignature(deps.config.secret, id, at) : '';
+  if (!Number.isInteger(at) || !safeEqual(expected, signature)) throw new DomainError('unauthenticated', 'The content link is not valid.');
+  if (at * 1000 < now || at * 1000 > now + CONTENT_LINK_TTL_S * 1000 + 60_000) throw new DomainError('unauthenticated', 'The content link has expired; ask for a new one.');
+  const row = await deps.db.selectFrom('attachments').selectAll().where('id', '=', id).executeTakeFirst();
+  if (row === undefined) throw notFound('attachment');
+  return { attachment: presentAttachment(row), path: deps.blobs.pathOf(row.owner_id, row.id) };
+}
+
+/** Removes the record, frees its quota, then the blob. @throws not_found, forbidden */
+export async function deleteAttachment(deps: Deps, actor: Actor, id: string): Promise<void> {
+  requireWrite(actor, ['attachments']);
+  const row = await attachmentAccess(deps, actor, id, true);
+  await deps.db.deleteFrom('attachments').where('id', '=', id).execute();
+  await deps.blobs.remove(row.owner_id, id);
+}
+
+// Deleting tasks, projects or trees removes their attachments' blobs once the delete commits.
+onDelete(async (trx, deps, doomed) => {
+  let query = trx.selectFrom('attachments').innerJoin('tasks', 'tasks.id', 'attachments.task_id').select(['attachments.id', 'attachments.owner_id']);
+  if ('taskIds' in doomed) query = query.where('attachments.task_id', 'in', doomed.taskIds);
+  else if ('projectIds' in doomed) query = query.where('tasks.project_id', 'in', doomed.projectIds);
+  else query = query.where('tasks.tree_id', '=', doomed.treeId);
+  const blobs = await query.execute();
+  return async () => {
+    for (const blob of blobs) await deps.blobs.remove(blob.owner_id, blob.id);
+  };
+});
+
+// The export lists attachment records (metadata only, never content).
+addExportSection({
+  key: 'attachments',
+  async measure(trx, deps, treeId) {
+    const { n, bytes } = await trx.selectFrom('attachments').innerJoin('tasks', 'tasks.id', 'attachments.task_id')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), sumTextBytes(deps.dialect, ['filename', 'content_type', 'metadata_removed']).as('bytes')])
+      .where('tasks.tree_id', '=', treeId).executeTakeFirstOrThrow();
+    return { count: Number(n), bytes: Number(bytes ?? 0) };
+  },
+  async read(trx, _deps, treeId) {
+    const rows = await trx.selectFrom('attachments').innerJoin('tasks', 'tasks.id', 'attachments.task_id').selectAll('attachments').where('tasks.tree_id', '=', treeId).orderBy('attachments.seq').execute();
+    return rows.map(presentAttachment);
+  },
+});

@@ -1,0 +1,101 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Db } from '../store/db.js';
+
+export interface Received {
+  path: string;
+  size: number;
+  sha256: string;
+}
+
+/** A temp file that has grown past its limit: the caller answers 413 and nothing is kept. */
+export class TooLarge extends Error {}
+
+/** Files younger than this are never swept: an upload may sit between rename and commit. */
+const SWEEP_GRACE_MS = 10 * 60_000;
+
+/**
+ * Attachment content on disk under `DATA_DIR/blobs`: one file per attachment at
+ * `<owner>/<attachment id>`, written first to `tmp/` and renamed into place, so a reader never
+ * sees half a file. The database row is the truth; a blob without a row (a crash between
+ * rename and commit) is swept at start.
+ */
+export class BlobStore {
+  readonly tmpDir: string;
+
+  constructor(readonly root: string) {
+    this.tmpDir = join(root, 'tmp');
+  }
+
+  pathOf(ownerId: string, attachmentId: string): string {
+    return join(this.root, ownerId, attachmentId);
+  }
+
+  /** Streams into a temp file, hashing and counting; over `maxBytes` it stops, removes the file and throws TooLarge. */
+  async receive(source: Readable, maxBytes: number): Promise<Received> {
+    await mkdir(this.tmpDir, { recursive: true });
+    const path = join(this.tmpDir, randomBytes(12).toString('hex'));
+    const hash = createHash('sha256');
+    let size = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        if (size > maxBytes) return done(new TooLarge());
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(source, meter, createWriteStream(path, { flags: 'wx' }));
+    } catch (err) {
+      await rm(path, { force: true });
+      throw err;
+    }
+    return { path, size, sha256: hash.digest('hex') };
+  }
+
+  /** Size and sha256 of a file as it is now (after metadata removal rewrote it). */
+  async measure(path: string): Promise<{ size: number; sha256: string }> {
+    const hash = createHash('sha256');
+    await pipeline(createReadStream(path), hash);
+    return { size: (await stat(path)).size, sha256: hash.digest('hex') };
+  }
+
+  async place(tempPath: string, ownerId: string, attachmentId: string): Promise<void> {
+    await mkdir(join(this.root, ownerId), { recursive: true });
+    await rename(tempPath, this.pathOf(ownerId, attachmentId));
+  }
+
+  async discard(path: string): Promise<void> {
+    await rm(path, { force: true });
+  }
+
+  async remove(ownerId: string, attachmentId: string): Promise<void> {
+    await unlink(this.pathOf(ownerId, attachmentId)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
+  }
+
+  /** Removes leftovers of interrupted uploads: temp files, and blobs whose row never committed. */
+  async sweep(db: Db, now = Date.now()): Promise<number> {
+    let removed = 0;
+    for (const name of await readdir(this.root).catch(() => [] as string[])) {
+      const dir = join(this.root, name);
+      for (const file of await readdir(dir).catch(() => [] as string[])) {
+        const path = join(dir, file);
+        const info = await stat(path).catch(() => null);
+        if (info === null || now - info.ctimeMs < SWEEP_GRACE_MS) continue;
+        const orphan = name === 'tmp' || (await db.selectFrom('attachments').select('id').where('id', '=', file).where('owner_id', '=', name).executeTakeFirst()) === undefined;
+        if (orphan) {
+          await rm(path, { force: true });
+          removed++;
+        }
+      }
+    }
+    return removed;
+  }
+}

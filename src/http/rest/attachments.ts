@@ -1,0 +1,144 @@
+import { createReadStream } from 'node:fs';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import type { Deps } from '../../domain/deps.js';
+import {
+  contentBySignature, contentFor, createAttachment, deleteAttachment, getAttachment, listAttachments, type Content,
+} from '../../domain/attachments.js';
+import { DomainError } from '../../domain/errors.js';
+import { access } from '../access.js';
+import { acceptUploads, readUpload } from '../uploads.js';
+import { errors, IdParams, Ok, ReadHeaders, Timestamp, WriteHeaders } from '../schemas/common.js';
+
+const tags = ['Attachments'];
+
+export const Attachment = Type.Object(
+  {
+    id: Type.String(), task_id: Type.String(), filename: Type.String(), content_type: Type.String(),
+    size: Type.Integer({ description: 'bytes stored' }), sha256: Type.String({ description: 'hex digest of the bytes stored' }),
+    metadata_removed: Type.Array(Type.String(), { description: 'kinds of photo metadata removed: gps, camera, serial_numbers, owner, maker_notes, xmp, iptc, thumbnail, photoshop, exif, png_text' }),
+    created_at: Timestamp, updated_at: Timestamp,
+  },
+  { $id: 'Attachment', title: 'Attachment' },
+);
+const AttachmentRef = Type.Ref('Attachment');
+const PageQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+}, { additionalProperties: false });
+const ContentQuery = Type.Object({
+  expires: Type.Optional(Type.String({ maxLength: 20 })),
+  signature: Type.Optional(Type.String({ maxLength: 100 })),
+}, { additionalProperties: false });
+
+/** `attachment; filename="…"` with an ASCII fallback and the exact name in RFC 5987 form (RFC 6266). */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/** One `bytes=` range of RFC 9110 (first-last, first-, -suffix); null when absent or not one range. */
+function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+  if (header === undefined) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (match === null || (match[1] === '' && match[2] === '')) return null;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (start >= size || end < start) return 'unsatisfiable';
+  return { start, end };
+}
+
+/** Serves stored bytes so they never run in our origin: a download, no sniffing, a sandbox. */
+function sendContent(reply: FastifyReply, content: Content, rangeHeader: string | undefined) {
+  const { attachment, path } = content;
+  reply.header('Content-Type', attachment.content_type);
+  reply.header('Content-Disposition', contentDisposition(attachment.filename));
+  reply.header('X-Content-Type-Options', 'nosniff');
+  reply.header('Content-Security-Policy', "sandbox; default-src 'none'");
+  reply.header('Accept-Ranges', 'bytes');
+  reply.header('ETag', `"${attachment.sha256}"`);
+  const range = parseRange(rangeHeader, attachment.size);
+  if (range === 'unsatisfiable') {
+    reply.header('Content-Range', `bytes */${attachment.size}`);
+    throw new DomainError('range_not_satisfiable', `The range is outside the ${attachment.size} bytes of this file.`);
+  }
+  if (range === null) {
+    reply.header('Content-Length', attachment.size);
+    return reply.code(200).send(createReadStream(path));
+  }
+  reply.header('Content-Range', `bytes ${range.start}-${range.end}/${attachment.size}`);
+  reply.header('Content-Length', range.end - range.start + 1);
+  return reply.code(206).send(createReadStream(path, { start: range.start, end: range.end }));
+}
+
+export const attachmentRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) => {
+  await acceptUploads(app);
+  app.addSchema(Attachment);
+
+  app.post('/tasks/:id/attachments', {
+    config: { access: access.write('attachments'), idempotency: 'ignore' },
+    schema: {
+      tags, summary: 'Upload a file to a task',
+      description: 'multipart/form-data: field `file` (one file, at most 26,214,400 bytes) and optional field `filename`. Photos (JPEG, PNG, WebP, HEIC/AVIF, TIFF) lose GPS, camera, serial, owner, maker-note, XMP, IPTC and thumbnail metadata without re-encoding; Orientation is kept. Idempotency-Key is not applied to uploads.',
+      consumes: ['multipart/form-data'], params: IdParams, headers: WriteHeaders,
+      response: { 201: Type.Object({ attachment: AttachmentRef }), ...errors(401, 403, 404, 409, 413, 415) },
+    },
+  }, async (request, reply) => {
+    const attachment = await createAttachment(deps, request.actor!, request.params.id, readUpload(request));
+    return reply.code(201).send({ attachment });
+  });
+
+  app.get('/tasks/:id/attachments', {
+    config: { access: access.read() },
+    schema: {
+      tags, summary: "A task's attachments in upload order", params: IdParams, querystring: PageQuery, headers: ReadHeaders,
+      response: { 200: Type.Object({ items: Type.Array(AttachmentRef), next_cursor: Type.Union([Type.String(), Type.Null()]) }), ...errors(401, 403, 404, 409) },
+    },
+  }, async (request) => listAttachments(deps, request.actor!, request.params.id, request.query));
+
+  app.get('/attachments/:id', {
+    config: { access: access.read() },
+    schema: {
+      tags, summary: 'An attachment and a signed content link (valid 5 minutes, no credentials needed)', params: IdParams, headers: ReadHeaders,
+      response: { 200: Type.Object({ attachment: AttachmentRef, content_url: Type.String(), content_url_expires_at: Timestamp }), ...errors(401, 403, 404, 409) },
+    },
+  }, async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    return getAttachment(deps, request.actor!, request.params.id);
+  });
+
+  app.get('/attachments/:id/content', {
+    config: { access: access.anyone },
+    schema: {
+      tags, summary: 'The file content',
+      description: 'Needs read + attachments (Bearer or session), or the `expires` and `signature` of a content link. Single byte ranges answer 206. Served as a download with nosniff and a sandbox CSP.',
+      params: IdParams, querystring: ContentQuery,
+      response: { 200: Type.String({ format: 'binary' }), 206: Type.String({ format: 'binary' }), ...errors(401, 403, 404, 416) },
+    },
+  }, async (request, reply) => {
+    const { expires, signature } = request.query;
+    let content: Content;
+    if (signature !== undefined || expires !== undefined) {
+      content = await contentBySignature(deps, request.params.id, expires ?? '', signature ?? '');
+    } else {
+      if (request.actor === null) throw new DomainError('unauthenticated', 'Send a Bearer token with read and attachments, or use a signed content link.');
+      content = await contentFor(deps, request.actor, request.params.id);
+    }
+    return sendContent(reply, content, request.headers.range);
+  });
+
+  app.delete('/attachments/:id', {
+    config: { access: access.write('attachments') },
+    schema: { tags, summary: 'Delete an attachment and free its storage', params: IdParams, headers: WriteHeaders, response: { 200: Ok, ...errors(401, 403, 404, 409) } },
+  }, async (request) => {
+    await deleteAttachment(deps, request.actor!, request.params.id);
+    return { ok: true };
+  });
+};

@@ -1,0 +1,53 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { Upload } from '../domain/attachments.js';
+import { MAX_UPLOAD_BYTES } from '../domain/attachments.js';
+import { DomainError, invalid } from '../domain/errors.js';
+
+/**
+ * multipart/form-data for the upload routes of one plugin. Busboy stops one byte past the limit;
+ * the blob store counts the bytes itself and refuses the file with 413.
+ */
+export async function acceptUploads(app: FastifyInstance): Promise<void> {
+  await app.register(multipart, {
+    limits: { fileSize: MAX_UPLOAD_BYTES + 1, fields: 4, fieldSize: 4096, parts: 8, headerPairs: 50 },
+  });
+}
+
+/**
+ * The one file of an upload: field `file`, optional text field `filename` before or after it.
+ * Any second file is refused. The domain reads the file stream, then calls `rest()` for what
+ * follows it; nothing is stored before both are done.
+ */
+export function readUpload(request: FastifyRequest): () => Promise<Upload> {
+  return async () => {
+    if (!request.isMultipart()) throw new DomainError('unsupported_media_type', 'Send the file as multipart/form-data with a field named "file".');
+    const parts = request.parts()[Symbol.asyncIterator]();
+    let filename: string | undefined;
+    for (let next = await parts.next(); !next.done; next = await parts.next()) {
+      const part = next.value;
+      if (part.type === 'field') {
+        if (part.fieldname === 'filename') filename = String(part.value);
+        continue;
+      }
+      if (part.fieldname !== 'file') throw invalid(`/${part.fieldname.slice(0, 40)}`, 'unknown file field; send the file as "file"');
+      const named = part.filename;
+      return {
+        file: part.file,
+        contentType: part.mimetype,
+        async rest() {
+          for (let more = await parts.next(); !more.done; more = await parts.next()) {
+            const after = more.value;
+            if (after.type === 'file') {
+              after.file.resume();
+              throw invalid('/file', 'only one file per upload');
+            }
+            if (after.fieldname === 'filename') filename = String(after.value);
+          }
+          return { filename: filename ?? named };
+        },
+      };
+    }
+    throw invalid('/file', 'is required: a multipart field named "file"');
+  };
+}

@@ -1,0 +1,91 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import type { ExifTool } from 'exiftool-vendored';
+import type { Client } from './client.js';
+
+/** Headers a Client would send: cookie + CSRF for a browser, Bearer for an agent. */
+function authHeaders(client: Client): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (client.bearer !== null) headers.authorization = `Bearer ${client.bearer}`;
+  if (client.cookies.size > 0) headers.cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  if (client.csrf !== null) headers['x-csrf-token'] = client.csrf;
+  return headers;
+}
+
+export interface FilePart {
+  field?: string;
+  name?: string;
+  type?: string;
+  data: Buffer | Uint8Array;
+}
+
+/** A real multipart upload over fetch; `fields` are sent before the files unless `after` says so. */
+export async function upload(client: Client, path: string, files: FilePart[], fields: Record<string, string> = {}, options: { fieldsAfter?: boolean } = {}) {
+  const form = new FormData();
+  const addFields = () => {
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  };
+  if (!options.fieldsAfter) addFields();
+  for (const file of files) form.append(file.field ?? 'file', new Blob([file.data], { type: file.type ?? 'application/octet-stream' }), file.name ?? 'upload.bin');
+  if (options.fieldsAfter) addFields();
+  const response = await fetch(client.baseUrl + path, { method: 'POST', headers: authHeaders(client), body: form });
+  const text = await response.text();
+  let body: any = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+export async function download(client: Client | null, url: string, headers: Record<string, string> = {}) {
+  const response = await fetch(url, { headers: { ...(client !== null ? authHeaders(client) : {}), ...headers } });
+  return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+}
+
+/** What a phone leaves in a photo: place, device, serials, owner, XMP, IPTC, a thumbnail. */
+export const PHONE_TAGS = {
+  GPSLatitude: 48.8584, GPSLatitudeRef: 'N', GPSLongitude: 2.2945, GPSLongitudeRef: 'E', GPSAltitude: 35,
+  Make: 'Canon', Model: 'EOS 5D Mark IV', SerialNumber: 'CAM-12345', LensSerialNumber: 'LENS-999', OwnerName: 'Alice Example',
+  'XMP:Creator': 'Alice Example', 'XMP:Label': 'private', 'IPTC:Keywords': ['whiteboard'], 'IPTC:City': 'Paris',
+  Orientation: 'Rotate 90 CW',
+} as const;
+
+/**
+ * Real photos made in the test: pixels from sharp, then the tags a phone writes added with
+ * ExifTool (and a thumbnail for JPEG), so the service must remove what a real camera leaves.
+ */
+export async function makePhoto(format: 'jpeg' | 'png' | 'webp' | 'tiff' | 'avif', exiftool: ExifTool): Promise<Buffer> {
+  const dir = mkdtempSync(join(tmpdir(), 'tasktree-photo-'));
+  const base = sharp({ create: { width: 96, height: 64, channels: 3, background: { r: 180, g: 40, b: 90 } } })
+    .composite([{ input: Buffer.from('<svg width="96" height="64"><circle cx="30" cy="30" r="20" fill="#1a7"/></svg>'), top: 0, left: 0 }]);
+  const pixels = await (format === 'tiff' ? base.tiff({ compression: 'lzw' }) : base[format]()).toBuffer();
+  const path = join(dir, `photo.${format}`);
+  writeFileSync(path, pixels);
+  const tags: Record<string, unknown> = { ...PHONE_TAGS };
+  if (format !== 'jpeg' && format !== 'tiff') {
+    delete tags['IPTC:Keywords'];
+    delete tags['IPTC:City'];
+  }
+  await exiftool.write(path, tags as never, { writeArgs: ['-overwrite_original'] });
+  if (format === 'jpeg') {
+    const thumb = join(dir, 'thumb.jpg');
+    writeFileSync(thumb, await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } }).jpeg().toBuffer());
+    await exiftool.write(path, {}, { writeArgs: [`-ThumbnailImage<=${thumb}`, '-overwrite_original'] });
+  }
+  return readFileSync(path);
+}
+
+/** The chunk ids of a RIFF/WebP file (VP8, VP8X, EXIF, XMP , ICCP…), read without any library. */
+export function webpChunks(data: Buffer): string[] {
+  const ids: string[] = [];
+  for (let at = 12; at + 8 <= data.length;) {
+    ids.push(data.toString('latin1', at, at + 4));
+    const size = data.readUInt32LE(at + 4);
+    at += 8 + size + (size % 2);
+  }
+  return ids;
+}
