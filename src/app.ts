@@ -12,6 +12,7 @@ import { purgeHistory } from './domain/history-purge.js';
 import { Journal } from './domain/journal.js';
 import { BlobStore } from './domain/blobs.js';
 import { PhotoCleaner } from './domain/photo-metadata.js';
+import { SpeechWorker } from './domain/speech-worker.js';
 // Attachments join deletes and the export through hooks registered when the module loads.
 import './domain/attachments.js';
 
@@ -35,14 +36,16 @@ export async function openDeps(config: Config): Promise<{ deps: Deps; store: Sto
     await store.close();
     throw err;
   }
+  const blobs = new BlobStore(join(config.dataDir, 'blobs'));
   const deps: Deps = {
     db: store.db, dialect: store.dialect, config, limiter: makeLimiter(config), journal: new Journal(store.db, store.dialect, config.journal),
-    blobs: new BlobStore(join(config.dataDir, 'blobs')), photos: new PhotoCleaner(),
+    blobs, photos: new PhotoCleaner(), speech: new SpeechWorker(store.db, config, blobs),
   };
   return {
     deps,
     store,
     async close() {
+      await deps.speech.stop();
       await deps.journal.close();
       await deps.photos.close();
       await deps.limiter.close();
@@ -57,13 +60,16 @@ const HOUR_MS = 3_600_000;
 export async function createApp(config: Config): Promise<App> {
   const { deps, store, close } = await openDeps(config);
   const server = await buildServer(deps);
-  deps.journal.onError = (err) => server.log.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, 'journal flush failed');
+  const warn = (what: string) => (err: unknown) => server.log.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, what);
+  deps.journal.onError = warn('journal flush failed');
+  deps.speech.onError = warn('speech worker failed');
   const upkeep = setInterval(() => {
     purgeExpiredIdempotencyKeys(deps).catch((err: unknown) => server.log.warn({ err }, 'idempotency purge failed'));
     purgeHistory(deps).catch((err: unknown) => server.log.warn({ err }, 'history purge failed'));
   }, HOUR_MS);
   upkeep.unref();
-  deps.blobs.sweep(deps.db).catch((err: unknown) => server.log.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, 'blob sweep failed'));
+  deps.speech.start();
+  deps.blobs.sweep(deps.db).catch(warn('blob sweep failed'));
   return {
     server,
     deps,

@@ -13,7 +13,13 @@ export interface Config {
   databaseSchema: string | null;
   redisUrl: string | null;
   secret: string;
-  speech: { apiUrl: string | null; apiKey: string | null; model: string };
+  speech: {
+    apiUrl: string | null;
+    apiKey: string | null;
+    model: string;
+    /** How long one provider call may take before it counts as a timeout (and is retried). */
+    timeoutMs: number;
+  };
   smtpUrl: string | null;
   mailFrom: string | null;
   billing: { providerKey: string | null; webhookSecret: string | null };
@@ -28,6 +34,13 @@ type Env = Record<string, string | undefined>;
 
 function nonEmpty(value: string | undefined): string | null {
   return value !== undefined && value.trim() !== '' ? value.trim() : null;
+}
+
+function parsePositive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got "${value}"`);
+  return n;
 }
 
 function parsePort(value: string | undefined): number {
@@ -81,6 +94,7 @@ export function loadConfig(env: Env = process.env): Config {
       apiUrl: nonEmpty(env.SPEECH_API_URL),
       apiKey: nonEmpty(env.SPEECH_API_KEY),
       model: nonEmpty(env.SPEECH_MODEL) ?? 'whisper-1',
+      timeoutMs: parsePositive('SPEECH_TIMEOUT_SECONDS', env.SPEECH_TIMEOUT_SECONDS, 120) * 1000,
     },
     smtpUrl: nonEmpty(env.SMTP_URL),
     mailFrom: nonEmpty(env.MAIL_FROM),

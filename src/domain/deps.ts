@@ -4,6 +4,7 @@ import type { RateLimiter } from './rate-limit.js';
 import type { Journal } from './journal.js';
 import type { BlobStore } from './blobs.js';
 import type { PhotoCleaner } from './photo-metadata.js';
+import type { SpeechWorker } from './speech-worker.js';
 
 /** What every use case may use: the database, the configuration, the shared limiter, the agent call journal and the file stores. */
 export interface Deps {
@@ -14,4 +15,6 @@ export interface Deps {
   journal: Journal;
   blobs: BlobStore;
   photos: PhotoCleaner;
+  /** Works speech jobs; started by the server only. */
+  speech: SpeechWorker;
 }

@@ -8,6 +8,7 @@ import { taskRoutes } from './tasks.js';
 import { searchRoutes } from './search.js';
 import { agentCallRoutes } from './agent-calls.js';
 import { attachmentRoutes } from './attachments.js';
+import { speechRoutes } from './speech.js';
 
 /** Every REST resource, mounted under /api/v1 behind the shared pipeline. One line per resource file. */
 export const restRoutes: ((deps: Deps) => FastifyPluginAsyncTypebox)[] = [
@@ -19,4 +20,5 @@ export const restRoutes: ((deps: Deps) => FastifyPluginAsyncTypebox)[] = [
   searchRoutes,
   agentCallRoutes,
   attachmentRoutes,
+  speechRoutes,
 ];

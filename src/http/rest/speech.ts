@@ -1,0 +1,77 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../domain/deps.js';
+import { createTranscription, getSpeechJob, listSpeechJobs, speechJobStatuses, speechStatus } from '../../domain/speech.js';
+import { invalid } from '../../domain/errors.js';
+import { access } from '../access.js';
+import { acceptUploads, readUpload } from '../uploads.js';
+import { errors, IdParams, Nullable, ReadHeaders, Timestamp, WriteHeaders } from '../schemas/common.js';
+
+const tags = ['Speech'];
+
+const SpeechJob = Type.Object(
+  {
+    id: Type.String(), task_id: Type.String(), attachment_id: Type.String(),
+    status: Type.Union(speechJobStatuses.map((s) => Type.Literal(s))),
+    transcript: Nullable(Type.String()), error: Nullable(Type.String({ description: 'why it failed, or the last failure of a job that will be retried' })),
+    created_at: Timestamp, updated_at: Timestamp, finished_at: Nullable(Timestamp),
+  },
+  { $id: 'SpeechJob', title: 'SpeechJob' },
+);
+const JobRef = Type.Ref('SpeechJob');
+const PageQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+}, { additionalProperties: false });
+
+/**
+ * The JSON form `{attachment_id}`, checked by hand: the route also takes multipart, which a
+ * body schema would refuse. Same rules as every body: exact types, no unknown properties.
+ */
+function attachmentIdOf(body: unknown): string {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('', 'must be a JSON object {attachment_id} or a multipart upload');
+  const unknown = Object.keys(body).find((key) => key !== 'attachment_id');
+  if (unknown !== undefined) throw invalid(`/${unknown.slice(0, 40)}`, 'is not a known property');
+  const id = (body as { attachment_id?: unknown }).attachment_id;
+  if (typeof id !== 'string' || id.length < 1 || id.length > 160) throw invalid('/attachment_id', 'must be a string of 1 to 160 characters');
+  return id;
+}
+
+export const speechRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) => {
+  await acceptUploads(app);
+  app.addSchema(SpeechJob);
+
+  app.get('/speech/status', {
+    config: { access: access.read() },
+    schema: {
+      tags, summary: 'Whether transcription is available; check before transcribing', headers: ReadHeaders,
+      response: { 200: Type.Object({ configured: Type.Boolean(), provider: Nullable(Type.String()), max_bytes: Type.Integer(), formats: Type.Array(Type.String()) }), ...errors(401, 403, 409) },
+    },
+  }, async (request) => speechStatus(deps, request.actor!));
+
+  app.post('/tasks/:id/transcriptions', {
+    config: { access: access.write('attachments'), idempotency: 'ignore' },
+    schema: {
+      tags, summary: 'Transcribe audio into a speech job',
+      description: 'Either multipart/form-data with the audio as `file` (stored as an attachment of the task), or JSON `{attachment_id}` naming an attachment of the task. Needs write + attachments and a paid plan; 503 speech_unavailable (and no job) when no provider is configured. Idempotency-Key is not applied here.',
+      params: IdParams, headers: WriteHeaders, consumes: ['application/json', 'multipart/form-data'],
+      response: { 202: Type.Object({ job: JobRef }), ...errors(401, 403, 404, 409, 413, 415, 503) },
+    },
+  }, async (request, reply) => {
+    const source = request.isMultipart() ? { upload: readUpload(request) } : { attachmentId: attachmentIdOf(request.body) };
+    return reply.code(202).send({ job: await createTranscription(deps, request.actor!, request.params.id, source) });
+  });
+
+  app.get('/tasks/:id/transcriptions', {
+    config: { access: access.read() },
+    schema: {
+      tags, summary: "A task's speech jobs in creation order", params: IdParams, querystring: PageQuery, headers: ReadHeaders,
+      response: { 200: Type.Object({ items: Type.Array(JobRef), next_cursor: Nullable(Type.String()) }), ...errors(401, 403, 404, 409) },
+    },
+  }, async (request) => listSpeechJobs(deps, request.actor!, request.params.id, request.query));
+
+  app.get('/speech/jobs/:id', {
+    config: { access: access.read() },
+    schema: { tags, summary: 'One speech job', params: IdParams, headers: ReadHeaders, response: { 200: Type.Object({ job: JobRef }), ...errors(401, 403, 404, 409) } },
+  }, async (request) => ({ job: await getSpeechJob(deps, request.actor!, request.params.id) }));
+};
