@@ -4,6 +4,8 @@ import { makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeProject, makeTask, makeTree } from '../helpers/data.js';
 import type { Client as Rest } from '../helpers/client.js';
 import { connectMcp, type McpConnection } from '../helpers/mcp.js';
+import { upload } from '../helpers/files.js';
+import { startFakeSpeech } from '../helpers/fake-speech.js';
 
 const ALL_TOOLS = ['complete_task', 'create_task', 'get_task', 'list_tasks', 'list_trees', 'search'];
 const READ_TOOLS = ['get_task', 'list_tasks', 'list_trees', 'search'];
@@ -173,6 +175,84 @@ describe.each(databases)('MCP tools (%s)', (kind) => {
     } finally {
       await reader.close();
       await full.close();
+    }
+  });
+});
+
+describe.each(databases)('MCP attachment and speech tools (%s)', (kind) => {
+  let provider: Awaited<ReturnType<typeof startFakeSpeech>>;
+  let t: Awaited<ReturnType<typeof startTestApp>>;
+  beforeAll(async () => {
+    provider = await startFakeSpeech(['ok']);
+    t = await startTestApp(kind, { SPEECH_API_URL: provider.url });
+  });
+  afterAll(async () => {
+    await t.stop();
+    await provider.close();
+  });
+
+  it('lists them by scope and plan, links content and queues transcriptions', async () => {
+    const person = await makeUser(t.url, t.app, { plan: 'sprout' });
+    const full = await makeToken(person, { scopes: ['read', 'write', 'attachments'] });
+    const tree = await makeTree(full.agent);
+    const task = await makeTask(full.agent, tree.id);
+    const { body } = await upload(full.agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from('audio bytes'), name: 'memo.webm', type: 'audio/webm' }]);
+    const mcp = await connectMcp(t.url, full.value);
+    try {
+      const { tools } = await mcp.client.listTools();
+      expect(tools.map((x) => x.name).sort()).toEqual([...ALL_TOOLS, 'get_attachment', 'transcribe_audio'].sort());
+      expect(tools.find((x) => x.name === 'get_attachment')!.annotations?.readOnlyHint).toBe(true);
+
+      const got = await mcp.client.callTool({ name: 'get_attachment', arguments: { id: body.attachment.id } });
+      const link = got.structuredContent as any;
+      expect(link.attachment).toEqual(body.attachment);
+      const url = new URL(link.content_url);
+      const content = await fetch(`${t.url}${url.pathname}${url.search}`);
+      expect(await content.text()).toBe('audio bytes');
+
+      const queued = await mcp.client.callTool({ name: 'transcribe_audio', arguments: { task_id: task.id, attachment_id: body.attachment.id } });
+      const job = (queued.structuredContent as any).job;
+      expect(job).toMatchObject({ task_id: task.id, attachment_id: body.attachment.id, status: 'queued' });
+      for (let i = 0; i < 200 && (await full.agent.get(`/api/v1/speech/jobs/${job.id}`)).body.job.status !== 'succeeded'; i++) await new Promise((r) => setTimeout(r, 25));
+      expect((await full.agent.get(`/api/v1/speech/jobs/${job.id}`)).body.job.transcript).toBe('heard 11 bytes');
+
+      const missing = await mcp.client.callTool({ name: 'get_attachment', arguments: { id: 'att_missing' } });
+      expect(textOf(missing)).toMatch(/^not_found: /);
+    } finally {
+      await mcp.close();
+    }
+
+    const seed = await makeUser(t.url, t.app);
+    const seedToken = await makeToken(seed);
+    const seedMcp = await connectMcp(t.url, seedToken.value);
+    try {
+      expect((await seedMcp.client.listTools()).tools.map((x) => x.name).sort()).toEqual([...READ_TOOLS, 'get_attachment'].sort());
+      const foreign = await seedMcp.client.callTool({ name: 'get_attachment', arguments: { id: body.attachment.id } });
+      expect(textOf(foreign)).toMatch(/^not_found: /);
+    } finally {
+      await seedMcp.close();
+    }
+  });
+
+  it('reports speech_unavailable as a tool error when no provider is configured', async () => {
+    const bare = await startTestApp(kind);
+    try {
+      const person = await makeUser(bare.url, bare.app, { plan: 'grove' });
+      const made = await makeToken(person);
+      const tree = await makeTree(made.agent);
+      const task = await makeTask(made.agent, tree.id);
+      const { body } = await upload(made.agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from('x'), name: 'a.mp3' }]);
+      const mcp = await connectMcp(bare.url, made.value);
+      try {
+        const answer = await mcp.client.callTool({ name: 'transcribe_audio', arguments: { task_id: task.id, attachment_id: body.attachment.id } });
+        expect(answer.isError).toBe(true);
+        expect(textOf(answer)).toMatch(/^speech_unavailable: /);
+      } finally {
+        await mcp.close();
+      }
+      expect(await bare.app.deps.db.selectFrom('speech_jobs').selectAll().execute()).toEqual([]);
+    } finally {
+      await bare.stop();
     }
   });
 });

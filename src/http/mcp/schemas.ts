@@ -49,6 +49,15 @@ const Tree = z.object({
   created_at: z.string(), updated_at: z.string(),
 });
 
+const Attachment = z.object({
+  id: z.string(), task_id: z.string(), filename: z.string(), content_type: z.string(), size: z.number().int(), sha256: z.string(),
+  metadata_removed: z.array(z.string()), created_at: z.string(), updated_at: z.string(),
+});
+const SpeechJob = z.object({
+  id: z.string(), task_id: z.string(), attachment_id: z.string(), status: z.enum(['queued', 'running', 'succeeded', 'failed']),
+  transcript: z.string().nullable(), error: z.string().nullable(), created_at: z.string(), updated_at: z.string(), finished_at: z.string().nullable(),
+});
+
 /** Tool inputs mirror the REST query and body fields; outputs are the REST response shapes. */
 export const schemas = {
   TreePage: memoized(z.object({ items: z.array(Tree), next_cursor: z.string().nullable() })),
@@ -57,6 +66,10 @@ export const schemas = {
   ListTrees: memoized(z.object(paging)),
   ListTasks: memoized(z.object({ ...paging, tree_id: Id.optional(), project_id: Id.optional(), status: Status.optional() })),
   TaskId: memoized(z.object({ id: Id })),
+  AttachmentId: memoized(z.object({ id: Id.describe('attachment id (att_…)') })),
+  AttachmentLink: memoized(z.object({ attachment: Attachment, content_url: z.string(), content_url_expires_at: z.string() })),
+  Transcribe: memoized(z.object({ task_id: Id, attachment_id: Id.describe('an audio attachment of the task') })),
+  OneJob: memoized(z.object({ job: SpeechJob })),
   Search: memoized(z.object({ q: z.string().min(1).max(200), tree_id: Id.optional(), ...paging })),
   CreateTask: memoized(z.object({
     tree_id: Id, title: z.string().min(1).max(500), project_id: Id.nullable().optional(), text: z.string().max(10_000).optional(),

@@ -6,6 +6,8 @@ import { planLimits } from '../../domain/plans.js';
 import { listTrees, getTreeSnapshot } from '../../domain/trees.js';
 import { completeTask, createTask, getTask, listTasks } from '../../domain/tasks.js';
 import { searchTasks } from '../../domain/search.js';
+import { getAttachment } from '../../domain/attachments.js';
+import { createTranscription } from '../../domain/speech.js';
 import { schemas } from './schemas.js';
 
 export const SERVER_INFO = { name: 'task-tree', version: '0.8.3' };
@@ -30,7 +32,8 @@ async function run(work: () => Promise<Record<string, unknown>>): Promise<CallTo
 export function capabilitiesOf(actor: Actor) {
   const read = actor.scopes.has('read');
   const write = actor.scopes.has('write') && planLimits[actor.plan].apiWrites;
-  return { read, write };
+  const attachments = read && actor.scopes.has('attachments');
+  return { read, write, attachments, transcribe: write && attachments && planLimits[actor.plan].transcription };
 }
 
 /** What one request needs: `tool` alone for tools/call, no tools for resources/*, else all. */
@@ -100,6 +103,22 @@ export function buildMcpServer(deps: Deps, actor: Actor, focus: ServerFocus = {}
       title: 'Complete a task', description: 'Marks a task done.', inputSchema: schemas.TaskId, outputSchema: schemas.OneTask,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     }, ({ id }) => run(async () => ({ task: await completeTask(deps, actor, id) })));
+  }
+  if (can.attachments && wants('get_attachment')) {
+    server.registerTool('get_attachment', {
+      title: 'Get an attachment',
+      description: 'An attachment of a task and a signed content link that works without credentials for 5 minutes.',
+      inputSchema: schemas.AttachmentId, outputSchema: schemas.AttachmentLink, annotations: readOnly,
+    }, ({ id }) => run(async () => ({ ...(await getAttachment(deps, actor, id)) })));
+  }
+
+  if (can.transcribe && wants('transcribe_audio')) {
+    server.registerTool('transcribe_audio', {
+      title: 'Transcribe audio',
+      description: 'Queues a speech job for an audio attachment of the task; poll the job through the REST API. Reports speech_unavailable when no provider is configured.',
+      inputSchema: schemas.Transcribe, outputSchema: schemas.OneJob,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    }, ({ task_id, attachment_id }) => run(async () => ({ job: await createTranscription(deps, actor, task_id, { attachmentId: attachment_id }) })));
   }
   return server;
 }
