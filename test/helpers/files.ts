@@ -58,11 +58,14 @@ export const PHONE_TAGS = {
  * Real photos made in the test: pixels from sharp, then the tags a phone writes added with
  * ExifTool (and a thumbnail for JPEG), so the service must remove what a real camera leaves.
  */
-export async function makePhoto(format: 'jpeg' | 'png' | 'webp' | 'tiff' | 'avif', exiftool: ExifTool): Promise<Buffer> {
+export async function makePhoto(format: 'jpeg' | 'png' | 'webp' | 'tiff' | 'avif' | 'heic', exiftool: ExifTool): Promise<Buffer> {
   const dir = mkdtempSync(join(tmpdir(), 'tasktree-photo-'));
   const base = sharp({ create: { width: 96, height: 64, channels: 3, background: { r: 180, g: 40, b: 90 } } })
     .composite([{ input: Buffer.from('<svg width="96" height="64"><circle cx="30" cy="30" r="20" fill="#1a7"/></svg>'), top: 0, left: 0 }]);
-  const pixels = await (format === 'tiff' ? base.tiff({ compression: 'lzw' }) : base[format]()).toBuffer();
+  const pixels = await (format === 'tiff' ? base.tiff({ compression: 'lzw' }) : format === 'heic' ? base.avif() : base[format]()).toBuffer();
+  // No HEVC encoder ships with sharp: a HEIC is the same HEIF container, so the AVIF gets the
+  // 'heic' major brand. ExifTool edits metadata by container, which is what is under test.
+  if (format === 'heic') pixels.write('heic', 8, 'latin1');
   const path = join(dir, `photo.${format}`);
   writeFileSync(path, pixels);
   const tags: Record<string, unknown> = { ...PHONE_TAGS };
