@@ -75,7 +75,7 @@ describe.each(databases)('MCP transport (%s)', (kind) => {
     expect((await fetch(`${t.url}/mcp`, { method: 'DELETE', headers: inSession(token, sessionId) })).status).toBe(404);
   });
 
-  it('ends sessions when the token is revoked and when they sit idle', async () => {
+  it('ends sessions when the token is revoked, on a password reset and when they sit idle', async () => {
     const doomed = await makeToken(person, { scopes: ['read'] });
     const sessionId = await openSession(t.url, doomed.value);
     expect((await person.browser.delete(`/api/v1/tokens/${doomed.token.id}`)).status).toBe(200);
@@ -84,6 +84,19 @@ describe.each(databases)('MCP transport (%s)', (kind) => {
     const revoked = await rawMcp(t.url, listTools, inSession(doomed.value, sessionId));
     expect(revoked.status).toBe(401);
     expect(revoked.headers.get('www-authenticate')).toMatch(/^Bearer /);
+
+    // A password reset ends every token of the account (revokeAllTokens) and so their sessions.
+    const other = await makeToken(person, { scopes: ['read'] });
+    const otherSession = await openSession(t.url, other.value);
+    const { revokeAllTokens } = await import('../../src/domain/tokens.js');
+    const spare = await makeUser(t.url, t.app);
+    const spareToken = await makeToken(spare);
+    const spareSession = await openSession(t.url, spareToken.value);
+    expect(await revokeAllTokens(t.app.deps, spare.user.id)).toEqual([spareToken.token.id]);
+    const ended = await t.app.deps.db.selectFrom('mcp_sessions').select('ended_at').where('credential_id', '=', spareToken.token.id).executeTakeFirstOrThrow();
+    expect(ended.ended_at).not.toBeNull();
+    expect((await rawMcp(t.url, listTools, inSession(spareToken.value, spareSession))).status).toBe(401);
+    expect((await rawMcp(t.url, listTools, inSession(other.value, otherSession))).status).toBe(200);
 
     const idle = await openSession(t.url, token);
     const dayAgo = new Date(Date.now() - 25 * 3_600_000).toISOString();
