@@ -1,6 +1,7 @@
 import type { Actor } from './actor.js';
 import type { Deps } from './deps.js';
 import type { Trx } from '../store/db.js';
+import { sql } from 'kysely';
 import { collectDoomed } from './cleanup.js';
 import { requireRead, requireWrite } from './actor.js';
 import { projectAccess, requireTreeWrite, taskAccess, treeAccess, visibleOwnerIds, type TaskRow, type TreeAccess } from './access.js';
@@ -150,7 +151,7 @@ const BULK_CHUNK = 500;
 export async function insertTasksBulk(deps: Deps, actor: Actor, treeId: string, inputs: Omit<TaskInput, 'tree_id'>[]): Promise<number> {
   requireWrite(actor);
   const deadlines = inputs.map((input) => checkTaskFields(input) ?? null);
-  return inTransaction(deps.db, async (trx) => {
+  const inserted = await inTransaction(deps.db, async (trx) => {
     const access = await treeAccess(trx, actor, treeId);
     requireTreeWrite(access);
     for (const projectId of new Set(inputs.map((i) => i.project_id).filter((p): p is string => typeof p === 'string'))) {
@@ -173,7 +174,13 @@ export async function insertTasksBulk(deps: Deps, actor: Actor, treeId: string, 
     await appendHistory(trx, actor, { ownerId: access.ownerId, treeId, entity: 'task', entityId: treeId, action: 'imported', changes: { tasks: { from: 0, to: rows.length } } }, now);
     return rows.length;
   });
+  // PostgreSQL plans search from table statistics; after a large import they are stale until
+  // autovacuum comes round, and a stale plan scans every row. Refresh them now.
+  if (deps.dialect === 'postgres' && inserted >= ANALYZE_AFTER) await sql`analyze tasks`.execute(deps.db);
+  return inserted;
 }
+
+const ANALYZE_AFTER = 5_000;
 
 /**
  * Moving a task to another tree clears its project unless a project of the new tree is named.

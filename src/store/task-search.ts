@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db, DialectName } from './db.js';
 import type { TaskRow } from '../domain/access.js';
 
@@ -27,6 +27,8 @@ function ftsString(term: string): string {
 
 /** Tasks whose title, text or notes contain every term, in creation order, through the dialect's index. */
 export async function searchTaskRows(db: Db, dialect: DialectName, query: TaskSearchQuery): Promise<TaskRow[]> {
+  const indexed = query.terms.filter((t) => [...t].length >= TRIGRAM);
+  if (dialect === 'sqlite' && indexed.length > 0) return searchThroughFts(db, query, indexed);
   let select = db.selectFrom('tasks').selectAll().where('owner_id', 'in', query.owners).where('seq', '>', query.after);
   if (query.upTo !== null) select = select.where('seq', '<=', query.upTo);
   if (query.treeId !== undefined) select = select.where('tree_id', '=', query.treeId);
@@ -37,14 +39,32 @@ export async function searchTaskRows(db: Db, dialect: DialectName, query: TaskSe
       select = select.where(sql<SqlBool>`(lower(title) like ${pattern} escape '\\' or lower(text) like ${pattern} escape '\\' or lower(notes) like ${pattern} escape '\\')`);
     }
   } else {
-    const indexed = query.terms.filter((t) => [...t].length >= TRIGRAM);
-    if (indexed.length > 0) {
-      const match = indexed.map(ftsString).join(' AND ');
-      select = select.where('seq', 'in', sql<number>`(select rowid from tasks_fts where tasks_fts match ${match})` as Expression<number>);
-    }
-    for (const term of query.terms.filter((t) => [...t].length < TRIGRAM)) {
-      select = select.where(sql<SqlBool>`(instr(casefold(title), ${term}) > 0 or instr(casefold(text), ${term}) > 0 or instr(casefold(notes), ${term}) > 0)`);
-    }
+    for (const term of query.terms) select = select.where(shortTermMatches('tasks', term));
   }
   return select.orderBy('seq').limit(query.take).execute();
+}
+
+/** Terms under three characters are not in the trigram index: checked on the row, case-folded. */
+function shortTermMatches(table: string, term: string): RawBuilder<SqlBool> {
+  const t = sql.id(table);
+  return sql<SqlBool>`(instr(casefold(${t}.title), ${term}) > 0 or instr(casefold(${t}.text), ${term}) > 0 or instr(casefold(${t}.notes), ${term}) > 0)`;
+}
+
+/**
+ * SQLite: the FTS5 trigram index drives the query in rowid (= seq) order, so a page stops after
+ * `take` matching rows instead of collecting every match first; a term found in most tasks then
+ * costs no more than a rare one. The window and the other filters apply to each candidate.
+ */
+async function searchThroughFts(db: Db, query: TaskSearchQuery, indexed: string[]): Promise<TaskRow[]> {
+  const conditions: RawBuilder<unknown>[] = [
+    sql`tasks_fts match ${indexed.map(ftsString).join(' AND ')}`,
+    sql`f.rowid > ${query.after}`,
+    sql`t.owner_id in (${sql.join(query.owners)})`,
+  ];
+  if (query.upTo !== null) conditions.push(sql`f.rowid <= ${query.upTo}`);
+  if (query.treeId !== undefined) conditions.push(sql`t.tree_id = ${query.treeId}`);
+  if (query.since !== undefined) conditions.push(sql`t.updated_at >= ${query.since}`);
+  for (const term of query.terms.filter((x) => [...x].length < TRIGRAM)) conditions.push(shortTermMatches('t', term));
+  const result = await sql<TaskRow>`select t.* from tasks_fts f join tasks t on t.seq = f.rowid where ${sql.join(conditions, sql` and `)} order by f.rowid limit ${query.take}`.execute(db);
+  return result.rows;
 }
