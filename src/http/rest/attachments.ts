@@ -8,6 +8,7 @@ import {
 } from '../../domain/attachments.js';
 import { DomainError } from '../../domain/errors.js';
 import { access } from '../access.js';
+import { CursorQuery } from '../schemas/data.js';
 import { acceptUploads, readUpload } from '../uploads.js';
 import { errors, IdParams, Ok, ReadHeaders, Timestamp, WriteHeaders } from '../schemas/common.js';
 
@@ -23,10 +24,6 @@ export const Attachment = Type.Object(
   { $id: 'Attachment', title: 'Attachment' },
 );
 const AttachmentRef = Type.Ref('Attachment');
-const PageQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
-}, { additionalProperties: false });
 const ContentQuery = Type.Object({
   expires: Type.Optional(Type.String({ maxLength: 20 })),
   signature: Type.Optional(Type.String({ maxLength: 100 })),
@@ -98,7 +95,7 @@ export const attachmentRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async
   app.get('/tasks/:id/attachments', {
     config: { access: access.read() },
     schema: {
-      tags, summary: "A task's attachments in upload order", params: IdParams, querystring: PageQuery, headers: ReadHeaders,
+      tags, summary: "A task's attachments in upload order", params: IdParams, querystring: CursorQuery, headers: ReadHeaders,
       response: { 200: Type.Object({ items: Type.Array(AttachmentRef), next_cursor: Type.Union([Type.String(), Type.Null()]) }), ...errors(401, 403, 404, 409) },
     },
   }, async (request) => listAttachments(deps, request.actor!, request.params.id, request.query));

@@ -4,6 +4,7 @@ import type { Deps } from '../../domain/deps.js';
 import { createTranscription, getSpeechJob, listSpeechJobs, speechJobStatuses, speechStatus } from '../../domain/speech.js';
 import { invalid } from '../../domain/errors.js';
 import { access } from '../access.js';
+import { CursorQuery } from '../schemas/data.js';
 import { acceptUploads, readUpload } from '../uploads.js';
 import { errors, IdParams, Nullable, ReadHeaders, Timestamp, WriteHeaders } from '../schemas/common.js';
 
@@ -19,10 +20,6 @@ const SpeechJob = Type.Object(
   { $id: 'SpeechJob', title: 'SpeechJob' },
 );
 const JobRef = Type.Ref('SpeechJob');
-const PageQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
-}, { additionalProperties: false });
 
 /**
  * The JSON form `{attachment_id}`, checked by hand: the route also takes multipart, which a
@@ -65,7 +62,7 @@ export const speechRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (ap
   app.get('/tasks/:id/transcriptions', {
     config: { access: access.read() },
     schema: {
-      tags, summary: "A task's speech jobs in creation order", params: IdParams, querystring: PageQuery, headers: ReadHeaders,
+      tags, summary: "A task's speech jobs in creation order", params: IdParams, querystring: CursorQuery, headers: ReadHeaders,
       response: { 200: Type.Object({ items: Type.Array(JobRef), next_cursor: Nullable(Type.String()) }), ...errors(401, 403, 404, 409) },
     },
   }, async (request) => listSpeechJobs(deps, request.actor!, request.params.id, request.query));

@@ -121,6 +121,8 @@ export const pageQuery = {
   updated_since: Type.Optional(Type.String({ maxLength: 64, description: 'ISO 8601 date-time with a zone; inclusive' })),
 };
 export const TreeListQuery = Type.Object(pageQuery);
+/** Lists of a task's attachments and speech jobs: limit and cursor. */
+export const CursorQuery = Type.Object({ limit: pageQuery.limit, cursor: pageQuery.cursor });
 export const ProjectListQuery = Type.Object({ ...pageQuery, tree_id: Type.Optional(Id) });
 export const TaskListQuery = Type.Object({ ...pageQuery, tree_id: Type.Optional(Id), project_id: Type.Optional(Id), status: Type.Optional(Status) });
 export const DeleteProjectQuery = Type.Object({ cascade: Type.Optional(Type.Boolean({ default: false, description: 'also remove child projects and tasks' })) });
