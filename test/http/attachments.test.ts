@@ -185,6 +185,27 @@ describe.each(databases)('attachments (%s)', (kind) => {
     expect(filesUnder(join(blobs, 'tmp'))).toEqual([]);
   });
 
+  it('leaves nothing behind when the client goes away mid-upload', async () => {
+    const tree = await makeTree(agent);
+    const task = await makeTask(agent, tree.id);
+    const { request } = await import('node:http');
+    const boundary = 'x-boundary-123';
+    const url = new URL(`${t.url}/api/v1/tasks/${task.id}/attachments`);
+    const req = request({
+      host: url.hostname, port: url.port, path: url.pathname, method: 'POST',
+      headers: { authorization: `Bearer ${agent.bearer}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(10 * 1024 * 1024) },
+    });
+    req.on('error', () => {});
+    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="half.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+    req.write(Buffer.alloc(512 * 1024, 1));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(filesUnder(join(blobs, 'tmp')).length).toBe(1);
+    req.destroy();
+    for (let i = 0; i < 50 && filesUnder(join(blobs, 'tmp')).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(filesUnder(join(blobs, 'tmp'))).toEqual([]);
+    expect((await agent.get(`/api/v1/tasks/${task.id}/attachments`)).body.items).toEqual([]);
+  });
+
   it('refuses bad uploads with the CONTRACT error and stores nothing', async () => {
     const tree = await makeTree(agent);
     const task = await makeTask(agent, tree.id);
