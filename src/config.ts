@@ -36,6 +36,20 @@ function nonEmpty(value: string | undefined): string | null {
   return value !== undefined && value.trim() !== '' ? value.trim() : null;
 }
 
+/** An http(s) URL, checked at start so a typo fails loudly instead of on the first job. */
+function httpUrl(name: string, value: string | undefined): string | null {
+  const text = nonEmpty(value);
+  if (text === null) return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`${name} must be an http(s) URL, got "${text}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${name} must be an http(s) URL, got "${text}"`);
+  return text;
+}
+
 function parsePositive(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value.trim() === '') return fallback;
   const n = Number(value);
@@ -91,7 +105,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: nonEmpty(env.REDIS_URL),
     secret,
     speech: {
-      apiUrl: nonEmpty(env.SPEECH_API_URL),
+      apiUrl: httpUrl('SPEECH_API_URL', env.SPEECH_API_URL),
       apiKey: nonEmpty(env.SPEECH_API_KEY),
       model: nonEmpty(env.SPEECH_MODEL) ?? 'whisper-1',
       timeoutMs: parsePositive('SPEECH_TIMEOUT_SECONDS', env.SPEECH_TIMEOUT_SECONDS, 120) * 1000,

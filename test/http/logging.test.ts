@@ -43,10 +43,9 @@ describe('structured logs', () => {
 
   it('hold request ids and paths, never tokens, cookies, passwords, bodies or query strings', async () => {
     const person = await makeUser(url);
-    const { deps, store } = await openDeps(loadConfig({ DATA_DIR: dataDir }));
+    const { deps, close } = await openDeps(loadConfig({ DATA_DIR: dataDir }));
     await setUserPlan(deps, person.email, 'sprout', null);
-    await deps.limiter.close();
-    await store.close();
+    await close();
     const { agent, value } = await makeToken(person);
     const tree = await makeTree(agent, { name: 'tree-name-marker' });
     await makeTask(agent, tree.id, { title: 'title-marker', notes: 'private-note-marker' });
