@@ -7,6 +7,7 @@ import { makeToken, makeUser, PASSWORD } from '../helpers/factories.js';
 import { makeTask, makeTree } from '../helpers/data.js';
 import { setUserPlan } from '../../src/domain/accounts.js';
 import { openDeps } from '../../src/app.js';
+import { connectMcp } from '../helpers/mcp.js';
 import { loadConfig } from '../../src/config.js';
 
 /** The real server process, with its stdout (the structured log) captured. */
@@ -48,15 +49,24 @@ describe('structured logs', () => {
     await close();
     const { agent, value } = await makeToken(person);
     const tree = await makeTree(agent, { name: 'tree-name-marker' });
-    await makeTask(agent, tree.id, { title: 'title-marker', notes: 'private-note-marker' });
+    const task = await makeTask(agent, tree.id, { title: 'title-marker', notes: 'private-note-marker' });
     await agent.get('/api/v1/search?q=search-term-marker');
     await person.browser.post('/api/v1/auth/login', { email: person.email, password: 'wrong-password-marker' });
+    const mcp = await connectMcp(url, value);
+    await mcp.client.callTool({ name: 'search', arguments: { q: 'mcp-term-marker' } });
+    await mcp.client.callTool({ name: 'create_task', arguments: { tree_id: tree.id, title: 'mcp-title-marker', notes: 'mcp-note-marker' } });
+    const sessionId = mcp.transport.sessionId!;
+    await mcp.close();
+    const { upload } = await import('../helpers/files.js');
+    await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from('file-content-marker'), name: 'filename-marker.txt' }]);
     await new Promise((resolve) => setTimeout(resolve, 200));
 
     expect(log).toContain('"reqId"');
+    expect(log).toContain('/mcp');
     expect(log).toContain('/api/v1/search');
     const secrets = [value, value.slice(4), PASSWORD, 'wrong-password-marker', person.browser.cookies.get('tt_session')!, person.browser.csrf!,
-      'private-note-marker', 'title-marker', 'tree-name-marker', 'search-term-marker'];
+      'private-note-marker', 'title-marker', 'tree-name-marker', 'search-term-marker', 'mcp-term-marker', 'mcp-title-marker', 'mcp-note-marker',
+      'file-content-marker', 'filename-marker', sessionId];
     for (const secret of secrets) expect(log, secret).not.toContain(secret);
   });
 });

@@ -126,6 +126,15 @@ describe.each(databases)('MCP transport (%s)', (kind) => {
     expect(local.status).toBe(200);
   });
 
+  it('checks the account guard before anything else', async () => {
+    const mismatch = await rawMcp(t.url, initializeMessage, { authorization: `Bearer ${token}`, 'x-service-user': 'usr_someone_else' });
+    expect(mismatch.status).toBe(409);
+    expect(mismatch.json).toMatchObject({ jsonrpc: '2.0', error: { data: { code: 'account_mismatch' } } });
+    expect(mismatch.headers.get('mcp-session-id')).toBeNull();
+    const matching = await rawMcp(t.url, initializeMessage, { authorization: `Bearer ${token}`, 'x-service-user': person.user.id });
+    expect(matching.status).toBe(200);
+  });
+
   it('refuses an unsupported MCP-Protocol-Version', async () => {
     const sessionId = await openSession(t.url, token);
     const answer = await rawMcp(t.url, listTools, inSession(token, sessionId, { 'mcp-protocol-version': '1999-01-01' }));
