@@ -13,6 +13,7 @@ import { Journal } from './domain/journal.js';
 import { BlobStore } from './domain/blobs.js';
 import { PhotoCleaner } from './domain/photo-metadata.js';
 import { SpeechWorker } from './domain/speech-worker.js';
+import { SmtpMailer } from './domain/mail.js';
 // Attachments join deletes and the export through hooks registered when the module loads.
 import './domain/attachments.js';
 
@@ -40,6 +41,7 @@ export async function openDeps(config: Config): Promise<{ deps: Deps; store: Sto
   const deps: Deps = {
     db: store.db, dialect: store.dialect, config, limiter: makeLimiter(config), journal: new Journal(store.db, store.dialect, config.journal),
     blobs, photos: new PhotoCleaner(), speech: new SpeechWorker(store.db, config, blobs),
+    mailer: config.smtpUrl === null ? null : new SmtpMailer(config.smtpUrl, config.mailFrom ?? `Task Tree <no-reply@${new URL(config.publicUrl).hostname}>`),
   };
   return {
     deps,
@@ -48,6 +50,7 @@ export async function openDeps(config: Config): Promise<{ deps: Deps; store: Sto
       await deps.speech.stop();
       await deps.journal.close();
       await deps.photos.close();
+      deps.mailer?.close();
       await deps.limiter.close();
       await store.close();
     },

@@ -45,7 +45,7 @@ export function presentUser(row: UserRow, now = new Date()): User {
   };
 }
 
-function checkPassword(password: string): void {
+export function checkPassword(password: string): void {
   checkLength('/password', password, PASSWORD_MIN, PASSWORD_MAX);
 }
 

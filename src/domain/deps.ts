@@ -5,6 +5,7 @@ import type { Journal } from './journal.js';
 import type { BlobStore } from './blobs.js';
 import type { PhotoCleaner } from './photo-metadata.js';
 import type { SpeechWorker } from './speech-worker.js';
+import type { Mailer } from './mail.js';
 
 /** What every use case may use: the database, the configuration, the shared limiter, the agent call journal and the file stores. */
 export interface Deps {
@@ -17,4 +18,6 @@ export interface Deps {
   photos: PhotoCleaner;
   /** Works speech jobs; started by the server only. */
   speech: SpeechWorker;
+  /** Outgoing mail; null without SMTP_URL. */
+  mailer: Mailer | null;
 }

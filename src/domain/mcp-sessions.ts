@@ -1,6 +1,6 @@
 import type { Actor } from './actor.js';
 import type { Deps } from './deps.js';
-import type { Db } from '../store/db.js';
+import type { Db, Trx } from '../store/db.js';
 import { randomSecret, sha256 } from './crypto.js';
 import { nowIso } from './ids.js';
 import { compiledOnce } from '../store/compiled.js';
@@ -62,7 +62,7 @@ export async function endMcpSession(deps: Deps, actor: Actor, id: string): Promi
 }
 
 /** Revocation, expiry handling and password reset end every session opened with these credentials. */
-export async function endMcpSessionsOf(db: Db, credentialIds: string[]): Promise<void> {
+export async function endMcpSessionsOf(db: Db | Trx, credentialIds: string[]): Promise<void> {
   if (credentialIds.length === 0) return;
   await db.updateTable('mcp_sessions').set({ ended_at: nowIso() }).where('credential_id', 'in', credentialIds).where('ended_at', 'is', null).execute();
 }

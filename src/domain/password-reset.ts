@@ -1,5 +1,15 @@
 import type { Deps } from './deps.js';
+import { checkPassword, findUserByEmail, type UserRow } from './accounts.js';
+import { randomSecret, sha256 } from './crypto.js';
+import { invalid } from './errors.js';
+import { newId, nowIso } from './ids.js';
+import { hashPassword } from './passwords.js';
+import { revokeAllTokens } from './tokens.js';
 import { normalizeEmail } from './validate.js';
+import { inTransaction } from '../store/db.js';
+
+/** Reset links work for an hour, once. */
+export const RESET_TTL_MS = 3_600_000;
 
 export interface ResetRequestAnswer {
   status: 'queued';
@@ -8,12 +18,62 @@ export interface ResetRequestAnswer {
 
 /**
  * Accepts a password reset request. The answer is the same whether or not the account exists
- * (no enumeration), and it never claims a mail went out: mail delivery is not built yet, so
- * `delivery` stays `not_configured` and no reset token is minted that nobody could receive.
- * Operators reset through the CLI's reset link (CONTRACT §13) once completion exists.
+ * (no enumeration): with a mailer, a single-use token (stored hashed) is mailed after the
+ * answer is decided, off the request path, so the timing says nothing either. Without
+ * `SMTP_URL` nothing is minted and `delivery` is `not_configured`.
  * @throws validation_failed (not an email address)
  */
-export async function requestPasswordReset(_deps: Deps, emailInput: string): Promise<ResetRequestAnswer> {
-  normalizeEmail('/email', emailInput);
-  return { status: 'queued', delivery: 'not_configured' };
+export async function requestPasswordReset(deps: Deps, emailInput: string, onMailError: (err: unknown) => void): Promise<ResetRequestAnswer> {
+  const email = normalizeEmail('/email', emailInput);
+  const mailer = deps.mailer;
+  if (mailer === null) return { status: 'queued', delivery: 'not_configured' };
+  void (async () => {
+    const user = await findUserByEmail(deps, email);
+    if (user === null) return;
+    const token = randomSecret(32);
+    const now = new Date();
+    await deps.db.insertInto('password_resets').values({
+      id: newId('rst'), owner_id: user.id, token_hash: sha256(token), created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + RESET_TTL_MS).toISOString(), used_at: null,
+    }).execute();
+    const link = new URL('/reset-password', deps.config.publicUrl);
+    link.searchParams.set('token', token);
+    await mailer.send({
+      to: user.email,
+      subject: 'Reset your Task Tree password',
+      text: [
+        'Someone asked to reset the password of your Task Tree account.',
+        `To choose a new one, open ${link.toString()} within the hour,`,
+        `or send this token to POST /api/v1/auth/reset/complete: ${token}`,
+        '',
+        'Resetting signs out every session and ends every personal token and MCP session of the account.',
+        'If it was not you, ignore this mail; your password stays as it is.',
+      ].join('\n'),
+    });
+  })().catch(onMailError);
+  return { status: 'queued', delivery: 'sent' };
+}
+
+/**
+ * Sets a new password with a mailed token (once, within the hour), then ends everything that
+ * signed in with the old one: every personal token (and so its MCP sessions) and every browser
+ * session. The caller signs the current browser in afresh.
+ * @throws validation_failed (password bounds; token unknown, used or expired)
+ */
+export async function completePasswordReset(deps: Deps, token: string, password: string): Promise<UserRow> {
+  checkPassword(password);
+  const hash = sha256(token);
+  const now = nowIso();
+  const reset = await deps.db.selectFrom('password_resets').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+  if (reset === undefined || reset.used_at !== null || reset.expires_at <= now) throw invalid('/token', 'is unknown, already used or expired; ask for a new reset mail');
+  // Single use even when two completions race: only the one that marks it used goes on.
+  const claimed = await deps.db.updateTable('password_resets').set({ used_at: now }).where('id', '=', reset.id).where('used_at', 'is', null).executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) throw invalid('/token', 'is unknown, already used or expired; ask for a new reset mail');
+  const passwordHash = await hashPassword(password);
+  return inTransaction(deps.db, async (trx) => {
+    await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', reset.owner_id).execute();
+    await trx.deleteFrom('sessions').where('owner_id', '=', reset.owner_id).execute();
+    await revokeAllTokens(deps, reset.owner_id, trx);
+    return trx.selectFrom('users').selectAll().where('id', '=', reset.owner_id).executeTakeFirstOrThrow();
+  });
 }

@@ -8,7 +8,7 @@ import { newId, nowIso } from './ids.js';
 import { planLimits, type PlanName } from './plans.js';
 import { randomSecret, sha256 } from './crypto.js';
 import { checkLength } from './validate.js';
-import { inTransaction } from '../store/db.js';
+import { inTransaction, type Db, type Trx } from '../store/db.js';
 import { lockOwner } from '../store/locks.js';
 import { compiledOnce } from '../store/compiled.js';
 import { endMcpSessionsOf } from './mcp-sessions.js';
@@ -154,9 +154,9 @@ export async function revokeToken(deps: Deps, actor: Actor, id: string): Promise
 }
 
 /** Ends every personal token of a user (password reset). */
-export async function revokeAllTokens(deps: Deps, userId: string): Promise<string[]> {
+export async function revokeAllTokens(deps: Deps, userId: string, db: Db | Trx = deps.db): Promise<string[]> {
   const now = nowIso();
-  const rows = await deps.db
+  const rows = await db
     .updateTable('personal_tokens')
     .set({ revoked_at: now, updated_at: now })
     .where('owner_id', '=', userId)
@@ -164,7 +164,7 @@ export async function revokeAllTokens(deps: Deps, userId: string): Promise<strin
     .returning('id')
     .execute();
   const ids = rows.map((r) => r.id);
-  await endMcpSessionsOf(deps.db, ids);
+  await endMcpSessionsOf(db, ids);
   for (const id of ids) for (const listener of revocationListeners) listener(id);
   return ids;
 }

@@ -3,11 +3,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { presentUser, registerUser, updateProfile, verifyLogin } from '../../domain/accounts.js';
 import { csrfFor, endSession, newSessionId, startSession } from '../../domain/sessions.js';
-import { requestPasswordReset } from '../../domain/password-reset.js';
+import { completePasswordReset, requestPasswordReset } from '../../domain/password-reset.js';
 import { access } from '../access.js';
 import { setSessionCookie } from '../session-cookie.js';
 import { errors, ReadHeaders, WriteHeaders } from '../schemas/common.js';
-import { LoginInput, Me, ProfileInput, RegisterInput, ResetRequestAnswer, ResetRequestInput, UserOnly, UserWithCsrf } from '../schemas/accounts.js';
+import { LoginInput, Me, ProfileInput, RegisterInput, ResetCompleteInput, ResetRequestAnswer, ResetRequestInput, UserOnly, UserWithCsrf } from '../schemas/accounts.js';
 
 const tags = ['Account'];
 
@@ -82,6 +82,20 @@ export const authRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app)
       body: ResetRequestInput, headers: WriteHeaders, response: { 202: ResetRequestAnswer, ...errors(403, 409) },
     },
   }, async (request, reply) => {
-    return reply.code(202).send(await requestPasswordReset(deps, request.body.email));
+    const answer = await requestPasswordReset(deps, request.body.email, (err) => request.log.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, 'reset mail failed'));
+    return reply.code(202).send(answer);
+  });
+
+  app.post('/auth/reset/complete', {
+    config: { access: access.session, idempotency: 'ignore' },
+    schema: {
+      tags, summary: 'Set a new password with a mailed reset token',
+      description: 'Single use, within an hour of the request. Ends every personal token, MCP session and browser session of the account, then signs this browser in with a new session and CSRF value.',
+      body: ResetCompleteInput, headers: WriteHeaders, response: { 200: UserWithCsrf, ...errors(403, 409) },
+    },
+  }, async (request, reply) => {
+    const row = await completePasswordReset(deps, request.body.token, request.body.password);
+    const csrf = await rotateSession(request, reply, row.id);
+    return { user: presentUser(row), csrf };
   });
 };

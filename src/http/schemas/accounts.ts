@@ -45,6 +45,10 @@ export const ProfileInput = Type.Object(
 );
 
 export const ResetRequestInput = Type.Object({ email: Email }, { additionalProperties: false });
+export const ResetCompleteInput = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 200, description: 'the token from the reset mail' }), password: Password },
+  { additionalProperties: false },
+);
 export const ResetRequestAnswer = Type.Object({
   status: Type.Literal('queued'),
   delivery: Type.Union([Type.Literal('sent'), Type.Literal('not_configured')]),
