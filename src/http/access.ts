@@ -31,6 +31,11 @@ declare module 'fastify' {
     idempotency?: 'allow' | 'reject' | 'ignore';
     /** Service endpoints (health, docs) are not counted against rate limits. */
     rateLimit?: boolean;
+    /**
+     * The request body as the OpenAPI document shows it, for routes that read their body
+     * themselves (multipart uploads) and so cannot give Fastify a body schema to validate.
+     */
+    documentedBody?: unknown;
   }
   interface FastifyRequest {
     actor: Actor | null;

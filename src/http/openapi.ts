@@ -54,7 +54,8 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
     },
     transform({ schema, url, route }) {
       const security = securityOf(route.config?.access as RouteAccess | undefined);
-      return { schema: security === undefined ? schema : { ...schema, security }, url } as never;
+      const body = route.config?.documentedBody;
+      return { schema: { ...schema, ...(security !== undefined ? { security } : {}), ...(body !== undefined ? { body } : {}) }, url } as never;
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
+import { Type } from '@sinclair/typebox';
 import type { Upload } from '../domain/attachments.js';
 import { MAX_UPLOAD_BYTES } from '../domain/attachments.js';
 import { DomainError, invalid } from '../domain/errors.js';
@@ -13,6 +14,12 @@ export async function acceptUploads(app: FastifyInstance): Promise<void> {
     limits: { fileSize: MAX_UPLOAD_BYTES + 1, fields: 4, fieldSize: 4096, parts: 8, headerPairs: 50 },
   });
 }
+
+/** How an upload looks in the OpenAPI document (the route reads the stream itself). */
+export const uploadBody = Type.Object({
+  file: Type.String({ format: 'binary', description: 'the file; at most 26,214,400 bytes' }),
+  filename: Type.Optional(Type.String({ maxLength: 4096, description: 'the name to keep; else the part\'s file name. Sanitized.' })),
+});
 
 /**
  * The one file of an upload: field `file`, optional text field `filename` before or after it.

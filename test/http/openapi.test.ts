@@ -28,7 +28,11 @@ describe('OpenAPI document', () => {
       ['get', '/api/v1/tasks'], ['post', '/api/v1/tasks'], ['get', '/api/v1/tasks/{id}'], ['patch', '/api/v1/tasks/{id}'], ['delete', '/api/v1/tasks/{id}'],
       ['get', '/api/v1/search'], ['get', '/api/v1/tokens'], ['post', '/api/v1/tokens'], ['delete', '/api/v1/tokens/{id}'],
       ['get', '/api/v1/auth/me'], ['patch', '/api/v1/auth/profile'], ['post', '/api/v1/auth/register'], ['post', '/api/v1/auth/login'],
-      ['post', '/api/v1/auth/logout'], ['post', '/api/v1/auth/reset/request'],
+      ['post', '/api/v1/auth/logout'], ['post', '/api/v1/auth/reset/request'], ['post', '/api/v1/auth/reset/complete'],
+      ['post', '/api/v1/tasks/{id}/attachments'], ['get', '/api/v1/tasks/{id}/attachments'], ['get', '/api/v1/attachments/{id}'],
+      ['delete', '/api/v1/attachments/{id}'], ['get', '/api/v1/attachments/{id}/content'], ['get', '/api/v1/speech/status'],
+      ['post', '/api/v1/tasks/{id}/transcriptions'], ['get', '/api/v1/tasks/{id}/transcriptions'], ['get', '/api/v1/speech/jobs/{id}'],
+      ['get', '/api/v1/agent-calls'],
     ];
     for (const [method, path] of expected) {
       const operation = document.paths[path]?.[method];
@@ -39,6 +43,11 @@ describe('OpenAPI document', () => {
     }
     expect(document.paths['/api/v1/tasks'].post.requestBody.content['application/json'].schema.properties.title).toMatchObject({ minLength: 1, maxLength: 500 });
     expect(document.paths['/api/v1/tasks'].post.security).toBeDefined();
+    const upload = document.paths['/api/v1/tasks/{id}/attachments'].post.requestBody.content['multipart/form-data'].schema;
+    expect(upload.properties.file).toMatchObject({ type: 'string', format: 'binary' });
+    const transcription = document.paths['/api/v1/tasks/{id}/transcriptions'].post.requestBody.content;
+    expect(Object.keys(transcription).sort()).toEqual(['application/json', 'multipart/form-data']);
+    expect(transcription['application/json'].schema.required).toEqual(['attachment_id']);
     expect(Object.keys(document.components.securitySchemes).length).toBeGreaterThan(0);
     expect(document.components.schemas.Error ?? document.components.schemas['def-0']).toBeDefined();
   });

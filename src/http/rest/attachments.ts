@@ -9,7 +9,7 @@ import {
 import { DomainError } from '../../domain/errors.js';
 import { access } from '../access.js';
 import { CursorQuery } from '../schemas/data.js';
-import { acceptUploads, readUpload } from '../uploads.js';
+import { acceptUploads, readUpload, uploadBody } from '../uploads.js';
 import { errors, IdParams, Ok, ReadHeaders, Timestamp, WriteHeaders } from '../schemas/common.js';
 
 const tags = ['Attachments'];
@@ -80,11 +80,11 @@ export const attachmentRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async
   app.addSchema(Attachment);
 
   app.post('/tasks/:id/attachments', {
-    config: { access: access.write('attachments'), idempotency: 'ignore' },
+    config: { access: access.write('attachments'), idempotency: 'ignore', documentedBody: { content: { 'multipart/form-data': { schema: uploadBody } } } },
     schema: {
       tags, summary: 'Upload a file to a task',
       description: 'multipart/form-data: field `file` (one file, at most 26,214,400 bytes) and optional field `filename`. Photos (JPEG, PNG, WebP, HEIC/AVIF, TIFF) lose GPS, camera, serial, owner, maker-note, XMP, IPTC and thumbnail metadata without re-encoding; Orientation is kept. Idempotency-Key is not applied to uploads.',
-      consumes: ['multipart/form-data'], params: IdParams, headers: WriteHeaders,
+      params: IdParams, headers: WriteHeaders,
       response: { 201: Type.Object({ attachment: AttachmentRef }), ...errors(401, 403, 404, 409, 413, 415) },
     },
   }, async (request, reply) => {

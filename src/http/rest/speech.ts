@@ -5,7 +5,7 @@ import { createTranscription, getSpeechJob, listSpeechJobs, speechJobStatuses, s
 import { invalid } from '../../domain/errors.js';
 import { access } from '../access.js';
 import { CursorQuery } from '../schemas/data.js';
-import { acceptUploads, readUpload } from '../uploads.js';
+import { acceptUploads, readUpload, uploadBody } from '../uploads.js';
 import { errors, IdParams, Nullable, ReadHeaders, Timestamp, WriteHeaders } from '../schemas/common.js';
 
 const tags = ['Speech'];
@@ -20,6 +20,8 @@ const SpeechJob = Type.Object(
   { $id: 'SpeechJob', title: 'SpeechJob' },
 );
 const JobRef = Type.Ref('SpeechJob');
+
+const TranscribeAttachment = Type.Object({ attachment_id: Type.String({ minLength: 1, maxLength: 160 }) }, { additionalProperties: false });
 
 /**
  * The JSON form `{attachment_id}`, checked by hand: the route also takes multipart, which a
@@ -47,11 +49,14 @@ export const speechRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (ap
   }, async (request) => speechStatus(deps, request.actor!));
 
   app.post('/tasks/:id/transcriptions', {
-    config: { access: access.write('attachments'), idempotency: 'ignore' },
+    config: {
+      access: access.write('attachments'), idempotency: 'ignore',
+      documentedBody: { content: { 'application/json': { schema: TranscribeAttachment }, 'multipart/form-data': { schema: uploadBody } } },
+    },
     schema: {
       tags, summary: 'Transcribe audio into a speech job',
       description: 'Either multipart/form-data with the audio as `file` (stored as an attachment of the task), or JSON `{attachment_id}` naming an attachment of the task. Needs write + attachments and a paid plan; 503 speech_unavailable (and no job) when no provider is configured. Idempotency-Key is not applied here.',
-      params: IdParams, headers: WriteHeaders, consumes: ['application/json', 'multipart/form-data'],
+      params: IdParams, headers: WriteHeaders,
       response: { 202: Type.Object({ job: JobRef }), ...errors(401, 403, 404, 409, 413, 415, 503) },
     },
   }, async (request, reply) => {
