@@ -1,7 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  classifyInboundRequest, createMcpHandler, localhostAllowedOrigins, validateOriginHeader, type AuthInfo, type McpRequestContext,
-} from '@modelcontextprotocol/server';
+import { createMcpHandler, localhostAllowedOrigins, validateOriginHeader, type AuthInfo, type McpRequestContext } from '@modelcontextprotocol/server';
 import type { Deps } from '../../domain/deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { endMcpSession, findMcpSession, openMcpSession } from '../../domain/mcp-sessions.js';
@@ -9,54 +7,21 @@ import { makePipeline } from '../pipeline.js';
 import { access } from '../access.js';
 import { describeFailure, INTERNAL_MESSAGE } from '../errors.js';
 import { clientOf } from '../journal-hook.js';
-import { buildMcpServer, type ServerFocus } from './tools.js';
+import { buildMcpServer } from './tools.js';
+import { focusOf, isInitialize, isLegacy, messagesOf, operationOf } from './messages.js';
 import { serveExchange } from './exchange.js';
 
 const SESSION_HEADER = 'mcp-session-id';
-
-/** A JSON-RPC error answer with an HTTP status, for failures before or around the SDK. */
-function rpcError(reply: FastifyReply, status: number, code: number, message: string, data?: unknown) {
-  return reply.code(status).type('application/json').send({ jsonrpc: '2.0', id: null, error: { code, message, ...(data !== undefined ? { data } : {}) } });
-}
-
-function messagesOf(body: unknown): { method?: string; params?: Record<string, unknown> }[] {
-  const list = Array.isArray(body) ? body : [body];
-  return list.filter((m): m is { method?: string; params?: Record<string, unknown> } => typeof m === 'object' && m !== null);
-}
-
-/** `initialize`, `tools/list`, `tools/call search`: the journal's operation, never arguments. */
-function operationOf(body: unknown): string {
-  const [first] = messagesOf(body);
-  const method = typeof first?.method === 'string' ? first.method : 'response';
-  const tool = method === 'tools/call' && typeof first?.params?.name === 'string' ? ` ${first.params.name.slice(0, 64)}` : '';
-  return `${method.slice(0, 64)}${tool}`;
-}
-
-/** A single tools/call needs only its tool; a resources/* request no tools; anything else all. */
-function focusOf(body: unknown): ServerFocus {
-  if (Array.isArray(body)) return {};
-  const [message] = messagesOf(body);
-  if (message?.method === 'tools/call' && typeof message.params?.name === 'string') return { tool: message.params.name, resources: false };
-  if (typeof message?.method === 'string' && message.method.startsWith('resources/')) return { tool: '', resources: true };
-  return {};
-}
-
-function isInitialize(body: unknown): boolean {
-  return !Array.isArray(body) && messagesOf(body)[0]?.method === 'initialize';
-}
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** 2025-era traffic (sessions, served here) or the 2026-07-28 revision (served by the SDK's handler). */
-function isLegacy(request: FastifyRequest, body: unknown): boolean {
-  const outcome = classifyInboundRequest({
-    httpMethod: 'POST', body,
-    protocolVersionHeader: header(request, 'mcp-protocol-version'), mcpMethodHeader: header(request, 'mcp-method'), mcpNameHeader: header(request, 'mcp-name'),
-  });
-  return outcome.kind === 'legacy';
+
+/** A JSON-RPC error answer with an HTTP status, for failures before or around the SDK. */
+function rpcError(reply: FastifyReply, status: number, code: number, message: string, data?: unknown) {
+  return reply.code(status).type('application/json').send({ jsonrpc: '2.0', id: null, error: { code, message, ...(data !== undefined ? { data } : {}) } });
 }
 
 /** The Fastify request as the web-standard Request the SDK's 2026-07-28 handler serves; the body goes as `parsedBody`. */
@@ -134,7 +99,7 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       surface: 'mcp', operation: operationOf(body), status, duration_ms: performance.now() - started, token_id: actor.credentialId ?? '', client,
     });
 
-    if (!isLegacy(request, body)) {
+    if (!isLegacy(body, { protocolVersion: header(request, 'mcp-protocol-version'), method: header(request, 'mcp-method'), name: header(request, 'mcp-name') })) {
       const response = await modern.fetch(webRequest(request, deps.config.publicUrl), { parsedBody: body, authInfo: authInfoOf(actor) });
       journal(response.status);
       return send(reply, response);
