@@ -309,6 +309,20 @@ describe.each(databases)('attachments (%s)', (kind) => {
     expect((await bob.browser.get(`/api/v1/attachments/${ids[0]}`)).status).toBe(404);
   });
 
+  it('holds the storage limit when uploads race for the last space', async () => {
+    const carol = await makeUser(t.url, t.app);
+    const tree = await makeTree(carol.browser);
+    const task = await makeTask(carol.browser, tree.id);
+    const path = `/api/v1/tasks/${task.id}/attachments`;
+    for (let i = 0; i < 3; i++) expect((await upload(carol.browser, path, [{ data: Buffer.alloc(MAX, i) }])).status).toBe(201);
+    // 75 MiB stored; 25 MiB left: of four 10 MiB uploads at once, exactly two fit.
+    const racing = await Promise.all(Array.from({ length: 4 }, (_, i) => upload(carol.browser, path, [{ data: Buffer.alloc(10 * 1024 * 1024, i) }])));
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 201, 403, 403]);
+    const used = await t.app.deps.db.selectFrom('attachments').select('size').where('owner_id', '=', carol.user.id).execute();
+    expect(used.reduce((n, r) => n + Number(r.size), 0)).toBe(3 * MAX + 2 * 10 * 1024 * 1024);
+    expect(filesUnder(join(blobs, carol.user.id))).toHaveLength(5);
+  });
+
   it('keeps other tenants out: foreign ids are 404 everywhere', async () => {
     const tree = await makeTree(agent);
     const task = await makeTask(agent, tree.id);
