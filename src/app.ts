@@ -7,6 +7,7 @@ import { migrateToLatest, openStore, type Store } from './store/db.js';
 import { MemoryRateLimiter } from './store/rate-limiter-memory.js';
 import { RedisRateLimiter } from './store/rate-limiter-redis.js';
 import { buildServer } from './http/server.js';
+import { warnWith } from './http/logger.js';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
 import { purgeHistory } from './domain/history-purge.js';
 import { Journal } from './domain/journal.js';
@@ -63,16 +64,15 @@ const HOUR_MS = 3_600_000;
 export async function createApp(config: Config): Promise<App> {
   const { deps, store, close } = await openDeps(config);
   const server = await buildServer(deps);
-  const warn = (what: string) => (err: unknown) => server.log.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, what);
-  deps.journal.onError = warn('journal flush failed');
-  deps.speech.onError = warn('speech worker failed');
+  deps.journal.onError = warnWith(server.log, 'journal flush failed');
+  deps.speech.onError = warnWith(server.log, 'speech worker failed');
   const upkeep = setInterval(() => {
-    purgeExpiredIdempotencyKeys(deps).catch((err: unknown) => server.log.warn({ err }, 'idempotency purge failed'));
-    purgeHistory(deps).catch((err: unknown) => server.log.warn({ err }, 'history purge failed'));
+    purgeExpiredIdempotencyKeys(deps).catch(warnWith(server.log, 'idempotency purge failed'));
+    purgeHistory(deps).catch(warnWith(server.log, 'history purge failed'));
   }, HOUR_MS);
   upkeep.unref();
   deps.speech.start();
-  deps.blobs.sweep(deps.db).catch(warn('blob sweep failed'));
+  deps.blobs.sweep(deps.db).catch(warnWith(server.log, 'blob sweep failed'));
   return {
     server,
     deps,

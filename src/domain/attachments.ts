@@ -36,9 +36,9 @@ export interface Attachment {
   updated_at: string;
 }
 
-type AttachmentRow = Omit<AttachmentTable, 'seq'> & { seq: number };
+type AttachmentRow = Omit<AttachmentTable, 'seq'>;
 
-export function presentAttachment(row: Omit<AttachmentRow, 'seq'>): Attachment {
+export function presentAttachment(row: AttachmentRow): Attachment {
   return {
     id: row.id, task_id: row.task_id, filename: row.filename, content_type: row.content_type, size: Number(row.size), sha256: row.sha256,
     metadata_removed: JSON.parse(row.metadata_removed) as string[], created_at: row.created_at, updated_at: row.updated_at,
@@ -90,9 +90,8 @@ export async function createAttachment(deps: Deps, actor: Actor, taskId: string,
   try {
     received = await deps.blobs.receive(file, MAX_UPLOAD_BYTES);
   } catch (err) {
-    if (err instanceof TooLarge || (err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new DomainError('payload_too_large', `A file may have at most ${MAX_UPLOAD_BYTES} bytes (25 MiB); nothing was stored.`);
-    }
+    // The multipart parser's own limit sits one byte higher and maps to 413 in the HTTP layer.
+    if (err instanceof TooLarge) throw new DomainError('payload_too_large', `A file may have at most ${MAX_UPLOAD_BYTES} bytes (25 MiB); nothing was stored.`);
     throw err;
   }
   const id = newId('att');
@@ -146,7 +145,7 @@ async function attachmentAccess(deps: Deps, actor: Actor, id: string, write = fa
   if (row === undefined) throw notFound('attachment');
   const { access } = await taskAccess(deps.db, actor, row.task_id);
   if (write) requireTreeWrite(access);
-  return { ...row, seq: Number(row.seq) };
+  return row;
 }
 
 /** @throws not_found, invalid_cursor */
@@ -200,7 +199,7 @@ export async function contentFor(deps: Deps, actor: Actor, id: string): Promise<
   return { attachment: presentAttachment(row), path: deps.blobs.pathOf(row.owner_id, row.id) };
 }
 
-/** Content for a signed link: valid signature and not expired, else not_found (nothing to learn). */
+/** Content for a signed link: a valid, unexpired signature (else unauthenticated) for a record that still exists (else not_found). */
 export async function contentBySignature(deps: Deps, id: string, expires: string, signature: string, now = Date.now()): Promise<Content> {
   const at = Number(expires);
   const expected = Number.isInteger(at) ? linkSignature(deps.config.secret, id, at) : '';

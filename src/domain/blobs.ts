@@ -85,12 +85,15 @@ export class BlobStore {
     let removed = 0;
     for (const name of await readdir(this.root).catch(() => [] as string[])) {
       const dir = join(this.root, name);
-      for (const file of await readdir(dir).catch(() => [] as string[])) {
+      const files = await readdir(dir).catch(() => [] as string[]);
+      if (files.length === 0) continue;
+      // One query per owner directory, not per file.
+      const kept = name === 'tmp' ? new Set<string>() : new Set((await db.selectFrom('attachments').select('id').where('owner_id', '=', name).execute()).map((r) => r.id));
+      for (const file of files) {
         const path = join(dir, file);
         const info = await stat(path).catch(() => null);
         if (info === null || now - info.ctimeMs < SWEEP_GRACE_MS) continue;
-        const orphan = name === 'tmp' || (await db.selectFrom('attachments').select('id').where('id', '=', file).where('owner_id', '=', name).executeTakeFirst()) === undefined;
-        if (orphan) {
+        if (!kept.has(file)) {
           await rm(path, { force: true });
           removed++;
         }

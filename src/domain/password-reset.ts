@@ -62,15 +62,14 @@ export async function requestPasswordReset(deps: Deps, emailInput: string, onMai
  */
 export async function completePasswordReset(deps: Deps, token: string, password: string): Promise<UserRow> {
   checkPassword(password);
-  const hash = sha256(token);
-  const now = nowIso();
-  const reset = await deps.db.selectFrom('password_resets').selectAll().where('token_hash', '=', hash).executeTakeFirst();
-  if (reset === undefined || reset.used_at !== null || reset.expires_at <= now) throw invalid('/token', 'is unknown, already used or expired; ask for a new reset mail');
-  // Single use even when two completions race: only the one that marks it used goes on.
-  const claimed = await deps.db.updateTable('password_resets').set({ used_at: now }).where('id', '=', reset.id).where('used_at', 'is', null).executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) !== 1) throw invalid('/token', 'is unknown, already used or expired; ask for a new reset mail');
   const passwordHash = await hashPassword(password);
+  const now = nowIso();
   return inTransaction(deps.db, async (trx) => {
+    // One conditional update finds and spends the token, so two racing completions cannot both pass.
+    const reset = await trx.updateTable('password_resets').set({ used_at: now })
+      .where('token_hash', '=', sha256(token)).where('used_at', 'is', null).where('expires_at', '>', now)
+      .returning('owner_id').executeTakeFirst();
+    if (reset === undefined) throw invalid('/token', 'is unknown, already used or expired; ask for a new reset mail');
     await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', reset.owner_id).execute();
     await trx.deleteFrom('sessions').where('owner_id', '=', reset.owner_id).execute();
     await revokeAllTokens(deps, reset.owner_id, trx);

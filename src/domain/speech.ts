@@ -1,7 +1,7 @@
 import type { Deps } from './deps.js';
 import type { Actor } from './actor.js';
 import { requireRead, requireWrite } from './actor.js';
-import { requireTreeWrite, taskAccess, visibleOwnerIds } from './access.js';
+import { requireTreeWrite, taskAccess, visibleOwnerIds, type TreeAccess } from './access.js';
 import { DomainError, invalid, notFound } from './errors.js';
 import { newId, nowIso } from './ids.js';
 import { planLimits } from './plans.js';
@@ -48,8 +48,8 @@ export function speechStatus(deps: Deps, actor: Actor): SpeechStatus {
   return { configured: url !== null, provider: url === null ? null : new URL(url).host, max_bytes: MAX_UPLOAD_BYTES, formats: SPEECH_FORMATS };
 }
 
-/** The checks before any byte of audio is read: scopes, plan, the provider, the task. */
-async function checkTranscription(deps: Deps, actor: Actor, taskId: string) {
+/** The checks before any byte of audio is read: scopes, plan, the provider, the task. Returns the task's tree access. */
+async function checkTranscription(deps: Deps, actor: Actor, taskId: string): Promise<TreeAccess> {
   requireWrite(actor, ['attachments']);
   if (deps.config.speech.apiUrl === null) throw new DomainError('speech_unavailable', 'No speech provider is configured (SPEECH_API_URL); no job was created.');
   const { access } = await taskAccess(deps.db, actor, taskId);
@@ -57,6 +57,7 @@ async function checkTranscription(deps: Deps, actor: Actor, taskId: string) {
   if (!planLimits[access.ownerPlan].transcription) {
     throw new DomainError('plan_limit_reached', 'Transcription needs the Sprout or Grove plan.', [{ limit: 'transcription', value: 0 }]);
   }
+  return access;
 }
 
 export type TranscriptionSource = { attachmentId: string } | { upload: () => Promise<Upload> };
@@ -68,7 +69,7 @@ export type TranscriptionSource = { attachmentId: string } | { upload: () => Pro
  * @throws speech_unavailable, insufficient_scope, plan_read_only, plan_limit_reached, not_found, conflict
  */
 export async function createTranscription(deps: Deps, actor: Actor, taskId: string, source: TranscriptionSource): Promise<SpeechJob> {
-  await checkTranscription(deps, actor, taskId);
+  const access = await checkTranscription(deps, actor, taskId);
   let attachmentId: string;
   if ('attachmentId' in source) {
     if (source.attachmentId.length > 160) throw invalid('/attachment_id', 'must be at most 160 characters');
@@ -79,7 +80,6 @@ export async function createTranscription(deps: Deps, actor: Actor, taskId: stri
   } else {
     attachmentId = (await createAttachment(deps, actor, taskId, source.upload)).id;
   }
-  const { access } = await taskAccess(deps.db, actor, taskId);
   const now = nowIso();
   const row = {
     id: newId('spj'), owner_id: access.ownerId, task_id: taskId, attachment_id: attachmentId, status: 'queued', transcript: null, error: null,

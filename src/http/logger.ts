@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
@@ -27,4 +27,9 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
       },
     },
   };
+}
+
+/** Reports a failure off the request path as a warning: its message only, never what it carried. */
+export function warnWith(log: FastifyBaseLogger, what: string): (err: unknown) => void {
+  return (err) => log.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, what);
 }

@@ -2,30 +2,40 @@ import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import type { ServerFocus } from './tools.js';
 
 /** What the route needs to know of a JSON-RPC body before the SDK sees it; never its arguments. */
-export function messagesOf(body: unknown): { method?: string; params?: Record<string, unknown> }[] {
-  const list = Array.isArray(body) ? body : [body];
-  return list.filter((m): m is { method?: string; params?: Record<string, unknown> } => typeof m === 'object' && m !== null);
+export interface BodyOutline {
+  batch: boolean;
+  /** The first message's method, when it has one. */
+  method: string | undefined;
+  /** `tools/call`'s tool name. */
+  tool: string | undefined;
+  params: Record<string, unknown>;
 }
 
-/** `initialize`, `tools/list`, `tools/call search`: the journal's operation, never arguments. */
-export function operationOf(body: unknown): string {
-  const [first] = messagesOf(body);
-  const method = typeof first?.method === 'string' ? first.method : 'response';
-  const tool = method === 'tools/call' && typeof first?.params?.name === 'string' ? ` ${first.params.name.slice(0, 64)}` : '';
-  return `${method.slice(0, 64)}${tool}`;
+export function outlineOf(body: unknown): BodyOutline {
+  const batch = Array.isArray(body);
+  const first: unknown = batch ? body[0] : body;
+  const message = typeof first === 'object' && first !== null ? (first as { method?: unknown; params?: unknown }) : {};
+  const method = typeof message.method === 'string' ? message.method : undefined;
+  const params = typeof message.params === 'object' && message.params !== null ? (message.params as Record<string, unknown>) : {};
+  const tool = method === 'tools/call' && typeof params.name === 'string' ? params.name : undefined;
+  return { batch, method, tool, params };
+}
+
+/** `initialize`, `tools/list`, `tools/call search`: the journal's operation. */
+export function operationOf(outline: BodyOutline): string {
+  return `${(outline.method ?? 'response').slice(0, 64)}${outline.tool !== undefined ? ` ${outline.tool.slice(0, 64)}` : ''}`;
 }
 
 /** A single tools/call needs only its tool; a resources/* request no tools; anything else all. */
-export function focusOf(body: unknown): ServerFocus {
-  if (Array.isArray(body)) return {};
-  const [message] = messagesOf(body);
-  if (message?.method === 'tools/call' && typeof message.params?.name === 'string') return { tool: message.params.name, resources: false };
-  if (typeof message?.method === 'string' && message.method.startsWith('resources/')) return { tool: '', resources: true };
+export function focusOf(outline: BodyOutline): ServerFocus {
+  if (outline.batch) return {};
+  if (outline.tool !== undefined) return { tool: outline.tool, resources: false };
+  if (outline.method?.startsWith('resources/')) return { tool: '', resources: true };
   return {};
 }
 
-export function isInitialize(body: unknown): boolean {
-  return !Array.isArray(body) && messagesOf(body)[0]?.method === 'initialize';
+export function isInitialize(outline: BodyOutline): boolean {
+  return !outline.batch && outline.method === 'initialize';
 }
 
 /** 2025-era traffic (sessions, served here) or the 2026-07-28 revision (served by the SDK's handler). */

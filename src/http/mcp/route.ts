@@ -8,7 +8,7 @@ import { access } from '../access.js';
 import { describeFailure, INTERNAL_MESSAGE } from '../errors.js';
 import { clientOf } from '../journal-hook.js';
 import { buildMcpServer } from './tools.js';
-import { focusOf, isInitialize, isLegacy, messagesOf, operationOf } from './messages.js';
+import { focusOf, isInitialize, isLegacy, operationOf, outlineOf } from './messages.js';
 import { serveExchange } from './exchange.js';
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -94,9 +94,10 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
     const origin = validateOriginHeader(header(request, 'origin'), allowedOrigins);
     if (!origin.ok) return rpcError(reply, 403, -32000, origin.message);
     const body = request.body;
+    const outline = outlineOf(body);
     let client = clientOf(request);
     const journal = (status: number) => deps.journal.record(actor.user.id, {
-      surface: 'mcp', operation: operationOf(body), status, duration_ms: performance.now() - started, token_id: actor.credentialId ?? '', client,
+      surface: 'mcp', operation: operationOf(outline), status, duration_ms: performance.now() - started, token_id: actor.credentialId ?? '', client,
     });
 
     if (!isLegacy(body, { protocolVersion: header(request, 'mcp-protocol-version'), method: header(request, 'mcp-method'), name: header(request, 'mcp-name') })) {
@@ -104,7 +105,7 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       journal(response.status);
       return send(reply, response);
     }
-    const initialize = isInitialize(body);
+    const initialize = isInitialize(outline);
     if (!initialize) {
       const id = header(request, SESSION_HEADER);
       if (id === undefined || id === '') return rpcError(reply, 400, -32600, 'Bad Request: Mcp-Session-Id header is required; start with initialize.');
@@ -112,12 +113,12 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       if (!found.ok) return rpcError(reply, 404, -32001, 'Session not found: it ended, expired or belongs to another credential; initialize again.');
       client = found.session.clientName;
     }
-    const answer = await serveExchange(buildMcpServer(deps, actor, focusOf(body)), body, {
+    const answer = await serveExchange(buildMcpServer(deps, actor, focusOf(outline)), body, {
       accept: header(request, 'accept'), protocolVersion: header(request, 'mcp-protocol-version'),
     }, authInfoOf(actor));
     if (initialize && answer.status === 200) {
       const result = (answer.body as { result?: { protocolVersion?: string } }).result;
-      const params = messagesOf(body)[0]?.params ?? {};
+      const params = outline.params;
       const info = (params.clientInfo ?? {}) as { name?: unknown; version?: unknown };
       client = typeof info.name === 'string' ? info.name : client;
       reply.header('Mcp-Session-Id', await openMcpSession(deps, actor, {

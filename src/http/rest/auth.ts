@@ -6,6 +6,7 @@ import { csrfFor, endSession, newSessionId, startSession } from '../../domain/se
 import { completePasswordReset, requestPasswordReset } from '../../domain/password-reset.js';
 import { access } from '../access.js';
 import { setSessionCookie } from '../session-cookie.js';
+import { warnWith } from '../logger.js';
 import { errors, ReadHeaders, WriteHeaders } from '../schemas/common.js';
 import { LoginInput, Me, ProfileInput, RegisterInput, ResetCompleteInput, ResetRequestAnswer, ResetRequestInput, UserOnly, UserWithCsrf } from '../schemas/accounts.js';
 
@@ -82,8 +83,7 @@ export const authRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app)
       body: ResetRequestInput, headers: WriteHeaders, response: { 202: ResetRequestAnswer, ...errors(403, 409) },
     },
   }, async (request, reply) => {
-    const answer = await requestPasswordReset(deps, request.body.email, (err) => request.log.warn({ err: { message: err instanceof Error ? err.message : String(err) } }, 'reset mail failed'));
-    return reply.code(202).send(answer);
+    return reply.code(202).send(await requestPasswordReset(deps, request.body.email, warnWith(request.log, 'reset mail failed')));
   });
 
   app.post('/auth/reset/complete', {
