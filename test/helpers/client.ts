@@ -27,11 +27,17 @@ export class Client {
     return other;
   }
 
-  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<Answer<T>> {
-    const headers: Record<string, string> = { ...options.headers };
+  /** What this client sends to prove who it is: the cookie jar, the Bearer token, and CSRF on writes. */
+  credentialHeaders(method: string): Record<string, string> {
+    const headers: Record<string, string> = {};
     if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (this.bearer !== null) headers.authorization = `Bearer ${this.bearer}`;
-    if (this.csrf !== null && !['GET', 'HEAD'].includes(method) && !('x-csrf-token' in headers)) headers['x-csrf-token'] = this.csrf;
+    if (this.csrf !== null && !['GET', 'HEAD'].includes(method)) headers['x-csrf-token'] = this.csrf;
+    return headers;
+  }
+
+  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<Answer<T>> {
+    const headers: Record<string, string> = { ...this.credentialHeaders(method), ...options.headers };
     let payload: string | undefined;
     if (options.raw !== undefined) {
       payload = options.raw;

@@ -5,15 +5,6 @@ import sharp from 'sharp';
 import type { ExifTool } from 'exiftool-vendored';
 import type { Client } from './client.js';
 
-/** Headers a Client would send: cookie + CSRF for a browser, Bearer for an agent. */
-function authHeaders(client: Client): Record<string, string> {
-  const headers: Record<string, string> = {};
-  if (client.bearer !== null) headers.authorization = `Bearer ${client.bearer}`;
-  if (client.cookies.size > 0) headers.cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  if (client.csrf !== null) headers['x-csrf-token'] = client.csrf;
-  return headers;
-}
-
 export interface FilePart {
   field?: string;
   name?: string;
@@ -30,7 +21,7 @@ export async function upload(client: Client, path: string, files: FilePart[], fi
   if (!options.fieldsAfter) addFields();
   for (const file of files) form.append(file.field ?? 'file', new Blob([file.data], { type: file.type ?? 'application/octet-stream' }), file.name ?? 'upload.bin');
   if (options.fieldsAfter) addFields();
-  const response = await fetch(client.baseUrl + path, { method: 'POST', headers: authHeaders(client), body: form });
+  const response = await fetch(client.baseUrl + path, { method: 'POST', headers: client.credentialHeaders('POST'), body: form });
   const text = await response.text();
   let body: any = null;
   try {
@@ -42,7 +33,7 @@ export async function upload(client: Client, path: string, files: FilePart[], fi
 }
 
 export async function download(client: Client | null, url: string, headers: Record<string, string> = {}) {
-  const response = await fetch(url, { headers: { ...(client !== null ? authHeaders(client) : {}), ...headers } });
+  const response = await fetch(url, { headers: { ...(client !== null ? client.credentialHeaders('GET') : {}), ...headers } });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 

@@ -109,6 +109,27 @@ describe.each(databases)('search (%s)', (kind) => {
     expect((await agent.get(`/api/v1/search?q=oo&limit=2&cursor=${cursor}`)).body.error.code).toBe('invalid_cursor');
   });
 
+  it('pages through indexed terms too, newest matches held back, with updated_since and short terms applied', async () => {
+    const own = await makeTree(agent);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await makeTask(agent, own.id, { title: `walrus ${i}`, text: i % 2 === 0 ? 'on ice' : 'at sea' })).id);
+    const page = (extra: string) => agent.get(`/api/v1/search?q=walrus&tree_id=${own.id}&limit=2${extra}`);
+    const first = await page('');
+    expect(first.body.items.map((x: any) => x.id)).toEqual(ids.slice(0, 2));
+    const late = await makeTask(agent, own.id, { title: 'walrus late' });
+    const cursor = encodeURIComponent(first.body.next_cursor);
+    const second = await page(`&cursor=${cursor}`);
+    expect(second.body.items.map((x: any) => x.id)).toEqual(ids.slice(2, 4));
+    const third = await page(`&cursor=${encodeURIComponent(second.body.next_cursor)}`);
+    expect(third.body).toEqual({ items: [expect.objectContaining({ id: ids[4] })], next_cursor: null });
+    expect(await find('walrus', `&tree_id=${own.id}`)).toEqual([...ids, late.id]);
+
+    expect(await find('walrus on', `&tree_id=${own.id}`)).toEqual([ids[0], ids[2], ids[4]]);
+    await agent.patch(`/api/v1/tasks/${ids[1]}`, { notes: 'touched' });
+    const touched = (await agent.get(`/api/v1/tasks/${ids[1]}`)).body.task.updated_at;
+    expect(await find('walrus', `&tree_id=${own.id}&updated_since=${encodeURIComponent(touched)}`)).toEqual([ids[1]]);
+  });
+
   it('validates q', async () => {
     for (const q of ['', 'x'.repeat(201), '""', '   ']) {
       const answer = await agent.get(`/api/v1/search?q=${encodeURIComponent(q)}`);

@@ -98,6 +98,14 @@ describe.each(databases)('MCP transport (%s)', (kind) => {
     expect((await rawMcp(t.url, listTools, inSession(spareToken.value, spareSession))).status).toBe(401);
     expect((await rawMcp(t.url, listTools, inSession(other.value, otherSession))).status).toBe(200);
 
+    // An expired token is refused before its session is even looked up.
+    const expiring = await makeToken(person, { scopes: ['read'] });
+    const expiringSession = await openSession(t.url, expiring.value);
+    await t.app.deps.db.updateTable('personal_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', expiring.token.id).execute();
+    const expired = await rawMcp(t.url, listTools, inSession(expiring.value, expiringSession));
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get('www-authenticate')).toMatch(/^Bearer /);
+
     const idle = await openSession(t.url, token);
     const dayAgo = new Date(Date.now() - 25 * 3_600_000).toISOString();
     await t.app.deps.db.updateTable('mcp_sessions').set({ last_seen_at: dayAgo }).where('credential_id', '=', tokenId).execute();
