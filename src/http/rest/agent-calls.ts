@@ -2,13 +2,13 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../domain/deps.js';
 import { access } from '../access.js';
-import { errors, Nullable, ReadHeaders, Timestamp } from '../schemas/common.js';
+import { errors, Nullable, OneOf, ReadHeaders, Timestamp } from '../schemas/common.js';
 
 const AgentCall = Type.Object(
   {
     id: Type.String(),
     at: Timestamp,
-    surface: Type.Union([Type.Literal('rest'), Type.Literal('mcp')]),
+    surface: OneOf(['rest', 'mcp']),
     operation: Type.String({ description: 'route template (GET /tasks/{id}) or MCP method (tools/call search)' }),
     status: Type.Integer({ description: 'HTTP status of the answer' }),
     duration_ms: Type.Integer(),

@@ -10,7 +10,7 @@ import { DomainError } from '../../domain/errors.js';
 import { access } from '../access.js';
 import { CursorQuery } from '../schemas/data.js';
 import { acceptUploads, readUpload, uploadBody } from '../uploads.js';
-import { errors, IdParams, Ok, ReadHeaders, Timestamp, WriteHeaders } from '../schemas/common.js';
+import { errors, IdParams, Nullable, Ok, ReadHeaders, Timestamp, WriteHeaders } from '../schemas/common.js';
 
 const tags = ['Attachments'];
 
@@ -96,7 +96,7 @@ export const attachmentRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async
     config: { access: access.read() },
     schema: {
       tags, summary: "A task's attachments in upload order", params: IdParams, querystring: CursorQuery, headers: ReadHeaders,
-      response: { 200: Type.Object({ items: Type.Array(AttachmentRef), next_cursor: Type.Union([Type.String(), Type.Null()]) }), ...errors(401, 403, 404, 409) },
+      response: { 200: Type.Object({ items: Type.Array(AttachmentRef), next_cursor: Nullable(Type.String()) }), ...errors(401, 403, 404, 409) },
     },
   }, async (request) => listAttachments(deps, request.actor!, request.params.id, request.query));
 

@@ -6,14 +6,14 @@ import { invalid } from '../../domain/errors.js';
 import { access } from '../access.js';
 import { CursorQuery } from '../schemas/data.js';
 import { acceptUploads, readUpload, uploadBody } from '../uploads.js';
-import { errors, IdParams, Nullable, ReadHeaders, Timestamp, WriteHeaders } from '../schemas/common.js';
+import { errors, IdParams, Nullable, OneOf, ReadHeaders, Timestamp, WriteHeaders } from '../schemas/common.js';
 
 const tags = ['Speech'];
 
 const SpeechJob = Type.Object(
   {
     id: Type.String(), task_id: Type.String(), attachment_id: Type.String(),
-    status: Type.Union(speechJobStatuses.map((s) => Type.Literal(s))),
+    status: OneOf(speechJobStatuses),
     transcript: Nullable(Type.String()), error: Nullable(Type.String({ description: 'why it failed, or the last failure of a job that will be retried' })),
     created_at: Timestamp, updated_at: Timestamp, finished_at: Nullable(Timestamp),
   },

@@ -1,16 +1,16 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable, Timestamp } from './common.js';
+import { Nullable, OneOf, Timestamp } from './common.js';
 
 export const User = Type.Object(
   {
     id: Type.String(),
     email: Type.String({ format: 'email' }),
     name: Type.String({ maxLength: 120 }),
-    language: Type.Union([Type.Literal('en'), Type.Literal('ru')]),
+    language: OneOf(['en', 'ru']),
     timezone: Type.String({ description: 'IANA time zone name' }),
-    plan: Type.Union([Type.Literal('seed'), Type.Literal('sprout'), Type.Literal('grove')]),
+    plan: OneOf(['seed', 'sprout', 'grove']),
     plan_expires_at: Nullable(Timestamp),
-    effective_plan: Type.Union([Type.Literal('seed'), Type.Literal('sprout'), Type.Literal('grove')]),
+    effective_plan: OneOf(['seed', 'sprout', 'grove']),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -19,7 +19,7 @@ export const User = Type.Object(
 
 const Email = Type.String({ format: 'email', maxLength: 254 });
 const Password = Type.String({ minLength: 10, maxLength: 1024, writeOnly: true });
-const Language = Type.Union([Type.Literal('en'), Type.Literal('ru')]);
+const Language = OneOf(['en', 'ru']);
 const Timezone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone name, e.g. Europe/Berlin' });
 
 export const Me = Type.Object({ user: Nullable(User), csrf: Type.Optional(Type.String()) });
@@ -51,5 +51,5 @@ export const ResetCompleteInput = Type.Object(
 );
 export const ResetRequestAnswer = Type.Object({
   status: Type.Literal('queued'),
-  delivery: Type.Union([Type.Literal('sent'), Type.Literal('not_configured')]),
+  delivery: OneOf(['sent', 'not_configured']),
 });

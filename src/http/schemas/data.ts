@@ -1,12 +1,12 @@
 import { Type, type TProperties } from '@sinclair/typebox';
-import { Nullable, Timestamp } from './common.js';
+import { Nullable, OneOf, Timestamp } from './common.js';
 
 /** Trees, projects and tasks on the wire (SPEC "Resources and their fields", CONTRACT §6). */
 const Id = Type.String({ minLength: 1, maxLength: 160 });
 const Color = Type.String({ pattern: '^#[a-fA-F0-9]{6}$', description: 'e.g. #6b8e23' });
 const Position = Type.Integer({ minimum: 0 });
-const Style = Type.Union([Type.Literal('tidy-fan'), Type.Literal('space-colonization'), Type.Literal('lsystem')], { description: 'default tidy-fan' });
-const Status = Type.Union(['todo', 'open', 'done', 'deferred', 'archived'].map((s) => Type.Literal(s)));
+const Style = OneOf(['tidy-fan', 'space-colonization', 'lsystem'], { description: 'default tidy-fan' });
+const Status = OneOf(['todo', 'open', 'done', 'deferred', 'archived']);
 const Deadline = Type.String({
   maxLength: 40,
   pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,6})?([Zz]|[+-]\\d{2}:\\d{2}))?$',
@@ -19,7 +19,7 @@ export const Tree = Type.Object(
     name: Type.String(),
     style: Style,
     owner_id: Type.String(),
-    access: Type.Union([Type.Literal('owner'), Type.Literal('editor'), Type.Literal('viewer')]),
+    access: OneOf(['owner', 'editor', 'viewer']),
     created_at: Timestamp,
     updated_at: Timestamp,
   },

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable, Timestamp } from './common.js';
+import { Nullable, OneOf, Timestamp } from './common.js';
 
-const ScopeName = Type.Union([Type.Literal('read'), Type.Literal('write'), Type.Literal('attachments')]);
+const ScopeName = OneOf(['read', 'write', 'attachments']);
 
 export const Token = Type.Object(
   {
@@ -13,7 +13,7 @@ export const Token = Type.Object(
     expires_at: Timestamp,
     last_used_at: Nullable(Timestamp),
     revoked_at: Nullable(Timestamp),
-    status: Type.Union([Type.Literal('active'), Type.Literal('expired'), Type.Literal('revoked')]),
+    status: OneOf(['active', 'expired', 'revoked']),
   },
   { title: 'Token' },
 );
@@ -23,7 +23,7 @@ export const TokenInput = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 80 }),
     scopes: Type.Optional(Type.Array(ScopeName, { minItems: 1, uniqueItems: true })),
     expires_in_days: Type.Optional(
-      Type.Union([Type.Literal(1), Type.Literal(7), Type.Literal(30), Type.Literal(90), Type.Literal(365)], { default: 90 }),
+      OneOf([1, 7, 30, 90, 365], { default: 90 }),
     ),
   },
   { additionalProperties: false, title: 'TokenInput' },
