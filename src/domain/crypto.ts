@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Random secret material as base64url (32 bytes -> 43 characters). */
 export function randomSecret(bytes = 32): string {
@@ -7,7 +7,8 @@ export function randomSecret(bytes = 32): string {
 
 /** Tokens and session ids are high-entropy, so a plain SHA-256 is the right at-rest hash (no salt or KDF needed). */
 export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('base64url');
+  // The one-shot hash() skips the Hash object: it runs on every authenticated request.
+  return hash('sha256', value, 'base64url');
 }
 
 export function hmac(secret: string, value: string): string {

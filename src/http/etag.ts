@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '../domain/crypto.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** A strong validator over the body and the actor, so two accounts never share a cached answer. */
 export function etagFor(actorKey: string, body: string): string {
-  return `"${createHash('sha256').update(actorKey).update('\n').update(body).digest('base64url').slice(0, 32)}"`;
+  return `"${sha256(`${actorKey}\n${body}`).slice(0, 32)}"`;
 }
 
 function matches(ifNoneMatch: string, etag: string): boolean {
