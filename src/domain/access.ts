@@ -39,7 +39,19 @@ function accessTo(actor: Actor, tree: TreeRow): TreeAccess | null {
 // Point lookups on every request: compiled once (see compiledOnce), always scoped to the owner.
 const treeOfOwner = compiledOnce((db, id: string, owner: string) => db.selectFrom('trees').selectAll().where('id', '=', id).where('owner_id', '=', owner));
 const projectOfOwner = compiledOnce((db, id: string, owner: string) => db.selectFrom('projects').selectAll().where('id', '=', id).where('owner_id', '=', owner));
-const taskOfOwner = compiledOnce((db, id: string, owner: string) => db.selectFrom('tasks').selectAll().where('id', '=', id).where('owner_id', '=', owner));
+// A task arrives with its tree in one query: one round trip less on PostgreSQL for every task request.
+const taskWithTreeOfOwner = compiledOnce((db, id: string, owner: string) =>
+  db
+    .selectFrom('tasks')
+    .innerJoin('trees as tr', 'tr.id', 'tasks.tree_id')
+    .selectAll('tasks')
+    .select([
+      'tr.seq as tr_seq', 'tr.id as tr_id', 'tr.owner_id as tr_owner_id', 'tr.name as tr_name', 'tr.style as tr_style',
+      'tr.project_count as tr_project_count', 'tr.task_count as tr_task_count', 'tr.created_at as tr_created_at', 'tr.updated_at as tr_updated_at',
+    ])
+    .where('tasks.id', '=', id)
+    .where('tasks.owner_id', '=', owner),
+);
 
 async function findVisible<T>(db: Reader, actor: Actor, id: string, lookup: (db: Reader, id: string, owner: string) => Promise<T[]>): Promise<T | undefined> {
   for (const owner of visibleOwnerIds(actor)) {
@@ -66,9 +78,16 @@ export async function projectAccess(db: Reader, actor: Actor, projectId: string)
 
 /** @throws not_found */
 export async function taskAccess(db: Reader, actor: Actor, taskId: string): Promise<{ task: TaskRow; access: TreeAccess }> {
-  const task = await findVisible(db, actor, taskId, taskOfOwner);
-  if (task === undefined) throw notFound('task');
-  return { task, access: await treeAccess(db, actor, task.tree_id) };
+  const row = await findVisible(db, actor, taskId, taskWithTreeOfOwner);
+  if (row === undefined) throw notFound('task');
+  const { tr_seq, tr_id, tr_owner_id, tr_name, tr_style, tr_project_count, tr_task_count, tr_created_at, tr_updated_at, ...task } = row;
+  const tree: TreeRow = {
+    seq: tr_seq, id: tr_id, owner_id: tr_owner_id, name: tr_name, style: tr_style, project_count: tr_project_count,
+    task_count: tr_task_count, created_at: tr_created_at, updated_at: tr_updated_at,
+  };
+  const access = accessTo(actor, tree);
+  if (access === null) throw notFound('tree');
+  return { task, access };
 }
 
 /** Writing into a tree needs the owner or an editor. @throws forbidden */
