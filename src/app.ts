@@ -15,6 +15,8 @@ import { BlobStore } from './domain/blobs.js';
 import { PhotoCleaner } from './domain/photo-metadata.js';
 import { SpeechWorker } from './domain/speech-worker.js';
 import { SmtpMailer } from './domain/mail.js';
+import { CredentialCache } from './domain/credential-cache.js';
+import { onTokenRevoked } from './domain/tokens.js';
 // Attachments join deletes and the export through hooks registered when the module loads.
 import './domain/attachments.js';
 
@@ -39,15 +41,19 @@ export async function openDeps(config: Config): Promise<{ deps: Deps; store: Sto
     throw err;
   }
   const blobs = new BlobStore(join(config.dataDir, 'blobs'));
+  const credentials = new CredentialCache();
+  const stopForgetting = onTokenRevoked((tokenId) => credentials.forgetToken(tokenId));
   const deps: Deps = {
     db: store.db, dialect: store.dialect, config, limiter: makeLimiter(config), journal: new Journal(store.db, store.dialect, config.journal),
     blobs, photos: new PhotoCleaner(), speech: new SpeechWorker(store.db, config, blobs),
     mailer: config.smtpUrl === null ? null : new SmtpMailer(config.smtpUrl, config.mailFrom ?? `Task Tree <no-reply@${new URL(config.publicUrl).hostname}>`),
+    credentials,
   };
   return {
     deps,
     store,
     async close() {
+      stopForgetting();
       await deps.speech.stop();
       await deps.journal.close();
       await deps.photos.close();

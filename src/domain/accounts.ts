@@ -153,6 +153,7 @@ export async function updateProfile(deps: Deps, actor: Actor, patch: ProfilePatc
   if (patch.timezone !== undefined) changes.timezone = canonicalTimeZone('/timezone', patch.timezone);
   if (Object.keys(changes).length > 0) {
     await deps.db.updateTable('users').set({ ...changes, updated_at: nowIso() }).where('id', '=', actor.user.id).execute();
+    deps.credentials.forgetUser(actor.user.id);
   }
   return getUser(deps, actor.user.id);
 }
@@ -169,5 +170,6 @@ export async function setUserPlan(deps: Deps, email: string, plan: PlanName, unt
     .set({ plan, plan_expires_at: until === null ? null : new Date(until).toISOString(), updated_at: nowIso() })
     .where('id', '=', user.id)
     .execute();
+  deps.credentials.forgetUser(user.id);
   return getUser(deps, user.id);
 }

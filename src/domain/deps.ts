@@ -6,6 +6,7 @@ import type { BlobStore } from './blobs.js';
 import type { PhotoCleaner } from './photo-metadata.js';
 import type { SpeechWorker } from './speech-worker.js';
 import type { Mailer } from './mail.js';
+import type { CredentialCache } from './credential-cache.js';
 
 /** What every use case may use: the database, the configuration, the shared limiter, the agent call journal and the file stores. */
 export interface Deps {
@@ -20,4 +21,6 @@ export interface Deps {
   speech: SpeechWorker;
   /** Outgoing mail; null without SMTP_URL. */
   mailer: Mailer | null;
+  /** Token lookups of the last second (see CredentialCache). */
+  credentials: CredentialCache;
 }

@@ -64,7 +64,7 @@ export async function completePasswordReset(deps: Deps, token: string, password:
   checkPassword(password);
   const passwordHash = await hashPassword(password);
   const now = nowIso();
-  return inTransaction(deps.db, async (trx) => {
+  const user = await inTransaction(deps.db, async (trx) => {
     // One conditional update finds and spends the token, so two racing completions cannot both pass.
     const reset = await trx.updateTable('password_resets').set({ used_at: now })
       .where('token_hash', '=', sha256(token)).where('used_at', 'is', null).where('expires_at', '>', now)
@@ -75,4 +75,7 @@ export async function completePasswordReset(deps: Deps, token: string, password:
     await revokeAllTokens(deps, reset.owner_id, trx);
     return trx.selectFrom('users').selectAll().where('id', '=', reset.owner_id).executeTakeFirstOrThrow();
   });
+  // Again after the commit: a lookup made while the transaction ran may have kept the old rows.
+  deps.credentials.forgetUser(user.id);
+  return user;
 }

@@ -13,6 +13,7 @@ import { lockOwner } from '../store/locks.js';
 import { compiledOnce } from '../store/compiled.js';
 import { endMcpSessionsOf } from './mcp-sessions.js';
 import type { UserRow } from './accounts.js';
+import type { TokenOwner } from './credential-cache.js';
 
 export type TokenRow = Selectable<PersonalTokenTable>;
 
@@ -178,11 +179,6 @@ export function onTokenRevoked(listener: RevocationListener): () => void {
   return () => revocationListeners.delete(listener);
 }
 
-export interface TokenOwner {
-  token: TokenRow;
-  user: UserRow;
-}
-
 /** Resolves a presented value to its active token and owner, or null (unknown, malformed, revoked or expired). */
 const tokenWithOwner = compiledOnce((db, hash: string) =>
   db
@@ -199,7 +195,11 @@ const tokenWithOwner = compiledOnce((db, hash: string) =>
 
 export async function authenticateToken(deps: Deps, value: string): Promise<TokenOwner | null> {
   if (!TOKEN_VALUE.test(value)) return null;
-  const [row] = await tokenWithOwner(deps.db, sha256(value));
+  const hash = sha256(value);
+  const cached = deps.credentials.get(hash);
+  if (cached !== undefined) return tokenStatus(cached.token) === 'active' ? cached : null;
+  const since = deps.credentials.generation;
+  const [row] = await tokenWithOwner(deps.db, hash);
   if (row === undefined) return null;
   const token: TokenRow = {
     id: row.t_id, owner_id: row.t_owner_id, name: row.t_name, scopes: row.t_scopes, prefix: row.t_prefix,
@@ -212,7 +212,9 @@ export async function authenticateToken(deps: Deps, value: string): Promise<Toke
     language: row.language, timezone: row.timezone, plan: row.plan, plan_expires_at: row.plan_expires_at,
     created_at: row.created_at, updated_at: row.updated_at,
   };
-  return { token, user };
+  const owner = { token, user };
+  deps.credentials.set(hash, owner, since);
+  return owner;
 }
 
 const LAST_USED_RESOLUTION_MS = 60_000;

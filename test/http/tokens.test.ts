@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, startTestApp } from '../helpers/app.js';
 import { makeToken, makeUser } from '../helpers/factories.js';
 import { sha256 } from '../../src/domain/crypto.js';
+import { setUserPlan } from '../../src/domain/accounts.js';
 
 describe.each(databases)('personal tokens (%s)', (kind) => {
   let t: Awaited<ReturnType<typeof startTestApp>>;
@@ -77,6 +78,27 @@ describe.each(databases)('personal tokens (%s)', (kind) => {
     const second = await makeToken(person);
     await t.app.deps.db.updateTable('personal_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', second.token.id).execute();
     expect((await second.agent.get('/api/v1/trees')).status).toBe(401);
+  });
+
+  it('sees a profile change, a plan change and expiry at once while its lookup is cached', async () => {
+    const person = await makeUser(t.url, t.app, { plan: 'sprout' });
+    const { agent, value } = await makeToken(person, { scopes: ['read', 'write'] });
+    expect((await agent.get('/api/v1/auth/me')).body.user.name).toBe(person.user.name);
+    expect(t.app.deps.credentials.get(sha256(value))).toBeDefined();
+
+    expect((await person.browser.patch('/api/v1/auth/profile', { name: 'Renamed' })).status).toBe(200);
+    expect((await agent.get('/api/v1/auth/me')).body.user.name).toBe('Renamed');
+
+    expect((await agent.post('/api/v1/trees', { name: 'before' })).status).toBe(201);
+    await setUserPlan(t.app.deps, person.email, 'seed', null);
+    const refused = await agent.post('/api/v1/trees', { name: 'after' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('plan_read_only');
+
+    // The clock, not the cache, decides expiry: a cached token past its expiry is refused.
+    const cached = t.app.deps.credentials.get(sha256(value))!;
+    cached.token.expires_at = new Date(Date.now() - 1000).toISOString();
+    expect((await agent.get('/api/v1/auth/me')).status).toBe(401);
   });
 
   it('keeps at most 20 active tokens, even under 25 concurrent creations', async () => {

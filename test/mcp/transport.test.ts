@@ -102,6 +102,8 @@ describe.each(databases)('MCP transport (%s)', (kind) => {
     const expiring = await makeToken(person, { scopes: ['read'] });
     const expiringSession = await openSession(t.url, expiring.value);
     await t.app.deps.db.updateTable('personal_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', expiring.token.id).execute();
+    // As if the token had aged past its expiry: the second-long lookup cache ages with it.
+    t.app.deps.credentials.clear();
     const expired = await rawMcp(t.url, listTools, inSession(expiring.value, expiringSession));
     expect(expired.status).toBe(401);
     expect(expired.headers.get('www-authenticate')).toMatch(/^Bearer /);

@@ -1,0 +1,68 @@
+import type { UserRow } from './accounts.js';
+import type { TokenRow } from './tokens.js';
+
+export interface TokenOwner {
+  token: TokenRow;
+  user: UserRow;
+}
+
+/** How long a looked-up token stays trusted without asking the database again. */
+export const CREDENTIAL_TTL_MS = 1_000;
+const MAX_ENTRIES = 10_000;
+
+/**
+ * Token lookups of the last second, by token hash. Finding a token and its owner costs more than
+ * the rest of a typical request, and agents call in bursts, so a busy token is read once a second
+ * instead of on every call.
+ *
+ * A revocation, a profile change or a plan change made in this process forgets the entries it
+ * touches at once; one made elsewhere (another instance, the CLI) shows within the TTL. Expiry is
+ * checked on every use by the caller. Unknown tokens are never kept. A lookup that was in flight
+ * while something was forgotten is not kept either (`generation`), so it cannot bring back what
+ * a revocation just removed.
+ */
+export class CredentialCache {
+  private readonly entries = new Map<string, { owner: TokenOwner; until: number }>();
+  /** Bumped by every forget; a lookup stores its result only if nothing was forgotten meanwhile. */
+  generation = 0;
+
+  constructor(
+    private readonly ttlMs = CREDENTIAL_TTL_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(hash: string): TokenOwner | undefined {
+    const entry = this.entries.get(hash);
+    if (entry === undefined) return undefined;
+    if (entry.until <= this.now()) {
+      this.entries.delete(hash);
+      return undefined;
+    }
+    return entry.owner;
+  }
+
+  /** Keeps a lookup made when `generation` was `since`. */
+  set(hash: string, owner: TokenOwner, since: number): void {
+    if (since !== this.generation || this.ttlMs <= 0) return;
+    // Insertion order is age order: the oldest entry makes room.
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(hash, { owner, until: this.now() + this.ttlMs });
+  }
+
+  forgetToken(tokenId: string): void {
+    this.forget((owner) => owner.token.id === tokenId);
+  }
+
+  forgetUser(userId: string): void {
+    this.forget((owner) => owner.user.id === userId);
+  }
+
+  clear(): void {
+    this.forget(() => true);
+  }
+
+  private forget(matches: (owner: TokenOwner) => boolean): void {
+    this.generation++;
+    for (const [hash, entry] of this.entries) if (matches(entry.owner)) this.entries.delete(hash);
+  }
+}
