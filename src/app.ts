@@ -15,7 +15,7 @@ import { BlobStore } from './domain/blobs.js';
 import { PhotoCleaner } from './domain/photo-metadata.js';
 import { SpeechWorker } from './domain/speech-worker.js';
 import { SmtpMailer } from './domain/mail.js';
-import { CredentialCache } from './domain/credential-cache.js';
+import { CREDENTIAL_TTL_MS, CredentialCache } from './domain/credential-cache.js';
 import { onTokenRevoked } from './domain/tokens.js';
 // Attachments join deletes and the export through hooks registered when the module loads.
 import './domain/attachments.js';
@@ -41,7 +41,9 @@ export async function openDeps(config: Config): Promise<{ deps: Deps; store: Sto
     throw err;
   }
   const blobs = new BlobStore(join(config.dataDir, 'blobs'));
-  const credentials = new CredentialCache();
+  // Only the embedded store has one service process; PostgreSQL may have many behind a load
+  // balancer, and a revocation on one must end the token on all of them with the next request.
+  const credentials = new CredentialCache(store.dialect === 'sqlite' ? CREDENTIAL_TTL_MS : 0);
   const stopForgetting = onTokenRevoked((tokenId) => credentials.forgetToken(tokenId));
   const deps: Deps = {
     db: store.db, dialect: store.dialect, config, limiter: makeLimiter(config), journal: new Journal(store.db, store.dialect, config.journal),

@@ -16,7 +16,9 @@ const MAX_ENTRIES = 10_000;
  * instead of on every call.
  *
  * A revocation, a profile change or a plan change made in this process forgets the entries it
- * touches at once; one made elsewhere (another instance, the CLI) shows within the TTL. Expiry is
+ * touches at once; a plan set by the CLI shows within the TTL. So it is on only for the embedded
+ * SQLite store, served by one process; with PostgreSQL, where instances may be many and a
+ * revocation must end the token everywhere with the next request, the TTL is zero. Expiry is
  * checked on every use by the caller. Unknown tokens are never kept. A lookup that was in flight
  * while something was forgotten is not kept either (`generation`), so it cannot bring back what
  * a revocation just removed.
