@@ -80,10 +80,15 @@ export async function projectAccess(db: Reader, actor: Actor, projectId: string)
 export async function taskAccess(db: Reader, actor: Actor, taskId: string): Promise<{ task: TaskRow; access: TreeAccess }> {
   const row = await findVisible(db, actor, taskId, taskWithTreeOfOwner);
   if (row === undefined) throw notFound('task');
-  const { tr_seq, tr_id, tr_owner_id, tr_name, tr_style, tr_project_count, tr_task_count, tr_created_at, tr_updated_at, ...task } = row;
+  // Spelled out rather than destructured with a rest: this runs on every task request.
+  const task: TaskRow = {
+    seq: row.seq, id: row.id, owner_id: row.owner_id, tree_id: row.tree_id, project_id: row.project_id, title: row.title, text: row.text,
+    notes: row.notes, status: row.status, deadline: row.deadline, color: row.color, position: row.position, completed_at: row.completed_at,
+    created_by: row.created_by, created_at: row.created_at, updated_at: row.updated_at,
+  };
   const tree: TreeRow = {
-    seq: tr_seq, id: tr_id, owner_id: tr_owner_id, name: tr_name, style: tr_style, project_count: tr_project_count,
-    task_count: tr_task_count, created_at: tr_created_at, updated_at: tr_updated_at,
+    seq: row.tr_seq, id: row.tr_id, owner_id: row.tr_owner_id, name: row.tr_name, style: row.tr_style, project_count: row.tr_project_count,
+    task_count: row.tr_task_count, created_at: row.tr_created_at, updated_at: row.tr_updated_at,
   };
   const access = accessTo(actor, tree);
   if (access === null) throw notFound('tree');

@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } fr
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { loadSqlite, withStatementCache } from './sqlite-driver.js';
+import { registerSqliteHandle } from './compiled.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -41,6 +42,7 @@ function openSqlite(dataDir: string): Store {
   // SQLite's lower() folds ASCII only; search compares short terms case-insensitively in every script.
   sqlite.function('casefold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  registerSqliteHandle(db, sqlite);
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databases, makeTestEnv, type TestEnv } from '../helpers/app.js';
+import { inTransaction, migrateToLatest, openStore, type Store } from '../../src/store/db.js';
+import { compiledOnce } from '../../src/store/compiled.js';
+
+const userById = compiledOnce((db, id: string) => db.selectFrom('users').select(['id', 'name']).where('id', '=', id));
+
+function userRow(id: string, name: string) {
+  const now = new Date().toISOString();
+  return { id, owner_id: id, email: `${id}@example.test`, password_hash: 'x', name, language: 'en', timezone: 'UTC', plan: 'seed', plan_expires_at: null, created_at: now, updated_at: now };
+}
+
+describe.each(databases)('compiled point queries (%s)', (kind) => {
+  let env: TestEnv;
+  let store: Store;
+  beforeAll(async () => {
+    env = makeTestEnv(kind);
+    store = await openStore(env.config);
+    await migrateToLatest(store);
+  });
+  afterAll(async () => {
+    await store.close();
+    await env.dispose();
+  });
+
+  it('run with new arguments each time', async () => {
+    await store.db.insertInto('users').values([userRow('usr_a', 'A'), userRow('usr_b', 'B')]).execute();
+    expect(await userById(store.db, 'usr_a')).toEqual([{ id: 'usr_a', name: 'A' }]);
+    expect(await userById(store.db, 'usr_b')).toEqual([{ id: 'usr_b', name: 'B' }]);
+    expect(await userById(store.db, 'usr_none')).toEqual([]);
+  });
+
+  it('never read what an open transaction has not committed', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let inserted!: () => void;
+    const didInsert = new Promise<void>((resolve) => {
+      inserted = resolve;
+    });
+    const writer = inTransaction(store.db, async (trx) => {
+      await trx.insertInto('users').values(userRow('usr_pending', 'Pending')).execute();
+      await trx.updateTable('users').set({ name: 'A, uncommitted' }).where('id', '=', 'usr_a').execute();
+      inserted();
+      await held;
+      throw new Error('roll back');
+    }).catch((err: Error) => err.message);
+    await didInsert;
+    // Issued while the transaction is open: it may wait for it, but must not see inside it.
+    const reads = Promise.all([userById(store.db, 'usr_pending'), userById(store.db, 'usr_a')]);
+    release();
+    expect(await writer).toBe('roll back');
+    expect(await reads).toEqual([[], [{ id: 'usr_a', name: 'A' }]]);
+  });
+
+  it('read inside a transaction what it wrote', async () => {
+    const seen = await inTransaction(store.db, async (trx) => {
+      await trx.insertInto('users').values(userRow('usr_c', 'C')).execute();
+      return userById(trx, 'usr_c');
+    });
+    expect(seen).toEqual([{ id: 'usr_c', name: 'C' }]);
+  });
+});
