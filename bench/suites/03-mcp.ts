@@ -1,6 +1,10 @@
-import { benchDatabases, load, makeAgent, printHeader, report, startServer, time, type BenchServer } from '../lib.js';
+import { McpServer } from '@modelcontextprotocol/server';
+import { benchDatabases, load, makeAgent, printHeader, report, startBaseline, startServer, time, type BenchServer } from '../lib.js';
 import { createTree } from '../../src/domain/trees.js';
 import { createTask } from '../../src/domain/tasks.js';
+import { serveExchange } from '../../src/http/mcp/exchange.js';
+import { schemas } from '../../src/http/mcp/schemas.js';
+import { getTask } from '../../src/domain/tasks.js';
 
 /**
  * MCP next to REST on the same read: `tools/call get_task` in an open session against
@@ -22,6 +26,7 @@ export async function run(): Promise<void> {
       const rest = await restRead(server, 'GET /api/v1/tasks/{id}, Bearer, journal on');
       report(rest, off, 'target ≥ 0.90× (≤ 10 % slower)');
       report(await mcpGetTask(server), rest, 'target ≥ 0.6× of REST');
+      report(await sdkFloor(server), rest, 'the SDK alone: the most any MCP call can reach');
       report(await journalFlush(server), undefined, 'per flush; every call written, none capped');
     } finally {
       await server.close();
@@ -55,6 +60,31 @@ async function mcpGetTask(server: BenchServer) {
   const answer = (await check.json()) as { result?: { isError?: boolean } };
   if (check.status !== 200 || answer.result === undefined || answer.result.isError) throw new Error(`tools/call answered ${check.status}`);
   return load('POST /mcp tools/call get_task (session, JSON answer)', { url: `${server.url}/mcp`, method: 'POST', headers: { ...headers, ...session }, body });
+}
+
+/**
+ * The ceiling of an MCP call as the SDK serves it: bare Fastify, and per request a fresh
+ * McpServer with one tool answering a constant through the same one-exchange transport, with
+ * no authentication, session, database, journal or rate limit.
+ */
+async function sdkFloor(server: BenchServer) {
+  const { actor } = await makeAgent(server, 'sprout');
+  const tree = await createTree(server.app.deps, actor, { name: 'Floor' });
+  const task = await getTask(server.app.deps, actor, (await createTask(server.app.deps, actor, { tree_id: tree.id, title: 'Water the roses', notes: 'twice a week' })).id);
+  const floor = await startBaseline((app) => app.post('/', async (request, reply) => {
+    const server = new McpServer({ name: 'floor', version: '1' }, { capabilities: { tools: {} } });
+    server.registerTool('get_task', {
+      description: 'One task by id.', inputSchema: schemas.TaskId, outputSchema: schemas.OneTask,
+    }, () => ({ structuredContent: { task }, content: [{ type: 'text', text: JSON.stringify({ task }) }] }));
+    const answer = await serveExchange(server, request.body, { accept: request.headers.accept, protocolVersion: '2025-11-25' }, { token: '', clientId: '', scopes: [] });
+    return reply.code(answer.status).send(answer.body);
+  }));
+  try {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_task', arguments: { id: task.id } } });
+    return await load('floor: bare Fastify + the MCP SDK answering a constant tool per request', { url: `${floor.url}/`, method: 'POST', headers: { accept: 'application/json, text/event-stream' }, body });
+  } finally {
+    await floor.close();
+  }
 }
 
 /** The journal's write side without the per-owner cap helping: 10 owners × 1,000 calls per flush. */
