@@ -1,6 +1,8 @@
 import { sha256 } from '../domain/crypto.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
+type OnSendDone = (err: Error | null, payload?: unknown) => void;
+
 /** A strong validator over the body and the actor, so two accounts never share a cached answer. */
 export function etagFor(actorKey: string, body: string): string {
   return `"${sha256(`${actorKey}\n${body}`).slice(0, 32)}"`;
@@ -13,9 +15,13 @@ function matches(ifNoneMatch: string, etag: string): boolean {
 
 /**
  * onSend for API reads. It runs only for answers the route produced, so authentication and
- * authorization have already succeeded before a 304 can be chosen.
+ * authorization have already succeeded before a 304 can be chosen. A callback hook: it never waits.
  */
-export async function applyReadCaching(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+export function applyReadCaching(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: OnSendDone): void {
+  done(null, cachedOrFresh(request, reply, payload));
+}
+
+function cachedOrFresh(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
   reply.header('Vary', 'Authorization, Cookie');
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     reply.header('Cache-Control', 'no-store');

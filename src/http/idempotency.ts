@@ -24,67 +24,79 @@ function fingerprintOf(request: FastifyRequest): string {
  * response. Concurrent duplicates race on the primary key, so only one of them ever does the work.
  */
 export function makeIdempotencyGuard(deps: Deps) {
-  return async function idempotencyGuard(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
+  // A callback hook, since almost every request passes straight through; one that replays a
+  // stored answer has sent it and must not continue (Fastify: do not call done after send).
+  return function idempotencyGuard(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
     const config = request.routeOptions.config;
     const raw = request.headers['idempotency-key'];
-    if (isSafe(request.method) || (config.idempotency ?? 'allow') !== 'allow' || raw === undefined || request.actor === null) return;
-    const key = Array.isArray(raw) ? raw[0]! : raw;
-    if (!KEY.test(key)) throw invalid('/idempotency-key', 'must be 8 to 128 characters of A-Z a-z 0-9 : _ . -');
-    const ownerId = request.actor.user.id;
-    const fingerprint = fingerprintOf(request);
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const claimed = await deps.db
-        .insertInto('idempotency_keys')
-        .values({ owner_id: ownerId, key, fingerprint, state: 'running', status_code: null, response_body: null, created_at: nowIso() })
-        .onConflict((oc) => oc.columns(['owner_id', 'key']).doNothing())
-        .executeTakeFirst();
-      if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 1) {
-        request.idempotency = { ownerId, key };
-        return;
-      }
-      const stored = await deps.db
-        .selectFrom('idempotency_keys')
-        .selectAll()
-        .where('owner_id', '=', ownerId)
-        .where('key', '=', key)
-        .executeTakeFirst();
-      if (stored === undefined) continue;
-      const age = Date.now() - Date.parse(stored.created_at);
-      const stale = age > REPLAY_MS || (stored.state === 'running' && age > ABANDONED_MS);
-      if (stale) {
-        await deps.db.deleteFrom('idempotency_keys').where('owner_id', '=', ownerId).where('key', '=', key).where('created_at', '=', stored.created_at).execute();
-        continue;
-      }
-      if (stored.fingerprint !== fingerprint) {
-        throw new DomainError('idempotency_conflict', 'This Idempotency-Key was used with a different method, path, query or body.');
-      }
-      if (stored.state !== 'done') {
-        throw new DomainError('idempotency_in_progress', 'The first request with this Idempotency-Key is still running; retry shortly.');
-      }
-      return reply
-        .code(stored.status_code ?? 200)
-        .header('Idempotent-Replayed', 'true')
-        .type('application/json; charset=utf-8')
-        .send(stored.response_body ?? '');
-    }
-    throw new DomainError('idempotency_in_progress', 'The Idempotency-Key is busy; retry shortly.');
+    const actor = request.actor;
+    if (isSafe(request.method) || (config.idempotency ?? 'allow') !== 'allow' || raw === undefined || actor === null) return done();
+    claimOrReplay(deps, request, reply, actor.user.id, Array.isArray(raw) ? raw[0]! : raw).then((replayed) => {
+      if (!replayed) done();
+    }, done);
   };
+}
+
+/** Claims the key for this request (false) or sends the stored answer (true). */
+async function claimOrReplay(deps: Deps, request: FastifyRequest, reply: FastifyReply, ownerId: string, key: string): Promise<boolean> {
+  if (!KEY.test(key)) throw invalid('/idempotency-key', 'must be 8 to 128 characters of A-Z a-z 0-9 : _ . -');
+  const fingerprint = fingerprintOf(request);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const claimed = await deps.db
+      .insertInto('idempotency_keys')
+      .values({ owner_id: ownerId, key, fingerprint, state: 'running', status_code: null, response_body: null, created_at: nowIso() })
+      .onConflict((oc) => oc.columns(['owner_id', 'key']).doNothing())
+      .executeTakeFirst();
+    if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 1) {
+      request.idempotency = { ownerId, key };
+      return false;
+    }
+    const stored = await deps.db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('owner_id', '=', ownerId)
+      .where('key', '=', key)
+      .executeTakeFirst();
+    if (stored === undefined) continue;
+    const age = Date.now() - Date.parse(stored.created_at);
+    const stale = age > REPLAY_MS || (stored.state === 'running' && age > ABANDONED_MS);
+    if (stale) {
+      await deps.db.deleteFrom('idempotency_keys').where('owner_id', '=', ownerId).where('key', '=', key).where('created_at', '=', stored.created_at).execute();
+      continue;
+    }
+    if (stored.fingerprint !== fingerprint) {
+      throw new DomainError('idempotency_conflict', 'This Idempotency-Key was used with a different method, path, query or body.');
+    }
+    if (stored.state !== 'done') {
+      throw new DomainError('idempotency_in_progress', 'The first request with this Idempotency-Key is still running; retry shortly.');
+    }
+    reply
+      .code(stored.status_code ?? 200)
+      .header('Idempotent-Replayed', 'true')
+      .type('application/json; charset=utf-8')
+      .send(stored.response_body ?? '');
+    return true;
+  }
+  throw new DomainError('idempotency_in_progress', 'The Idempotency-Key is busy; retry shortly.');
 }
 
 /** Keeps a 200/201 answer for replay; any other outcome frees the key so the client may retry. */
 export function makeIdempotencyRecorder(deps: Deps) {
-  return async function idempotencyRecorder(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  return function idempotencyRecorder(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void): void {
     const state = request.idempotency;
-    if (state === null) return payload;
+    if (state === null) return done(null, payload);
     request.idempotency = null;
-    const where = deps.db.updateTable('idempotency_keys').where('owner_id', '=', state.ownerId).where('key', '=', state.key);
-    if (reply.statusCode === 200 || reply.statusCode === 201) {
-      await where.set({ state: 'done', status_code: reply.statusCode, response_body: typeof payload === 'string' ? payload : '' }).execute();
-    } else {
-      await deps.db.deleteFrom('idempotency_keys').where('owner_id', '=', state.ownerId).where('key', '=', state.key).execute();
-    }
-    return payload;
+    keepOrFree(deps, reply, payload, state).then(() => done(null, payload), done);
   };
+}
+
+async function keepOrFree(deps: Deps, reply: FastifyReply, payload: unknown, state: IdempotencyState): Promise<void> {
+  const where = deps.db.updateTable('idempotency_keys').where('owner_id', '=', state.ownerId).where('key', '=', state.key);
+  if (reply.statusCode === 200 || reply.statusCode === 201) {
+    await where.set({ state: 'done', status_code: reply.statusCode, response_body: typeof payload === 'string' ? payload : '' }).execute();
+  } else {
+    await deps.db.deleteFrom('idempotency_keys').where('owner_id', '=', state.ownerId).where('key', '=', state.key).execute();
+  }
 }
 
 /** Keys are kept for 7 days (CONTRACT §5); a periodic sweep removes older ones. */

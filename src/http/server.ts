@@ -39,14 +39,17 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   app.decorateRequest('sessionId', null);
   app.decorateRequest('credential', null);
   app.decorateRequest('idempotency', null);
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks that run on every request and never wait are callback hooks: an async one costs a promise.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    done();
   });
   // A write sent without a body is validated as an empty object: PATCH with no body is a no-op.
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     if (request.body === undefined && request.method !== 'GET' && request.method !== 'HEAD' && request.routeOptions.schema?.body !== undefined) {
       request.body = {};
     }
+    done();
   });
 
   await app.register(cookie);
