@@ -35,7 +35,8 @@ export async function resolveCredentials(deps: Deps, request: FastifyRequest): P
     void touchToken(deps, found.token).catch((err: unknown) => request.log.warn({ err }, 'could not record token use'));
     return;
   }
-  const cookie = request.cookies[SESSION_COOKIE];
+  const header = request.headers.cookie;
+  const cookie = header === undefined ? undefined : request.server.parseCookie(header)[SESSION_COOKIE];
   if (isSessionId(cookie)) {
     request.credential = 'cookie';
     request.sessionId = cookie;

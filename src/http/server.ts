@@ -52,7 +52,8 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     done();
   });
 
-  await app.register(cookie);
+  // Cookies are parsed where credentials are resolved, and only when no Bearer token decides.
+  await app.register(cookie, { hook: false });
   await registerOpenApi(app, deps.config.publicUrl);
 
   app.get('/healthz', { config: { rateLimit: false }, schema: { tags: ['Service'], summary: 'Liveness' } }, async () => ({ status: 'ok' }));
