@@ -6,6 +6,7 @@ import { effectivePlan } from '../domain/plans.js';
 import { authenticateToken, parseScopes, touchToken } from '../domain/tokens.js';
 import { isSessionId, sessionUser } from '../domain/sessions.js';
 import type { UserRow } from '../domain/accounts.js';
+import { warnWith } from './logger.js';
 
 export const SESSION_COOKIE = 'tt_session';
 const BEARER = /^Bearer +([^\s]+) *$/i;
@@ -32,7 +33,7 @@ export async function resolveCredentials(deps: Deps, request: FastifyRequest): P
       scopes: new Set(parseScopes(found.token.scopes)),
       plan: effectivePlan(found.user.plan, found.user.plan_expires_at),
     };
-    void touchToken(deps, found.token).catch((err: unknown) => request.log.warn({ err }, 'could not record token use'));
+    void touchToken(deps, found.token).catch(warnWith(request.log, 'could not record token use'));
     return;
   }
   const header = request.headers.cookie;
