@@ -121,6 +121,22 @@ export async function load(name: string, options: LoadOptions): Promise<Measurem
   return { name, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx + wrong - (expected >= 300 ? result.non2xx : 0) };
 }
 
+/**
+ * Loads a baseline and a subject in turn, `rounds` times each, and keeps each one's median run:
+ * on a shared 2-core machine the baseline alone drifts by 10 % and more between minutes, and
+ * alternating keeps both measured under the same conditions.
+ */
+export async function alternate(baseline: [string, LoadOptions], subject: [string, LoadOptions], rounds = 3): Promise<[Measurement, Measurement]> {
+  const runs: [Measurement[], Measurement[]] = [[], []];
+  for (let i = 0; i < rounds; i++) {
+    runs[0].push(await load(...baseline));
+    runs[1].push(await load(...subject));
+  }
+  const median = (all: Measurement[]) => [...all].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(all.length / 2)]!;
+  const [base, measured] = [median(runs[0]), median(runs[1])];
+  return [{ ...base, name: `${base.name} (median of ${rounds})` }, { ...measured, name: `${measured.name} (median of ${rounds}, alternating)` }];
+}
+
 /** Times an async operation `runs` times in a row; latencies in milliseconds. */
 export async function time(name: string, runs: number, work: () => Promise<unknown>): Promise<Measurement> {
   const samples: number[] = [];
