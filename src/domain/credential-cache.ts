@@ -1,9 +1,12 @@
 import type { UserRow } from './accounts.js';
+import type { Scope } from './actor.js';
 import type { TokenRow } from './tokens.js';
 
 export interface TokenOwner {
   token: TokenRow;
   user: UserRow;
+  /** The token's scopes, parsed once per lookup. */
+  scopes: ReadonlySet<Scope>;
 }
 
 /** How long a looked-up token stays trusted without asking the database again. */
@@ -18,8 +21,8 @@ const MAX_ENTRIES = 10_000;
  * A revocation, a profile change or a plan change made in this process forgets the entries it
  * touches at once; a plan set by the CLI shows within the TTL. So it is on only for the embedded
  * SQLite store, served by one process; with PostgreSQL, where instances may be many and a
- * revocation must end the token everywhere with the next request, the TTL is zero. Expiry is
- * checked on every use by the caller. Unknown tokens are never kept. A lookup that was in flight
+ * revocation must end the token everywhere with the next request, the TTL is zero. An entry
+ * never outlives its token's expiry. Unknown tokens are never kept. A lookup that was in flight
  * while something was forgotten is not kept either (`generation`), so it cannot bring back what
  * a revocation just removed.
  */
@@ -48,7 +51,7 @@ export class CredentialCache {
     if (since !== this.generation || this.ttlMs <= 0) return;
     // Insertion order is age order: the oldest entry makes room.
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(hash, { owner, until: this.now() + this.ttlMs });
+    this.entries.set(hash, { owner, until: Math.min(this.now() + this.ttlMs, Date.parse(owner.token.expires_at)) });
   }
 
   forgetToken(tokenId: string): void {

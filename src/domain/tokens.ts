@@ -197,7 +197,8 @@ export async function authenticateToken(deps: Deps, value: string): Promise<Toke
   if (!TOKEN_VALUE.test(value)) return null;
   const hash = sha256(value);
   const cached = deps.credentials.get(hash);
-  if (cached !== undefined) return tokenStatus(cached.token) === 'active' ? cached : null;
+  // Revoked entries are forgotten and none outlives its token's expiry, so a hit is active.
+  if (cached !== undefined) return cached;
   const since = deps.credentials.generation;
   const [row] = await tokenWithOwner(deps.db, hash);
   if (row === undefined) return null;
@@ -212,18 +213,18 @@ export async function authenticateToken(deps: Deps, value: string): Promise<Toke
     language: row.language, timezone: row.timezone, plan: row.plan, plan_expires_at: row.plan_expires_at,
     created_at: row.created_at, updated_at: row.updated_at,
   };
-  const owner = { token, user };
+  const owner = { token, user, scopes: new Set(parseScopes(token.scopes)) };
   deps.credentials.set(hash, owner, since);
   return owner;
 }
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** Records use at most once a minute per token, so reads do not turn into writes. */
-export async function touchToken(deps: Deps, token: TokenRow): Promise<void> {
+/** Records use at most once a minute per token, so reads do not turn into writes; undefined when there was nothing to record. */
+export function touchToken(deps: Deps, token: TokenRow): Promise<unknown> | undefined {
   const now = Date.now();
-  if (token.last_used_at !== null && now - Date.parse(token.last_used_at) < LAST_USED_RESOLUTION_MS) return;
+  if (token.last_used_at !== null && now - Date.parse(token.last_used_at) < LAST_USED_RESOLUTION_MS) return undefined;
   const at = new Date(now).toISOString();
   token.last_used_at = at;
-  await deps.db.updateTable('personal_tokens').set({ last_used_at: at }).where('id', '=', token.id).execute();
+  return deps.db.updateTable('personal_tokens').set({ last_used_at: at }).where('id', '=', token.id).execute();
 }

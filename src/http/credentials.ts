@@ -3,7 +3,7 @@ import type { Deps } from '../domain/deps.js';
 import { userActor, type Actor } from '../domain/actor.js';
 import { DomainError } from '../domain/errors.js';
 import { effectivePlan } from '../domain/plans.js';
-import { authenticateToken, parseScopes, touchToken } from '../domain/tokens.js';
+import { authenticateToken, touchToken } from '../domain/tokens.js';
 import { isSessionId, sessionUser } from '../domain/sessions.js';
 import type { UserRow } from '../domain/accounts.js';
 import { warnWith } from './logger.js';
@@ -30,10 +30,10 @@ export async function resolveCredentials(deps: Deps, request: FastifyRequest): P
       user: found.user,
       via: 'token',
       credentialId: found.token.id,
-      scopes: new Set(parseScopes(found.token.scopes)),
+      scopes: found.scopes,
       plan: effectivePlan(found.user.plan, found.user.plan_expires_at),
     };
-    void touchToken(deps, found.token).catch(warnWith(request.log, 'could not record token use'));
+    touchToken(deps, found.token)?.catch(warnWith(request.log, 'could not record token use'));
     return;
   }
   const header = request.headers.cookie;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CredentialCache, type TokenOwner } from '../../src/domain/credential-cache.js';
 
-function owner(tokenId: string, userId: string): TokenOwner {
-  return { token: { id: tokenId } as TokenOwner['token'], user: { id: userId } as TokenOwner['user'] };
+function owner(tokenId: string, userId: string, expiresAt = '2999-01-01T00:00:00.000Z'): TokenOwner {
+  return { token: { id: tokenId, expires_at: expiresAt } as TokenOwner['token'], user: { id: userId } as TokenOwner['user'], scopes: new Set() };
 }
 
 describe('CredentialCache', () => {
@@ -12,6 +12,16 @@ describe('CredentialCache', () => {
     cache.set('h1', owner('pat_1', 'usr_1'), cache.generation);
     now += 999;
     expect(cache.get('h1')?.token.id).toBe('pat_1');
+    now += 1;
+    expect(cache.get('h1')).toBeUndefined();
+  });
+
+  it('never keeps an entry past the expiry of its token', () => {
+    let now = Date.parse('2026-11-23T12:00:00.000Z');
+    const cache = new CredentialCache(1_000, () => now);
+    cache.set('h1', owner('pat_1', 'usr_1', '2026-11-23T12:00:00.400Z'), cache.generation);
+    now += 399;
+    expect(cache.get('h1')).toBeDefined();
     now += 1;
     expect(cache.get('h1')).toBeUndefined();
   });
