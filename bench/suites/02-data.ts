@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { alternate, benchDatabases, load, makeAgent, printHeader, report, startBaseline, startServer, time, type BenchServer } from '../lib.js';
 import { seedTasks, taskFields } from '../seed.js';
 import { insertTasksBulk } from '../../src/domain/tasks.js';
@@ -37,9 +37,12 @@ async function measure(server: BenchServer): Promise<void> {
     ['bare Fastify, small JSON', { url: `${baseline.url}/` }],
     ['GET /api/v1/tasks/{id}, Bearer', { url: `${server.url}/api/v1/tasks/${task!.id}`, headers }],
   );
-  await baseline.close();
   report(bare);
   report(read, bare, 'target ≥ 0.5×');
+  const floor = await startReadFloor(server, task!.id, actor.user.id);
+  report(await load('floor: bare Fastify + the same task read as one prepared query, no pipeline', { url: `${floor.url}/` }), bare, 'the most a read with no pipeline reaches');
+  await floor.close();
+  await baseline.close();
 
   const newTask = { title: 'Water the roses', text: 'with the can by the door', notes: 'twice a week in summer' };
   const insertBaseline = await rawInsertBaseline(false);
@@ -72,6 +75,20 @@ async function measure(server: BenchServer): Promise<void> {
     if (answer.status !== 200) throw new Error(`export answered ${answer.status}`);
     await answer.arrayBuffer();
   }), undefined, 'target < 300 ms');
+}
+
+/**
+ * The ceiling of an authorized point read: Fastify answering the task and its tree from one
+ * query compiled once and run on the service's own connection, with no credential, pipeline,
+ * validation, ETag or journal around it.
+ */
+async function startReadFloor(server: BenchServer, taskId: string, ownerId: string) {
+  const db = server.app.deps.db;
+  const query = sql`select t.*, tr.owner_id as tree_owner_id, tr.name as tree_name from tasks t join trees tr on tr.id = t.tree_id where t.id = ${taskId} and t.owner_id = ${ownerId}`.compile(db);
+  return startBaseline((app) => app.get('/', async () => {
+    const { rows } = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(query.sql, [taskId, ownerId]));
+    return { task: rows[0] };
+  }));
 }
 
 async function newTree(server: BenchServer, headers: Record<string, string>, name: string): Promise<string> {
