@@ -1,8 +1,9 @@
-import { openAsBlob } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { Config } from '../config.js';
 import type { Db } from '../store/db.js';
 import type { BlobStore } from './blobs.js';
 import { nowIso } from './ids.js';
+import { multipartBody } from './multipart-body.js';
 
 const POLL_EVERY_MS = 1_000;
 /** Provider 5xx, timeouts and network failures are retried this many times in all. */
@@ -99,13 +100,13 @@ export class SpeechWorker {
     const attachment = await this.db.selectFrom('attachments').select(['filename', 'content_type']).where('id', '=', job.attachment_id).executeTakeFirst();
     if (attachment === undefined) return { kind: 'refused', error: 'The audio attachment no longer exists.' };
     const { apiUrl, apiKey, model, timeoutMs } = this.config.speech;
-    const form = new FormData();
-    form.append('file', await openAsBlob(this.blobs.pathOf(job.owner_id, job.attachment_id), { type: attachment.content_type }), attachment.filename);
-    form.append('model', model);
+    // One job at a time per process, and audio is at most 25 MiB: the file is read whole (see multipartBody).
+    const bytes = await readFile(this.blobs.pathOf(job.owner_id, job.attachment_id));
+    const { body, contentType } = multipartBody({ model }, { name: 'file', filename: attachment.filename, contentType: attachment.content_type, bytes });
     const url = `${apiUrl!.replace(/\/+$/, '')}/audio/transcriptions`;
     try {
       const response = await fetch(url, {
-        method: 'POST', body: form, headers: apiKey === null ? {} : { authorization: `Bearer ${apiKey}` },
+        method: 'POST', body, headers: { 'content-type': contentType, ...(apiKey === null ? {} : { authorization: `Bearer ${apiKey}` }) },
         signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(timeoutMs)]),
       });
       const text = await response.text();
