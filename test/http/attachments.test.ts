@@ -267,6 +267,28 @@ describe.each(databases)('attachments (%s)', (kind) => {
     expect(disposition).toBe(`attachment; filename="______.pdf"; filename*=UTF-8''%D1%81%D0%B5%D0%BA%D1%80%D0%B5%D1%82.pdf`);
   });
 
+  it("pages a task's attachments and transcriptions with cursors bound to the task and the list", async () => {
+    const tree = await makeTree(agent);
+    const [task, other] = [await makeTask(agent, tree.id), await makeTask(agent, tree.id)];
+    const path = `/api/v1/tasks/${task.id}/attachments`;
+    const ids: string[] = [];
+    for (const name of ['a.txt', 'b.txt', 'c.txt']) ids.push((await upload(agent, path, [{ data: Buffer.from(name), name }])).body.attachment.id);
+    await upload(agent, `/api/v1/tasks/${other.id}/attachments`, [{ data: Buffer.from('elsewhere') }]);
+
+    const first = await agent.get(`${path}?limit=2`);
+    expect(first.body.items.map((a: { id: string }) => a.id)).toEqual(ids.slice(0, 2));
+    const cursor = encodeURIComponent(first.body.next_cursor);
+    await upload(agent, path, [{ data: Buffer.from('later') }]);
+    const second = await agent.get(`${path}?limit=2&cursor=${cursor}`);
+    expect(second.body).toEqual({ items: [expect.objectContaining({ id: ids[2] })], next_cursor: null });
+
+    for (const wrong of [`/api/v1/tasks/${other.id}/attachments?limit=2`, `/api/v1/tasks/${task.id}/transcriptions?limit=2`]) {
+      const refused = await agent.get(`${wrong}&cursor=${cursor}`);
+      expect(refused.status, wrong).toBe(400);
+      expect(refused.body.error.code).toBe('invalid_cursor');
+    }
+  });
+
   it('needs the attachments scope, write for uploads and a paid plan for API writes', async () => {
     const tree = await makeTree(agent);
     const task = await makeTask(agent, tree.id);
