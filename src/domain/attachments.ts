@@ -8,7 +8,8 @@ import { DomainError, invalid, notFound } from './errors.js';
 import { hmac, safeEqual } from './crypto.js';
 import { newId, nowIso } from './ids.js';
 import { planLimits } from './plans.js';
-import { readPage, type Page, type PageInput } from './paging.js';
+import type { Page, PageInput } from './paging.js';
+import { pageOfTask } from './task-pages.js';
 import { limitReached } from './limits.js';
 import { TooLarge, type Received } from './blobs.js';
 import { PhotoNotCleaned, sniffPhoto } from './photo-metadata.js';
@@ -150,19 +151,7 @@ async function attachmentAccess(deps: Deps, actor: Actor, id: string, write = fa
 
 /** @throws not_found, invalid_cursor */
 export async function listAttachments(deps: Deps, actor: Actor, taskId: string, input: PageInput): Promise<Page<Attachment>> {
-  requireRead(actor);
-  await taskAccess(deps.db, actor, taskId);
-  const { rows, next_cursor } = await readPage(
-    deps.config.secret,
-    { actorKey: actor.user.id, endpoint: 'attachments', filters: { task_id: taskId } },
-    input,
-    async ({ after, upTo, take }) => {
-      let query = deps.db.selectFrom('attachments').selectAll().where('task_id', '=', taskId).where('seq', '>', after);
-      if (upTo !== null) query = query.where('seq', '<=', upTo);
-      return (await query.orderBy('seq').limit(take).execute()).map((r) => ({ ...r, seq: Number(r.seq) }));
-    },
-    async () => Number((await deps.db.selectFrom('attachments').select((eb) => eb.fn.max('seq').as('max')).executeTakeFirstOrThrow()).max ?? 0),
-  );
+  const { rows, next_cursor } = await pageOfTask(deps, actor, 'attachments', 'attachments', taskId, input);
   return { items: rows.map(presentAttachment), next_cursor };
 }
 

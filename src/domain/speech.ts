@@ -5,7 +5,8 @@ import { requireTreeWrite, taskAccess, visibleOwnerIds, type TreeAccess } from '
 import { DomainError, invalid, notFound } from './errors.js';
 import { newId, nowIso } from './ids.js';
 import { planLimits } from './plans.js';
-import { readPage, type Page, type PageInput } from './paging.js';
+import type { Page, PageInput } from './paging.js';
+import { pageOfTask } from './task-pages.js';
 import { createAttachment, MAX_UPLOAD_BYTES, type Upload } from './attachments.js';
 import type { SpeechJobTable } from '../store/schema.js';
 
@@ -101,18 +102,6 @@ export async function getSpeechJob(deps: Deps, actor: Actor, id: string): Promis
 
 /** @throws not_found, invalid_cursor */
 export async function listSpeechJobs(deps: Deps, actor: Actor, taskId: string, input: PageInput): Promise<Page<SpeechJob>> {
-  requireRead(actor);
-  await taskAccess(deps.db, actor, taskId);
-  const { rows, next_cursor } = await readPage(
-    deps.config.secret,
-    { actorKey: actor.user.id, endpoint: 'transcriptions', filters: { task_id: taskId } },
-    input,
-    async ({ after, upTo, take }) => {
-      let query = deps.db.selectFrom('speech_jobs').selectAll().where('task_id', '=', taskId).where('seq', '>', after);
-      if (upTo !== null) query = query.where('seq', '<=', upTo);
-      return (await query.orderBy('seq').limit(take).execute()).map((r) => ({ ...r, seq: Number(r.seq) }));
-    },
-    async () => Number((await deps.db.selectFrom('speech_jobs').select((eb) => eb.fn.max('seq').as('max')).executeTakeFirstOrThrow()).max ?? 0),
-  );
+  const { rows, next_cursor } = await pageOfTask(deps, actor, 'speech_jobs', 'transcriptions', taskId, input);
   return { items: rows.map(presentJob), next_cursor };
 }

@@ -3,7 +3,7 @@ import type { Deps } from '../domain/deps.js';
 import { DomainError, invalid } from '../domain/errors.js';
 import { sha256 } from '../domain/crypto.js';
 import { nowIso } from '../domain/ids.js';
-import { isSafe } from './pipeline.js';
+import { header, isSafe } from './pipeline.js';
 
 const KEY = /^[A-Za-z0-9:_.-]{8,128}$/;
 const REPLAY_MS = 7 * 86_400_000;
@@ -28,10 +28,10 @@ export function makeIdempotencyGuard(deps: Deps) {
   // stored answer has sent it and must not continue (Fastify: do not call done after send).
   return function idempotencyGuard(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
     const config = request.routeOptions.config;
-    const raw = request.headers['idempotency-key'];
+    const key = header(request, 'idempotency-key');
     const actor = request.actor;
-    if (isSafe(request.method) || (config.idempotency ?? 'allow') !== 'allow' || raw === undefined || actor === null) return done();
-    claimOrReplay(deps, request, reply, actor.user.id, Array.isArray(raw) ? raw[0]! : raw).then((replayed) => {
+    if (isSafe(request.method) || (config.idempotency ?? 'allow') !== 'allow' || key === undefined || actor === null) return done();
+    claimOrReplay(deps, request, reply, actor.user.id, key).then((replayed) => {
       if (!replayed) done();
     }, done);
   };

@@ -14,7 +14,8 @@ export function isSafe(method: string): boolean {
   return SAFE_METHODS.has(method);
 }
 
-function header(request: FastifyRequest, name: string): string | undefined {
+/** A request header's first value. */
+export function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }

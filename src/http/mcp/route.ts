@@ -3,7 +3,7 @@ import { createMcpHandler, localhostAllowedOrigins, validateOriginHeader, type A
 import type { Deps } from '../../domain/deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { endMcpSession, findMcpSession, openMcpSession } from '../../domain/mcp-sessions.js';
-import { makePipeline } from '../pipeline.js';
+import { header, makePipeline } from '../pipeline.js';
 import { access } from '../access.js';
 import { describeFailure, INTERNAL_MESSAGE } from '../errors.js';
 import { clientOf } from '../journal-hook.js';
@@ -12,12 +12,6 @@ import { focusOf, isInitialize, isLegacy, operationOf, outlineOf } from './messa
 import { serveExchange } from './exchange.js';
 
 const SESSION_HEADER = 'mcp-session-id';
-
-function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 
 /** A JSON-RPC error answer with an HTTP status, for failures before or around the SDK. */
 function rpcError(reply: FastifyReply, status: number, code: number, message: string, data?: unknown) {
