@@ -7,9 +7,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { createApp, type App } from '../src/app.js';
-import { registerUser, setUserPlan } from '../src/domain/accounts.js';
+import { registerUser, setUserPlan } from '../src/domain/accounts/accounts.js';
 import { userActor, type Actor } from '../src/domain/actor.js';
-import { createToken } from '../src/domain/tokens.js';
+import { createToken } from '../src/domain/agents/tokens.js';
 import type { PlanName } from '../src/domain/plans.js';
 
 /** How long each load runs; BENCH_SECONDS=10 for steadier figures. */

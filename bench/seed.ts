@@ -1,7 +1,7 @@
 import type { Deps } from '../src/domain/deps.js';
 import type { Actor } from '../src/domain/actor.js';
-import { createTree } from '../src/domain/trees.js';
-import { insertTasksBulk } from '../src/domain/tasks.js';
+import { createTree } from '../src/domain/trees/trees.js';
+import { insertTasksBulk } from '../src/domain/trees/tasks.js';
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'po', 'da', 'fi', 'gu', 'he', 'ja', 'wi', 'xo', 'yu', 'bre', 'str'];
 

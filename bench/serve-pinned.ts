@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { makeAgent, startBaseline, startServer } from './lib.js';
-import { createTree } from '../src/domain/trees.js';
-import { createTask } from '../src/domain/tasks.js';
+import { createTree } from '../src/domain/trees/trees.js';
+import { createTask } from '../src/domain/trees/tasks.js';
 
 /**
  * For bench/cpu-per-request.sh: the real service (SQLite) and bare Fastify in this process, an

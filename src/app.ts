@@ -9,16 +9,16 @@ import { RedisRateLimiter } from './store/rate-limiter-redis.js';
 import { buildServer } from './http/server.js';
 import { warnWith } from './http/logger.js';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
-import { purgeHistory } from './domain/history-purge.js';
-import { Journal } from './domain/journal.js';
-import { BlobStore } from './domain/blobs.js';
-import { PhotoCleaner } from './domain/photo-metadata.js';
-import { SpeechWorker } from './domain/speech-worker.js';
-import { SmtpMailer } from './domain/mail.js';
-import { CREDENTIAL_TTL_MS, CredentialCache } from './domain/credential-cache.js';
-import { onTokenRevoked } from './domain/tokens.js';
+import { purgeHistory } from './domain/trees/history-purge.js';
+import { Journal } from './domain/agents/journal.js';
+import { BlobStore } from './domain/files/blobs.js';
+import { PhotoCleaner } from './domain/files/photo-metadata.js';
+import { SpeechWorker } from './domain/files/speech-worker.js';
+import { SmtpMailer } from './domain/accounts/mail.js';
+import { CREDENTIAL_TTL_MS, CredentialCache } from './domain/agents/credential-cache.js';
+import { onTokenRevoked } from './domain/agents/tokens.js';
 // Attachments join deletes and the export through hooks registered when the module loads.
-import './domain/attachments.js';
+import './domain/files/attachments.js';
 
 export interface App {
   server: FastifyInstance;

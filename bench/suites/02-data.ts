@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CompiledQuery, sql } from 'kysely';
 import { alternate, benchDatabases, load, makeAgent, printHeader, report, startBaseline, startServer, time, type BenchServer } from '../lib.js';
 import { seedTasks, taskFields } from '../seed.js';
-import { insertTasksBulk } from '../../src/domain/tasks.js';
+import { insertTasksBulk } from '../../src/domain/trees/tasks.js';
 import { loadSqlite } from '../../src/store/sqlite-driver.js';
 
 /**

@@ -1,10 +1,10 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { alternate, benchDatabases, load, makeAgent, printHeader, report, startBaseline, startServer, time, type BenchServer, type LoadOptions } from '../lib.js';
-import { createTree } from '../../src/domain/trees.js';
-import { createTask } from '../../src/domain/tasks.js';
+import { createTree } from '../../src/domain/trees/trees.js';
+import { createTask } from '../../src/domain/trees/tasks.js';
 import { serveExchange } from '../../src/http/mcp/exchange.js';
 import { schemas } from '../../src/http/mcp/schemas.js';
-import { getTask } from '../../src/domain/tasks.js';
+import { getTask } from '../../src/domain/trees/tasks.js';
 
 /**
  * MCP next to REST on the same read: `tools/call get_task` in an open session against

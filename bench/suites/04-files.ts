@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { ExifTool } from 'exiftool-vendored';
 import { loadConfig } from '../../src/config.js';
 import { openDeps } from '../../src/app.js';
-import { setUserPlan } from '../../src/domain/accounts.js';
+import { setUserPlan } from '../../src/domain/accounts/accounts.js';
 
 const MiB = 1024 * 1024;
 const RUNS = 8;

@@ -2,7 +2,7 @@ import type { Deps } from '../domain/deps.js';
 import type { Actor } from '../domain/actor.js';
 import { loadConfig } from '../config.js';
 import { openDeps } from '../app.js';
-import { getUserByEmail } from '../domain/accounts.js';
+import { getUserByEmail } from '../domain/accounts/accounts.js';
 import { userActor } from '../domain/actor.js';
 
 /**

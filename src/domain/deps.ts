@@ -1,12 +1,12 @@
 import type { Config } from '../config.js';
 import type { Db, DialectName } from '../store/db.js';
 import type { RateLimiter } from './rate-limit.js';
-import type { Journal } from './journal.js';
-import type { BlobStore } from './blobs.js';
-import type { PhotoCleaner } from './photo-metadata.js';
-import type { SpeechWorker } from './speech-worker.js';
-import type { Mailer } from './mail.js';
-import type { CredentialCache } from './credential-cache.js';
+import type { Journal } from './agents/journal.js';
+import type { BlobStore } from './files/blobs.js';
+import type { PhotoCleaner } from './files/photo-metadata.js';
+import type { SpeechWorker } from './files/speech-worker.js';
+import type { Mailer } from './accounts/mail.js';
+import type { CredentialCache } from './agents/credential-cache.js';
 
 /** What every use case may use: the database, the configuration, the shared limiter, the agent call journal and the file stores. */
 export interface Deps {

@@ -3,9 +3,9 @@ import type { Deps } from '../domain/deps.js';
 import { userActor, type Actor } from '../domain/actor.js';
 import { DomainError } from '../domain/errors.js';
 import { effectivePlan } from '../domain/plans.js';
-import { authenticateToken, touchToken } from '../domain/tokens.js';
-import { isSessionId, sessionUser } from '../domain/sessions.js';
-import type { UserRow } from '../domain/accounts.js';
+import { authenticateToken, touchToken } from '../domain/agents/tokens.js';
+import { isSessionId, sessionUser } from '../domain/accounts/sessions.js';
+import type { UserRow } from '../domain/accounts/accounts.js';
 import { warnWith } from './logger.js';
 
 export const SESSION_COOKIE = 'tt_session';

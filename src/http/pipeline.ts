@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../domain/deps.js';
 import { isApiCall, requireScopes, requireWritePlan } from '../domain/actor.js';
 import { DomainError, invalid } from '../domain/errors.js';
-import { checkCsrf } from '../domain/sessions.js';
+import { checkCsrf } from '../domain/accounts/sessions.js';
 import { MINUTE_MS } from '../domain/rate-limit.js';
 import { sha256 } from '../domain/crypto.js';
 import { resolveCredentials } from './credentials.js';

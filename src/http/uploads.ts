@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
-import type { Upload } from '../domain/attachments.js';
-import { MAX_UPLOAD_BYTES } from '../domain/attachments.js';
+import type { Upload } from '../domain/files/attachments.js';
+import { MAX_UPLOAD_BYTES } from '../domain/files/attachments.js';
 import { DomainError, invalid } from '../domain/errors.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CredentialCache, type TokenOwner } from '../../src/domain/credential-cache.js';
+import { CredentialCache, type TokenOwner } from '../../src/domain/agents/credential-cache.js';
 
 function owner(tokenId: string, userId: string, expiresAt = '2999-01-01T00:00:00.000Z'): TokenOwner {
   return { token: { id: tokenId, expires_at: expiresAt } as TokenOwner['token'], user: { id: userId } as TokenOwner['user'], scopes: new Set() };

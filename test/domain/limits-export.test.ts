@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, startTestApp } from '../helpers/app.js';
 import { makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeProject, makeTree } from '../helpers/data.js';
-import { getUserByEmail, setUserPlan } from '../../src/domain/accounts.js';
+import { getUserByEmail, setUserPlan } from '../../src/domain/accounts/accounts.js';
 import { userActor } from '../../src/domain/actor.js';
-import { insertTasksBulk } from '../../src/domain/tasks.js';
-import { purgeHistory } from '../../src/domain/history-purge.js';
+import { insertTasksBulk } from '../../src/domain/trees/tasks.js';
+import { purgeHistory } from '../../src/domain/trees/history-purge.js';
 
 describe.each(databases)('plan limits, export budget and history window (%s)', (kind) => {
   let t: Awaited<ReturnType<typeof startTestApp>>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { multipartBody } from '../../src/domain/multipart-body.js';
+import { multipartBody } from '../../src/domain/files/multipart-body.js';
 
 describe('multipartBody', () => {
   it('is read back by a standard form parser, bytes and names intact', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from './client.js';
 import type { App } from '../../src/app.js';
-import { setUserPlan } from '../../src/domain/accounts.js';
+import { setUserPlan } from '../../src/domain/accounts/accounts.js';
 import type { PlanName } from '../../src/domain/plans.js';
 
 export const PASSWORD = 'correct horse battery';

@@ -10,7 +10,7 @@ import { makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeProject, makeTask, makeTree } from '../helpers/data.js';
 import { download, makePhoto, upload, webpChunks } from '../helpers/files.js';
 import type { Client } from '../helpers/client.js';
-import { getAttachment } from '../../src/domain/attachments.js';
+import { getAttachment } from '../../src/domain/files/attachments.js';
 import { userActor } from '../../src/domain/actor.js';
 
 const MAX = 26_214_400;

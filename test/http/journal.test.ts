@@ -3,7 +3,7 @@ import { databases, makeTestEnv, startApp, startTestApp } from '../helpers/app.j
 import { makeToken, makeUser } from '../helpers/factories.js';
 import { makeTask, makeTree } from '../helpers/data.js';
 import { connectMcp } from '../helpers/mcp.js';
-import { JOURNAL_KEEP_PER_OWNER } from '../../src/domain/journal.js';
+import { JOURNAL_KEEP_PER_OWNER } from '../../src/domain/agents/journal.js';
 
 /** The journal is written after the answer leaves; poll the session endpoint until it shows up. */
 async function journalOf(browser: { get: (path: string) => Promise<{ status: number; body: any }> }, atLeast: number) {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeToken, makeUser, PASSWORD } from '../helpers/factories.js';
 import { makeTask, makeTree } from '../helpers/data.js';
-import { setUserPlan } from '../../src/domain/accounts.js';
+import { setUserPlan } from '../../src/domain/accounts/accounts.js';
 import { openDeps } from '../../src/app.js';
 import { connectMcp } from '../helpers/mcp.js';
 import { loadConfig } from '../../src/config.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, startTestApp } from '../helpers/app.js';
 import { makeToken, makeUser } from '../helpers/factories.js';
 import { sha256 } from '../../src/domain/crypto.js';
-import { setUserPlan } from '../../src/domain/accounts.js';
+import { setUserPlan } from '../../src/domain/accounts/accounts.js';
 
 describe.each(databases)('personal tokens (%s)', (kind) => {
   let t: Awaited<ReturnType<typeof startTestApp>>;

@@ -96,7 +96,7 @@ describe.each(databases)('trees (%s)', (kind) => {
     const reader = (await makeToken(alice, { scopes: ['read'] })).agent;
     expect((await reader.post('/api/v1/trees', { name: 'Nope' })).body.error.code).toBe('insufficient_scope');
     const { agent: writer } = await makeToken(alice, { scopes: ['read', 'write'] });
-    const { setUserPlan } = await import('../../src/domain/accounts.js');
+    const { setUserPlan } = await import('../../src/domain/accounts/accounts.js');
     await setUserPlan(t.app.deps, alice.email, 'seed', null);
     try {
       const fellBack = await writer.post('/api/v1/trees', { name: 'Nope' });

@@ -164,7 +164,7 @@ describe.each(databases)('MCP tools (%s)', (kind) => {
       expect(textOf(hidden)).toMatch(/not found|unknown tool/i);
 
       expect((await full.client.listTools()).tools.map((x) => x.name).sort()).toEqual(ALL_TOOLS);
-      const { setUserPlan } = await import('../../src/domain/accounts.js');
+      const { setUserPlan } = await import('../../src/domain/accounts/accounts.js');
       await setUserPlan(t.app.deps, carol.email, 'seed', null);
       expect((await full.client.listTools()).tools.map((x) => x.name).sort()).toEqual(READ_TOOLS);
       const refused = await full.client.callTool({ name: 'create_task', arguments: { tree_id: tree.id, title: 'x' } }).catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }] }));

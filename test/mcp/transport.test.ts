@@ -88,7 +88,7 @@ describe.each(databases)('MCP transport (%s)', (kind) => {
     // A password reset ends every token of the account (revokeAllTokens) and so their sessions.
     const other = await makeToken(person, { scopes: ['read'] });
     const otherSession = await openSession(t.url, other.value);
-    const { revokeAllTokens } = await import('../../src/domain/tokens.js');
+    const { revokeAllTokens } = await import('../../src/domain/agents/tokens.js');
     const spare = await makeUser(t.url, t.app);
     const spareToken = await makeToken(spare);
     const spareSession = await openSession(t.url, spareToken.value);

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { exportTree } from '../../domain/export.js';
-import { treeOwner } from '../../domain/trees.js';
+import { exportTree } from '../../domain/trees/export.js';
+import { treeOwner } from '../../domain/trees/trees.js';
 import { actorByEmail, withDeps } from '../context.js';
 
 export function register(program: Command): void {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { presentUser, setUserPlan } from '../../domain/accounts.js';
+import { presentUser, setUserPlan } from '../../domain/accounts/accounts.js';
 import { isPlanName, planNames } from '../../domain/plans.js';
 import { invalid } from '../../domain/errors.js';
 import { withDeps } from '../context.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createToken } from '../../domain/tokens.js';
+import { createToken } from '../../domain/agents/tokens.js';
 import { invalid } from '../../domain/errors.js';
 import { actorByEmail, withDeps } from '../context.js';
 

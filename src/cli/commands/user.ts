@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { presentUser, registerUser } from '../../domain/accounts.js';
+import { presentUser, registerUser } from '../../domain/accounts/accounts.js';
 import { withDeps } from '../context.js';
 
 export function register(program: Command): void {

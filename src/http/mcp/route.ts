@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createMcpHandler, localhostAllowedOrigins, validateOriginHeader, type AuthInfo, type McpRequestContext } from '@modelcontextprotocol/server';
 import type { Deps } from '../../domain/deps.js';
 import type { Actor } from '../../domain/actor.js';
-import { endMcpSession, findMcpSession, openMcpSession } from '../../domain/mcp-sessions.js';
+import { endMcpSession, findMcpSession, openMcpSession } from '../../domain/agents/mcp-sessions.js';
 import { header, makePipeline } from '../pipeline.js';
 import { access } from '../access.js';
 import { describeFailure, INTERNAL_MESSAGE } from '../errors.js';

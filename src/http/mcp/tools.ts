@@ -3,11 +3,11 @@ import type { Actor } from '../../domain/actor.js';
 import type { Deps } from '../../domain/deps.js';
 import { DomainError } from '../../domain/errors.js';
 import { planLimits } from '../../domain/plans.js';
-import { listTrees, getTreeSnapshot } from '../../domain/trees.js';
-import { completeTask, createTask, getTask, listTasks } from '../../domain/tasks.js';
-import { searchTasks } from '../../domain/search.js';
-import { getAttachment } from '../../domain/attachments.js';
-import { createTranscription } from '../../domain/speech.js';
+import { listTrees, getTreeSnapshot } from '../../domain/trees/trees.js';
+import { completeTask, createTask, getTask, listTasks } from '../../domain/trees/tasks.js';
+import { searchTasks } from '../../domain/trees/search.js';
+import { getAttachment } from '../../domain/files/attachments.js';
+import { createTranscription } from '../../domain/files/speech.js';
 import { schemas } from './schemas.js';
 
 export const SERVER_INFO = { name: 'task-tree', version: '0.8.3' };

@@ -5,7 +5,7 @@ import type { FastifyReply } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import {
   contentBySignature, contentFor, createAttachment, deleteAttachment, getAttachment, listAttachments, type Content,
-} from '../../domain/attachments.js';
+} from '../../domain/files/attachments.js';
 import { DomainError } from '../../domain/errors.js';
 import { access } from '../access.js';
 import { CursorQuery } from '../schemas/data.js';

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
-import { presentUser, registerUser, updateProfile, verifyLogin } from '../../domain/accounts.js';
-import { csrfFor, endSession, newSessionId, startSession } from '../../domain/sessions.js';
-import { completePasswordReset, requestPasswordReset } from '../../domain/password-reset.js';
+import { presentUser, registerUser, updateProfile, verifyLogin } from '../../domain/accounts/accounts.js';
+import { csrfFor, endSession, newSessionId, startSession } from '../../domain/accounts/sessions.js';
+import { completePasswordReset, requestPasswordReset } from '../../domain/accounts/password-reset.js';
 import { access } from '../access.js';
 import { setSessionCookie } from '../session-cookie.js';
 import { warnWith } from '../logger.js';

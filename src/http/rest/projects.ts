@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../domain/deps.js';
-import { createProject, deleteProject, getProject, listProjects, updateProject } from '../../domain/projects.js';
+import { createProject, deleteProject, getProject, listProjects, updateProject } from '../../domain/trees/projects.js';
 import { access } from '../access.js';
 import { errors, IdParams, Ok, ReadHeaders, WriteHeaders } from '../schemas/common.js';
 import { DeleteProjectQuery, ProjectInput, ProjectList, ProjectListQuery, ProjectOnly, ProjectPatch } from '../schemas/data.js';

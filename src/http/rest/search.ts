@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../domain/deps.js';
-import { searchTasks } from '../../domain/search.js';
+import { searchTasks } from '../../domain/trees/search.js';
 import { access } from '../access.js';
 import { errors, ReadHeaders } from '../schemas/common.js';
 import { pageQuery, TaskList } from '../schemas/data.js';

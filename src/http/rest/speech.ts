@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../domain/deps.js';
-import { createTranscription, getSpeechJob, listSpeechJobs, speechJobStatuses, speechStatus } from '../../domain/speech.js';
+import { createTranscription, getSpeechJob, listSpeechJobs, speechJobStatuses, speechStatus } from '../../domain/files/speech.js';
 import { invalid } from '../../domain/errors.js';
 import { access } from '../access.js';
 import { CursorQuery } from '../schemas/data.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../domain/deps.js';
-import { createTask, deleteTask, getTask, listTasks, updateTask } from '../../domain/tasks.js';
+import { createTask, deleteTask, getTask, listTasks, updateTask } from '../../domain/trees/tasks.js';
 import { access } from '../access.js';
 import { errors, IdParams, Ok, ReadHeaders, WriteHeaders } from '../schemas/common.js';
 import { TaskInput, TaskList, TaskListQuery, TaskOnly, TaskPatch } from '../schemas/data.js';

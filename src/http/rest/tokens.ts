@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../domain/deps.js';
-import { createToken, listTokens, revokeToken } from '../../domain/tokens.js';
+import { createToken, listTokens, revokeToken } from '../../domain/agents/tokens.js';
 import { access } from '../access.js';
 import { errors, IdParams, Ok, ReadHeaders, WriteHeaders } from '../schemas/common.js';
 import { TokenCreated, TokenInput, TokenList } from '../schemas/tokens.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../domain/deps.js';
-import { createTree, deleteTree, getTreeSnapshot, listTrees, updateTree } from '../../domain/trees.js';
-import { exportTree } from '../../domain/export.js';
+import { createTree, deleteTree, getTreeSnapshot, listTrees, updateTree } from '../../domain/trees/trees.js';
+import { exportTree } from '../../domain/trees/export.js';
 import { access } from '../access.js';
 import { errors, IdParams, Ok, ReadHeaders, WriteHeaders } from '../schemas/common.js';
 import { TreeExport } from '../schemas/export.js';

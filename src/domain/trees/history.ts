@@ -1,6 +1,6 @@
-import type { Actor } from './actor.js';
-import type { Trx } from '../store/db.js';
-import { newId, nowIso } from './ids.js';
+import type { Actor } from '../actor.js';
+import type { Trx } from '../../store/db.js';
+import { newId, nowIso } from '../ids.js';
 
 export type HistoryAction = 'created' | 'updated' | 'deleted' | 'moved' | 'imported' | 'completed';
 

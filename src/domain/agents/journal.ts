@@ -1,6 +1,6 @@
 import { CompiledQuery } from 'kysely';
-import type { Db, DialectName } from '../store/db.js';
-import { newId } from './ids.js';
+import type { Db, DialectName } from '../../store/db.js';
+import { newId } from '../ids.js';
 
 /** CONTRACT §8: metadata only. Never a body, query string, search term, note text or credential. */
 export interface AgentCall {

@@ -1,5 +1,5 @@
-import type { Deps } from './deps.js';
-import { planLimits, planNames } from './plans.js';
+import type { Deps } from '../deps.js';
+import { planLimits, planNames } from '../plans.js';
 
 /**
  * Deletes history entries older than each owner's effective plan window (CONTRACT §4: 7, 90,

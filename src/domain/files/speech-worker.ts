@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import type { Config } from '../config.js';
-import type { Db } from '../store/db.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../store/db.js';
 import type { BlobStore } from './blobs.js';
-import { nowIso } from './ids.js';
+import { nowIso } from '../ids.js';
 import { multipartBody } from './multipart-body.js';
 
 const POLL_EVERY_MS = 1_000;

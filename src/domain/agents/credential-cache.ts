@@ -1,5 +1,5 @@
-import type { UserRow } from './accounts.js';
-import type { Scope } from './actor.js';
+import type { UserRow } from '../accounts/accounts.js';
+import type { Scope } from '../actor.js';
 import type { TokenRow } from './tokens.js';
 
 export interface TokenOwner {

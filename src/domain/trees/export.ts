@@ -1,14 +1,14 @@
-import type { Actor } from './actor.js';
-import type { Deps } from './deps.js';
-import type { Trx } from '../store/db.js';
-import { requireRead } from './actor.js';
-import { treeAccess, type TreeAccess } from './access.js';
-import { presentProject, presentTask, presentTree, type Project, type Task, type Tree } from './records.js';
-import { planLimits } from './plans.js';
-import { DomainError } from './errors.js';
-import { nowIso } from './ids.js';
-import { sumTextBytes } from '../store/text-bytes.js';
-import { inReadSnapshot } from '../store/snapshot.js';
+import type { Actor } from '../actor.js';
+import type { Deps } from '../deps.js';
+import type { Trx } from '../../store/db.js';
+import { requireRead } from '../actor.js';
+import { treeAccess, type TreeAccess } from '../access.js';
+import { presentProject, presentTask, presentTree, type Project, type Task, type Tree } from '../records.js';
+import { planLimits } from '../plans.js';
+import { DomainError } from '../errors.js';
+import { nowIso } from '../ids.js';
+import { sumTextBytes } from '../../store/text-bytes.js';
+import { inReadSnapshot } from '../../store/snapshot.js';
 
 export const EXPORT_MAX_CONTRIBUTORS = 10_000;
 export const EXPORT_MAX_TEXT_BYTES = 8 * 1024 * 1024;

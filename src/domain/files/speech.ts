@@ -1,14 +1,14 @@
-import type { Deps } from './deps.js';
-import type { Actor } from './actor.js';
-import { requireRead, requireWrite } from './actor.js';
-import { requireTreeWrite, taskAccess, visibleOwnerIds, type TreeAccess } from './access.js';
-import { DomainError, invalid, notFound } from './errors.js';
-import { newId, nowIso } from './ids.js';
-import { planLimits } from './plans.js';
-import type { Page, PageInput } from './paging.js';
+import type { Deps } from '../deps.js';
+import type { Actor } from '../actor.js';
+import { requireRead, requireWrite } from '../actor.js';
+import { requireTreeWrite, taskAccess, visibleOwnerIds, type TreeAccess } from '../access.js';
+import { DomainError, invalid, notFound } from '../errors.js';
+import { newId, nowIso } from '../ids.js';
+import { planLimits } from '../plans.js';
+import type { Page, PageInput } from '../paging.js';
 import { pageOfTask } from './task-pages.js';
 import { createAttachment, MAX_UPLOAD_BYTES, type Upload } from './attachments.js';
-import type { SpeechJobTable } from '../store/schema.js';
+import type { SpeechJobTable } from '../../store/schema.js';
 
 export const speechJobStatuses = ['queued', 'running', 'succeeded', 'failed'] as const;
 export type SpeechJobStatus = (typeof speechJobStatuses)[number];

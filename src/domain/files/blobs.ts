@@ -4,7 +4,7 @@ import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Db } from '../store/db.js';
+import type { Db } from '../../store/db.js';
 
 export interface Received {
   path: string;

@@ -1,12 +1,12 @@
 import type { Selectable } from 'kysely';
-import type { Deps } from './deps.js';
-import type { UserTable } from '../store/schema.js';
-import { DomainError, invalid, notFound } from './errors.js';
-import { newId, nowIso } from './ids.js';
-import { effectivePlan, isPlanName, type PlanName } from './plans.js';
+import type { Deps } from '../deps.js';
+import type { UserTable } from '../../store/schema.js';
+import { DomainError, invalid, notFound } from '../errors.js';
+import { newId, nowIso } from '../ids.js';
+import { effectivePlan, isPlanName, type PlanName } from '../plans.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
-import { canonicalTimeZone, checkEnum, checkLength, normalizeEmail } from './validate.js';
-import type { Actor } from './actor.js';
+import { canonicalTimeZone, checkEnum, checkLength, normalizeEmail } from '../validate.js';
+import type { Actor } from '../actor.js';
 
 export type UserRow = Selectable<UserTable>;
 

@@ -1,6 +1,6 @@
-import type { Deps } from './deps.js';
-import { hmac, randomSecret, safeEqual, sha256 } from './crypto.js';
-import { nowIso } from './ids.js';
+import type { Deps } from '../deps.js';
+import { hmac, randomSecret, safeEqual, sha256 } from '../crypto.js';
+import { nowIso } from '../ids.js';
 import type { UserRow } from './accounts.js';
 
 const SESSION_DAYS = 30;

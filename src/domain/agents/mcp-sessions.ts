@@ -1,9 +1,9 @@
-import type { Actor } from './actor.js';
-import type { Deps } from './deps.js';
-import type { Db, Trx } from '../store/db.js';
-import { randomSecret, sha256 } from './crypto.js';
-import { nowIso } from './ids.js';
-import { compiledOnce } from '../store/compiled.js';
+import type { Actor } from '../actor.js';
+import type { Deps } from '../deps.js';
+import type { Db, Trx } from '../../store/db.js';
+import { randomSecret, sha256 } from '../crypto.js';
+import { nowIso } from '../ids.js';
+import { compiledOnce } from '../../store/compiled.js';
 
 /** An idle MCP session ends after a day; any request within it keeps it alive. */
 export const MCP_SESSION_IDLE_MS = 24 * 3_600_000;

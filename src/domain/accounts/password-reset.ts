@@ -1,12 +1,12 @@
-import type { Deps } from './deps.js';
+import type { Deps } from '../deps.js';
 import { checkPassword, findUserByEmail, type UserRow } from './accounts.js';
-import { randomSecret, sha256 } from './crypto.js';
-import { invalid } from './errors.js';
-import { newId, nowIso } from './ids.js';
+import { randomSecret, sha256 } from '../crypto.js';
+import { invalid } from '../errors.js';
+import { newId, nowIso } from '../ids.js';
 import { hashPassword } from './passwords.js';
-import { revokeAllTokens } from './tokens.js';
-import { normalizeEmail } from './validate.js';
-import { inTransaction } from '../store/db.js';
+import { revokeAllTokens } from '../agents/tokens.js';
+import { normalizeEmail } from '../validate.js';
+import { inTransaction } from '../../store/db.js';
 
 /** Reset links work for an hour, once. */
 export const RESET_TTL_MS = 3_600_000;

@@ -1,13 +1,13 @@
-import type { Actor } from './actor.js';
-import type { Deps } from './deps.js';
-import { requireRead } from './actor.js';
-import { treeAccess, visibleOwnerIds } from './access.js';
-import { presentTask, type Task } from './records.js';
-import { readPage, parseUpdatedSince, type Page, type PageInput } from './paging.js';
+import type { Actor } from '../actor.js';
+import type { Deps } from '../deps.js';
+import { requireRead } from '../actor.js';
+import { treeAccess, visibleOwnerIds } from '../access.js';
+import { presentTask, type Task } from '../records.js';
+import { readPage, parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { tasksHighWater } from './tasks.js';
-import { checkLength } from './validate.js';
-import { invalid } from './errors.js';
-import { searchTaskRows } from '../store/task-search.js';
+import { checkLength } from '../validate.js';
+import { invalid } from '../errors.js';
+import { searchTaskRows } from '../../store/task-search.js';
 
 export const QUERY_MAX = 200;
 

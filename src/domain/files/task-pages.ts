@@ -1,10 +1,10 @@
 import type { Selectable } from 'kysely';
-import type { Deps } from './deps.js';
-import type { Actor } from './actor.js';
-import { requireRead } from './actor.js';
-import { taskAccess } from './access.js';
-import { readPage, type PageInput } from './paging.js';
-import type { Database } from '../store/schema.js';
+import type { Deps } from '../deps.js';
+import type { Actor } from '../actor.js';
+import { requireRead } from '../actor.js';
+import { taskAccess } from '../access.js';
+import { readPage, type PageInput } from '../paging.js';
+import type { Database } from '../../store/schema.js';
 
 /** Tables whose rows hang off one task and are listed per task: attachments and speech jobs. */
 type PerTask = 'attachments' | 'speech_jobs';

@@ -1,17 +1,17 @@
-import type { Actor } from './actor.js';
-import type { Deps } from './deps.js';
-import { collectDoomed } from './cleanup.js';
-import { requireRead, requireWrite } from './actor.js';
-import { requireTreeOwner, treeAccess, visibleOwnerIds, type TreeRow } from './access.js';
-import { presentProject, presentTask, presentTree, treeStyles, type Project, type Task, type Tree } from './records.js';
-import { readPage, parseUpdatedSince, type Page, type PageInput } from './paging.js';
+import type { Actor } from '../actor.js';
+import type { Deps } from '../deps.js';
+import { collectDoomed } from '../cleanup.js';
+import { requireRead, requireWrite } from '../actor.js';
+import { requireTreeOwner, treeAccess, visibleOwnerIds, type TreeRow } from '../access.js';
+import { presentProject, presentTask, presentTree, treeStyles, type Project, type Task, type Tree } from '../records.js';
+import { readPage, parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { appendHistory, diff } from './history.js';
-import { checkTreeLimit } from './limits.js';
-import { checkEnum, checkLength } from './validate.js';
-import { newId, nowIso } from './ids.js';
-import { inTransaction } from '../store/db.js';
-import { notFound } from './errors.js';
-import type { UserRow } from './accounts.js';
+import { checkTreeLimit } from '../limits.js';
+import { checkEnum, checkLength } from '../validate.js';
+import { newId, nowIso } from '../ids.js';
+import { inTransaction } from '../../store/db.js';
+import { notFound } from '../errors.js';
+import type { UserRow } from '../accounts/accounts.js';
 
 export const TREE_NAME_MAX = 120;
 
