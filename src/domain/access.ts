@@ -1,8 +1,8 @@
-import type { Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
 import type { Actor } from './actor.js';
 import type { Db, Trx } from '../store/db.js';
 import type { ProjectTable, TaskTable, TreeTable } from '../store/schema.js';
-import type { PlanName } from './plans.js';
+import { effectivePlan, planLimits, type PlanName } from './plans.js';
 import { DomainError, notFound } from './errors.js';
 import { compiledOnce } from '../store/compiled.js';
 
@@ -23,18 +23,18 @@ export interface TreeAccess {
 
 type Reader = Db | Trx;
 
-/**
- * The owners whose trees the actor can see. Today only the actor's own; team sharing adds the
- * owners of trees with an active membership here, and every query below follows.
- */
-export function visibleOwnerIds(actor: Actor): string[] {
-  return [actor.user.id];
+/** A membership grants access while it is active and unexpired and the owner's plan is Grove (CONTRACT §10). */
+export function membershipGrants(member: { status: string; expires_at: string | null }, owner: { plan: string; plan_expires_at: string | null }, now = new Date()): boolean {
+  if (member.status !== 'active') return false;
+  if (member.expires_at !== null && Date.parse(member.expires_at) <= now.getTime()) return false;
+  return planLimits[effectivePlan(owner.plan, owner.plan_expires_at, now)].sharing;
 }
 
-function accessTo(actor: Actor, tree: TreeRow): TreeAccess | null {
-  if (tree.owner_id === actor.user.id) return { tree, role: 'owner', ownerId: tree.owner_id, ownerPlan: actor.plan };
-  return null;
+function ownAccess(actor: Actor, tree: TreeRow): TreeAccess | null {
+  return tree.owner_id === actor.user.id ? { tree, role: 'owner', ownerId: tree.owner_id, ownerPlan: actor.plan } : null;
 }
+
+const treeColumns = ['trees.seq', 'trees.id', 'trees.owner_id', 'trees.name', 'trees.style', 'trees.project_count', 'trees.task_count', 'trees.created_at', 'trees.updated_at'] as const;
 
 // Point lookups on every request: compiled once (see compiledOnce), always scoped to the owner.
 const treeOfOwner = compiledOnce((db, id: string, owner: string) => db.selectFrom('trees').selectAll().where('id', '=', id).where('owner_id', '=', owner));
@@ -52,34 +52,71 @@ const taskWithTreeOfOwner = compiledOnce((db, id: string, owner: string) =>
     .where('tasks.id', '=', id)
     .where('tasks.owner_id', '=', owner),
 );
+// A tree someone shared with the user, with what decides the access: the membership and the owner's plan.
+const sharedTree = compiledOnce((db, id: string, user: string) =>
+  db
+    .selectFrom('trees')
+    .innerJoin('members as m', 'm.tree_id', 'trees.id')
+    .innerJoin('users as o', 'o.id', 'trees.owner_id')
+    .select(treeColumns)
+    .select(['m.role as m_role', 'm.status as m_status', 'm.expires_at as m_expires_at', 'o.plan as o_plan', 'o.plan_expires_at as o_plan_expires_at'])
+    .where('trees.id', '=', id)
+    .where('m.user_id', '=', user),
+);
+const treeIdOfProject = compiledOnce((db, id: string) => db.selectFrom('projects').select(['tree_id']).where('id', '=', id));
+const treeIdOfTask = compiledOnce((db, id: string) => db.selectFrom('tasks').select(['tree_id']).where('id', '=', id));
 
-async function findVisible<T>(db: Reader, actor: Actor, id: string, lookup: (db: Reader, id: string, owner: string) => Promise<T[]>): Promise<T | undefined> {
-  for (const owner of visibleOwnerIds(actor)) {
-    const [row] = await lookup(db, id, owner);
-    if (row !== undefined) return row;
-  }
-  return undefined;
+/** The actor's access to a tree someone else owns, or null (not shared, pending, revoked, expired, owner off Grove). */
+async function sharedAccess(db: Reader, actor: Actor, treeId: string): Promise<TreeAccess | null> {
+  const [row] = await sharedTree(db, treeId, actor.user.id);
+  if (row === undefined) return null;
+  const owner = { plan: row.o_plan, plan_expires_at: row.o_plan_expires_at };
+  if (!membershipGrants({ status: row.m_status, expires_at: row.m_expires_at }, owner)) return null;
+  const tree: TreeRow = {
+    seq: row.seq, id: row.id, owner_id: row.owner_id, name: row.name, style: row.style, project_count: row.project_count,
+    task_count: row.task_count, created_at: row.created_at, updated_at: row.updated_at,
+  };
+  return { tree, role: row.m_role as TreeRole, ownerId: row.owner_id, ownerPlan: effectivePlan(owner.plan, owner.plan_expires_at) };
 }
 
-/** @throws not_found for unknown, foreign or no longer accessible trees (never 403: no existence leaks). */
+/**
+ * @throws not_found for unknown, foreign or no longer accessible trees (never 403: no existence leaks).
+ * The actor's own trees take one owner-scoped lookup; anything else is resolved through a membership.
+ */
 export async function treeAccess(db: Reader, actor: Actor, treeId: string): Promise<TreeAccess> {
-  const tree = await findVisible(db, actor, treeId, treeOfOwner);
-  const access = tree === undefined ? null : accessTo(actor, tree);
+  const [own] = await treeOfOwner(db, treeId, actor.user.id);
+  const access = own !== undefined ? ownAccess(actor, own) : await sharedAccess(db, actor, treeId);
   if (access === null) throw notFound('tree');
   return access;
 }
 
 /** @throws not_found */
 export async function projectAccess(db: Reader, actor: Actor, projectId: string): Promise<{ project: ProjectRow; access: TreeAccess }> {
-  const project = await findVisible(db, actor, projectId, projectOfOwner);
+  const [own] = await projectOfOwner(db, projectId, actor.user.id);
+  if (own !== undefined) return { project: own, access: await treeAccess(db, actor, own.tree_id) };
+  const [located] = await treeIdOfProject(db, projectId);
+  const access = located === undefined ? null : await sharedAccess(db, actor, located.tree_id);
+  if (access === null) throw notFound('project');
+  const [project] = await projectOfOwner(db, projectId, access.ownerId);
   if (project === undefined) throw notFound('project');
-  return { project, access: await treeAccess(db, actor, project.tree_id) };
+  return { project, access };
 }
 
 /** @throws not_found */
 export async function taskAccess(db: Reader, actor: Actor, taskId: string): Promise<{ task: TaskRow; access: TreeAccess }> {
-  const row = await findVisible(db, actor, taskId, taskWithTreeOfOwner);
+  const [own] = await taskWithTreeOfOwner(db, taskId, actor.user.id);
+  if (own !== undefined) return splitTaskRow(actor, own);
+  const [located] = await treeIdOfTask(db, taskId);
+  const access = located === undefined ? null : await sharedAccess(db, actor, located.tree_id);
+  if (access === null) throw notFound('task');
+  const [row] = await taskWithTreeOfOwner(db, taskId, access.ownerId);
   if (row === undefined) throw notFound('task');
+  return { task: splitTaskRow(actor, row).task, access };
+}
+
+type TaskWithTree = Awaited<ReturnType<typeof taskWithTreeOfOwner>>[number];
+
+function splitTaskRow(actor: Actor, row: TaskWithTree): { task: TaskRow; access: TreeAccess } {
   // Spelled out rather than destructured with a rest: this runs on every task request.
   const task: TaskRow = {
     seq: row.seq, id: row.id, owner_id: row.owner_id, tree_id: row.tree_id, project_id: row.project_id, title: row.title, text: row.text,
@@ -90,9 +127,50 @@ export async function taskAccess(db: Reader, actor: Actor, taskId: string): Prom
     seq: row.tr_seq, id: row.tr_id, owner_id: row.tr_owner_id, name: row.tr_name, style: row.tr_style, project_count: row.tr_project_count,
     task_count: row.tr_task_count, created_at: row.tr_created_at, updated_at: row.tr_updated_at,
   };
-  const access = accessTo(actor, tree);
-  if (access === null) throw notFound('tree');
-  return { task, access };
+  return { task, access: { tree, role: 'owner', ownerId: tree.owner_id, ownerPlan: actor.plan } };
+}
+
+/**
+ * Every tree the actor can see right now: their own (by owner) and the ids of trees shared with
+ * them that grant access at this moment. Lists and search filter by this.
+ */
+export interface VisibleTrees {
+  ownerId: string;
+  shared: { treeId: string; role: TreeRole }[];
+}
+
+export async function visibleTrees(db: Reader, actor: Actor): Promise<VisibleTrees> {
+  const rows = await db
+    .selectFrom('members as m')
+    .innerJoin('trees as t', 't.id', 'm.tree_id')
+    .innerJoin('users as o', 'o.id', 't.owner_id')
+    .select(['m.tree_id', 'm.role', 'm.status', 'm.expires_at', 'o.plan', 'o.plan_expires_at'])
+    .where('m.user_id', '=', actor.user.id)
+    .where('m.status', '=', 'active')
+    .orderBy('t.seq')
+    .execute();
+  const now = new Date();
+  return {
+    ownerId: actor.user.id,
+    shared: rows.filter((r) => membershipGrants(r, r, now)).map((r) => ({ treeId: r.tree_id, role: r.role as TreeRole })),
+  };
+}
+
+/**
+ * The rows of a single-table query that lie in trees the actor can see: their own rows by owner,
+ * plus the rows of trees shared with them (`tree_id`, or `id` when the table is `trees`).
+ */
+export function inVisibleTrees(visible: VisibleTrees, treeColumn: 'tree_id' | 'id' = 'tree_id', table?: string): RawBuilder<SqlBool> {
+  const column = (name: string) => sql.ref(table === undefined ? name : `${table}.${name}`);
+  const own = sql<SqlBool>`${column('owner_id')} = ${visible.ownerId}`;
+  if (visible.shared.length === 0) return own;
+  return sql<SqlBool>`(${own} or ${column(treeColumn)} in (${sql.join(visible.shared.map((s) => s.treeId))}))`;
+}
+
+/** The actor's role in a tree of a list row. */
+export function roleIn(visible: VisibleTrees, tree: { id: string; owner_id: string }): TreeRole {
+  if (tree.owner_id === visible.ownerId) return 'owner';
+  return visible.shared.find((s) => s.treeId === tree.id)?.role ?? 'viewer';
 }
 
 /** Writing into a tree needs the owner or an editor. @throws forbidden */

@@ -173,6 +173,52 @@ export interface SpeechJobTable {
   finished_at: string | null;
 }
 
+export interface MemberTable {
+  seq: Seq;
+  id: string;
+  owner_id: string;
+  tree_id: string;
+  user_id: string | null;
+  email: string;
+  role: string;
+  status: string;
+  expires_at: string | null;
+  invited_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TaskAssigneeTable {
+  task_id: string;
+  user_id: string;
+  owner_id: string;
+  tree_id: string;
+  created_at: string;
+}
+
+export interface CommentTable {
+  seq: Seq;
+  id: string;
+  owner_id: string;
+  tree_id: string;
+  task_id: string;
+  author_id: string;
+  body: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MessageTable {
+  seq: Seq;
+  id: string;
+  owner_id: string;
+  tree_id: string;
+  author_id: string;
+  body: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UserTable;
   sessions: SessionTable;
@@ -187,6 +233,10 @@ export interface Database {
   agent_calls: AgentCallTable;
   attachments: AttachmentTable;
   speech_jobs: SpeechJobTable;
+  members: MemberTable;
+  task_assignees: TaskAssigneeTable;
+  comments: CommentTable;
+  messages: MessageTable;
 }
 
 /** Columns filled by the database (sequences). */

@@ -1,9 +1,10 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db, DialectName } from './db.js';
-import type { TaskRow } from '../domain/access.js';
+import { inVisibleTrees, type TaskRow, type VisibleTrees } from '../domain/access.js';
 
 export interface TaskSearchQuery {
-  owners: string[];
+  /** The trees the actor can see (own by owner, shared by id). */
+  visible: VisibleTrees;
   /** Lower-cased literal terms; every one must occur in title, text or notes. */
   terms: string[];
   treeId?: string;
@@ -29,7 +30,7 @@ function ftsString(term: string): string {
 export async function searchTaskRows(db: Db, dialect: DialectName, query: TaskSearchQuery): Promise<TaskRow[]> {
   const indexed = query.terms.filter((t) => [...t].length >= TRIGRAM);
   if (dialect === 'sqlite' && indexed.length > 0) return searchThroughFts(db, query, indexed);
-  let select = db.selectFrom('tasks').selectAll().where('owner_id', 'in', query.owners).where('seq', '>', query.after);
+  let select = db.selectFrom('tasks').selectAll().where(inVisibleTrees(query.visible)).where('seq', '>', query.after);
   if (query.upTo !== null) select = select.where('seq', '<=', query.upTo);
   if (query.treeId !== undefined) select = select.where('tree_id', '=', query.treeId);
   if (query.since !== undefined) select = select.where('updated_at', '>=', query.since);
@@ -59,7 +60,7 @@ async function searchThroughFts(db: Db, query: TaskSearchQuery, indexed: string[
   const conditions: RawBuilder<unknown>[] = [
     sql`tasks_fts match ${indexed.map(ftsString).join(' AND ')}`,
     sql`f.rowid > ${query.after}`,
-    sql`t.owner_id in (${sql.join(query.owners)})`,
+    inVisibleTrees(query.visible, 'tree_id', 't'),
   ];
   if (query.upTo !== null) conditions.push(sql`f.rowid <= ${query.upTo}`);
   if (query.treeId !== undefined) conditions.push(sql`t.tree_id = ${query.treeId}`);

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { bindInvitations } from '../trees/invitations.js';
 import type { Deps } from '../deps.js';
 import type { UserTable } from '../../store/schema.js';
 import { DomainError, invalid, notFound } from '../errors.js';
@@ -81,6 +82,7 @@ export async function registerUser(deps: Deps, input: RegisterInput): Promise<Us
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
     throw new DomainError('conflict', 'An account with this email already exists.', [{ path: '/email', message: 'is taken' }]);
   }
+  await bindInvitations(deps.db, id, email);
   return row;
 }
 

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { Actor } from '../actor.js';
 import { requireRead, requireWrite } from '../actor.js';
-import { requireTreeWrite, taskAccess, visibleOwnerIds } from '../access.js';
+import { requireTreeWrite, taskAccess } from '../access.js';
 import { DomainError, invalid, notFound } from '../errors.js';
 import { hmac, safeEqual } from '../crypto.js';
 import { newId, nowIso } from '../ids.js';
@@ -142,9 +142,12 @@ async function checkStorage(trx: Trx, deps: Deps, ownerId: string, limit: number
 /** @throws not_found */
 async function attachmentAccess(deps: Deps, actor: Actor, id: string, write = false): Promise<AttachmentRow> {
   if (id.length > 160) throw invalid('/id', 'must be at most 160 characters');
-  const row = await deps.db.selectFrom('attachments').selectAll().where('id', '=', id).where('owner_id', 'in', visibleOwnerIds(actor)).executeTakeFirst();
+  // Found by id, then judged by its task's tree: the actor's own, or one shared with them.
+  const row = await deps.db.selectFrom('attachments').selectAll().where('id', '=', id).executeTakeFirst();
   if (row === undefined) throw notFound('attachment');
-  const { access } = await taskAccess(deps.db, actor, row.task_id);
+  const { access } = await taskAccess(deps.db, actor, row.task_id).catch(() => {
+    throw notFound('attachment');
+  });
   if (write) requireTreeWrite(access);
   return row;
 }

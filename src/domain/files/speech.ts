@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { Actor } from '../actor.js';
 import { requireRead, requireWrite } from '../actor.js';
-import { requireTreeWrite, taskAccess, visibleOwnerIds, type TreeAccess } from '../access.js';
+import { requireTreeWrite, taskAccess, type TreeAccess } from '../access.js';
 import { DomainError, invalid, notFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { planLimits } from '../plans.js';
@@ -74,7 +74,7 @@ export async function createTranscription(deps: Deps, actor: Actor, taskId: stri
   let attachmentId: string;
   if ('attachmentId' in source) {
     if (source.attachmentId.length > 160) throw invalid('/attachment_id', 'must be at most 160 characters');
-    const attachment = await deps.db.selectFrom('attachments').select(['id', 'task_id']).where('id', '=', source.attachmentId).where('owner_id', 'in', visibleOwnerIds(actor)).executeTakeFirst();
+    const attachment = await deps.db.selectFrom('attachments').select(['id', 'task_id']).where('id', '=', source.attachmentId).where('owner_id', '=', access.ownerId).executeTakeFirst();
     if (attachment === undefined) throw notFound('attachment');
     if (attachment.task_id !== taskId) throw new DomainError('conflict', 'The attachment belongs to another task.', [{ path: '/attachment_id', message: 'must be an attachment of this task' }]);
     attachmentId = attachment.id;
@@ -94,9 +94,12 @@ export async function createTranscription(deps: Deps, actor: Actor, taskId: stri
 /** @throws not_found */
 export async function getSpeechJob(deps: Deps, actor: Actor, id: string): Promise<SpeechJob> {
   requireRead(actor);
-  const row = await deps.db.selectFrom('speech_jobs').selectAll().where('id', '=', id).where('owner_id', 'in', visibleOwnerIds(actor)).executeTakeFirst();
+  // Found by id, then judged by its task's tree: the actor's own, or one shared with them.
+  const row = await deps.db.selectFrom('speech_jobs').selectAll().where('id', '=', id).executeTakeFirst();
   if (row === undefined) throw notFound('speech job');
-  await taskAccess(deps.db, actor, row.task_id);
+  await taskAccess(deps.db, actor, row.task_id).catch(() => {
+    throw notFound('speech job');
+  });
   return presentJob(row);
 }
 

@@ -4,7 +4,7 @@ import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
 import type { Trx } from '../../store/db.js';
 import { requireRead, requireWrite } from '../actor.js';
-import { projectAccess, requireTreeWrite, treeAccess, visibleOwnerIds, type ProjectRow, type TreeAccess } from '../access.js';
+import { projectAccess, requireTreeWrite, treeAccess, inVisibleTrees, visibleTrees, type ProjectRow, type TreeAccess } from '../access.js';
 import { DEFAULT_COLOR, presentProject, type Project } from '../records.js';
 import { readPage, parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { appendHistory, diff } from './history.js';
@@ -45,13 +45,13 @@ export async function listProjects(deps: Deps, actor: Actor, input: ProjectFilte
   requireRead(actor);
   const since = parseUpdatedSince(input.updated_since);
   if (input.tree_id !== undefined) await treeAccess(deps.db, actor, input.tree_id);
-  const owners = visibleOwnerIds(actor);
+  const visible = await visibleTrees(deps.db, actor);
   const { rows, next_cursor } = await readPage(
     deps.config.secret,
     { actorKey: actor.user.id, endpoint: 'projects', filters: { updated_since: since, tree_id: input.tree_id } },
     input,
     async ({ after, upTo, take }) => {
-      let query = deps.db.selectFrom('projects').selectAll().where('owner_id', 'in', owners).where('seq', '>', after);
+      let query = deps.db.selectFrom('projects').selectAll().where(inVisibleTrees(visible)).where('seq', '>', after);
       if (upTo !== null) query = query.where('seq', '<=', upTo);
       if (input.tree_id !== undefined) query = query.where('tree_id', '=', input.tree_id);
       if (since !== undefined) query = query.where('updated_at', '>=', since);

@@ -1,7 +1,7 @@
 import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
 import { requireRead } from '../actor.js';
-import { treeAccess, visibleOwnerIds } from '../access.js';
+import { treeAccess, visibleTrees } from '../access.js';
 import { presentTask, type Task } from '../records.js';
 import { readPage, parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { tasksHighWater } from './tasks.js';
@@ -38,12 +38,12 @@ export async function searchTasks(deps: Deps, actor: Actor, input: SearchInput):
   if (terms.length === 0) throw invalid('/q', 'must contain at least one term');
   const since = parseUpdatedSince(input.updated_since);
   if (input.tree_id !== undefined) await treeAccess(deps.db, actor, input.tree_id);
-  const owners = visibleOwnerIds(actor);
+  const visible = await visibleTrees(deps.db, actor);
   const { rows, next_cursor } = await readPage(
     deps.config.secret,
     { actorKey: actor.user.id, endpoint: 'search', filters: { q: input.q, tree_id: input.tree_id, updated_since: since } },
     input,
-    (window) => searchTaskRows(deps.db, deps.dialect, { owners, terms, treeId: input.tree_id, since, ...window }),
+    (window) => searchTaskRows(deps.db, deps.dialect, { visible, terms, treeId: input.tree_id, since, ...window }),
     () => tasksHighWater(deps),
   );
   return { items: rows.map(presentTask), next_cursor };

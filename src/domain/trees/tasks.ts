@@ -4,7 +4,7 @@ import type { Trx } from '../../store/db.js';
 import { sql } from 'kysely';
 import { collectDoomed } from '../cleanup.js';
 import { requireRead, requireWrite } from '../actor.js';
-import { projectAccess, requireTreeWrite, taskAccess, treeAccess, visibleOwnerIds, type TaskRow, type TreeAccess } from '../access.js';
+import { projectAccess, requireTreeWrite, taskAccess, treeAccess, inVisibleTrees, visibleTrees, type TaskRow, type TreeAccess } from '../access.js';
 import { DEFAULT_COLOR, presentTask, taskStatuses, type Task } from '../records.js';
 import { readPage, parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { appendHistory, diff } from './history.js';
@@ -58,13 +58,13 @@ export async function listTasks(deps: Deps, actor: Actor, input: TaskFilters): P
   if (input.status !== undefined) checkEnum('/status', input.status, taskStatuses);
   if (input.tree_id !== undefined) await treeAccess(deps.db, actor, input.tree_id);
   if (input.project_id !== undefined) await projectAccess(deps.db, actor, input.project_id);
-  const owners = visibleOwnerIds(actor);
+  const visible = await visibleTrees(deps.db, actor);
   const { rows, next_cursor } = await readPage(
     deps.config.secret,
     { actorKey: actor.user.id, endpoint: 'tasks', filters: { updated_since: since, tree_id: input.tree_id, project_id: input.project_id, status: input.status } },
     input,
     async ({ after, upTo, take }) => {
-      let query = deps.db.selectFrom('tasks').selectAll().where('owner_id', 'in', owners).where('seq', '>', after);
+      let query = deps.db.selectFrom('tasks').selectAll().where(inVisibleTrees(visible)).where('seq', '>', after);
       if (upTo !== null) query = query.where('seq', '<=', upTo);
       if (input.tree_id !== undefined) query = query.where('tree_id', '=', input.tree_id);
       if (input.project_id !== undefined) query = query.where('project_id', '=', input.project_id);

@@ -2,7 +2,7 @@ import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
 import { collectDoomed } from '../cleanup.js';
 import { requireRead, requireWrite } from '../actor.js';
-import { requireTreeOwner, treeAccess, visibleOwnerIds, type TreeRow } from '../access.js';
+import { inVisibleTrees, requireTreeOwner, roleIn, treeAccess, visibleTrees, type TreeRow } from '../access.js';
 import { presentProject, presentTask, presentTree, treeStyles, type Project, type Task, type Tree } from '../records.js';
 import { readPage, parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { appendHistory, diff } from './history.js';
@@ -40,20 +40,20 @@ function checkTreeFields(input: TreePatch): void {
 export async function listTrees(deps: Deps, actor: Actor, input: PageInput & { updated_since?: string }): Promise<Page<Tree>> {
   requireRead(actor);
   const since = parseUpdatedSince(input.updated_since);
-  const owners = visibleOwnerIds(actor);
+  const visible = await visibleTrees(deps.db, actor);
   const { rows, next_cursor } = await readPage(
     deps.config.secret,
     { actorKey: actor.user.id, endpoint: 'trees', filters: { updated_since: since } },
     input,
     async ({ after, upTo, take }) => {
-      let query = deps.db.selectFrom('trees').selectAll().where('owner_id', 'in', owners).where('seq', '>', after);
+      let query = deps.db.selectFrom('trees').selectAll().where(inVisibleTrees(visible, 'id')).where('seq', '>', after);
       if (upTo !== null) query = query.where('seq', '<=', upTo);
       if (since !== undefined) query = query.where('updated_at', '>=', since);
       return query.orderBy('seq').limit(take).execute();
     },
     async () => highWater(deps),
   );
-  return { items: rows.map((row) => presentTree(row, { role: row.owner_id === actor.user.id ? 'owner' : 'viewer' })), next_cursor };
+  return { items: rows.map((row) => presentTree(row, { role: roleIn(visible, row) })), next_cursor };
 }
 
 async function highWater(deps: Deps): Promise<number> {

@@ -9,6 +9,7 @@ import { searchRoutes } from './search.js';
 import { agentCallRoutes } from './agent-calls.js';
 import { attachmentRoutes } from './attachments.js';
 import { speechRoutes } from './speech.js';
+import { memberRoutes } from './members.js';
 
 /** Every REST resource, mounted under /api/v1 behind the shared pipeline. One line per resource file. */
 export const restRoutes: ((deps: Deps) => FastifyPluginAsyncTypebox)[] = [
@@ -21,4 +22,5 @@ export const restRoutes: ((deps: Deps) => FastifyPluginAsyncTypebox)[] = [
   agentCallRoutes,
   attachmentRoutes,
   speechRoutes,
+  memberRoutes,
 ];

@@ -1,0 +1,184 @@
+import type { Selectable } from 'kysely';
+import type { Actor } from '../actor.js';
+import type { Deps } from '../deps.js';
+import type { Db, Trx } from '../../store/db.js';
+import type { MemberTable } from '../../store/schema.js';
+import { requireRead, requireWrite } from '../actor.js';
+import { requireTreeOwner, treeAccess, type TreeAccess } from '../access.js';
+import { planLimits } from '../plans.js';
+import { appendHistory, type Changes } from './history.js';
+import { checkEnum, normalizeEmail } from '../validate.js';
+import { DomainError, invalid, notFound } from '../errors.js';
+import { newId, nowIso } from '../ids.js';
+import { inTransaction } from '../../store/db.js';
+
+export type MemberRow = Selectable<MemberTable>;
+export const memberRoles = ['viewer', 'editor'] as const;
+export type MemberRole = (typeof memberRoles)[number];
+export type MemberStatus = 'pending' | 'active' | 'revoked' | 'expired';
+
+/** CONTRACT §10's Member. */
+export interface Member {
+  id: string;
+  tree_id: string;
+  user_id: string | null;
+  email: string;
+  role: MemberRole;
+  status: MemberStatus;
+  expires_at: string | null;
+  invited_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** `expired` is never stored: a pending or active membership whose `expires_at` has passed reads so. */
+export function memberStatus(row: Pick<MemberRow, 'status' | 'expires_at'>, now = new Date()): MemberStatus {
+  if (row.status !== 'revoked' && row.expires_at !== null && Date.parse(row.expires_at) <= now.getTime()) return 'expired';
+  return row.status as MemberStatus;
+}
+
+export function presentMember(row: MemberRow): Member {
+  return {
+    id: row.id, tree_id: row.tree_id, user_id: row.user_id, email: row.email, role: row.role as MemberRole, status: memberStatus(row),
+    expires_at: row.expires_at, invited_by: row.invited_by, created_at: row.created_at, updated_at: row.updated_at,
+  };
+}
+
+export interface InviteInput {
+  email: string;
+  role: string;
+  expires_at?: string | null;
+}
+
+export interface MemberPatch {
+  role?: string;
+  expires_at?: string | null;
+}
+
+/** An ISO 8601 instant with a zone, stored in UTC with milliseconds; any time, past ones included (they read as expired). */
+function checkExpiry(value: string | null | undefined): string | null | undefined {
+  if (value === undefined || value === null) return value;
+  if (!/(Z|[+-]\d\d:\d\d)$/i.test(value) || Number.isNaN(Date.parse(value))) throw invalid('/expires_at', 'must be an ISO 8601 date-time with a time zone');
+  return new Date(value).toISOString();
+}
+
+/** Sharing needs the owner's effective Grove. @throws plan_limit_reached */
+function requireSharing(access: TreeAccess): void {
+  if (!planLimits[access.ownerPlan].sharing) {
+    throw new DomainError('plan_limit_reached', 'Sharing trees needs the Grove plan.', [{ limit: 'sharing', value: false }]);
+  }
+}
+
+async function memberHistory(trx: Trx, actor: Actor, row: MemberRow, action: 'created' | 'updated' | 'deleted', changes: Changes, at: string): Promise<void> {
+  await appendHistory(trx, actor, { ownerId: row.owner_id, treeId: row.tree_id, entity: 'member', entityId: row.id, action, changes }, at);
+}
+
+/**
+ * Invites an email to the tree as viewer or editor (owner only, owner on Grove). An existing
+ * account is bound at once; otherwise the invitation binds when that email registers. A revoked
+ * or expired membership is revived as a new invitation.
+ * @throws not_found, forbidden, plan_limit_reached, validation_failed, conflict
+ */
+export async function inviteMember(deps: Deps, actor: Actor, treeId: string, input: InviteInput): Promise<Member> {
+  requireWrite(actor);
+  const email = normalizeEmail('/email', input.email);
+  checkEnum('/role', input.role, memberRoles);
+  const expiresAt = checkExpiry(input.expires_at) ?? null;
+  return inTransaction(deps.db, async (trx) => {
+    const access = await treeAccess(trx, actor, treeId);
+    requireTreeOwner(access);
+    requireSharing(access);
+    if (email === actor.user.email) throw new DomainError('conflict', 'You own this tree already.', [{ path: '/email', message: 'is the owner' }]);
+    const invitee = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+    const existing = await trx.selectFrom('members').selectAll().where('tree_id', '=', treeId).where('email', '=', email).executeTakeFirst();
+    const now = nowIso();
+    if (existing !== undefined) {
+      const status = memberStatus(existing);
+      if (status === 'active' || status === 'pending') {
+        throw new DomainError('conflict', `This email is already ${status === 'active' ? 'a member' : 'invited'}.`, [{ path: '/email', message: `is ${status}` }]);
+      }
+      const revived = await trx
+        .updateTable('members')
+        .set({ user_id: invitee?.id ?? existing.user_id, role: input.role, status: 'pending', expires_at: expiresAt, invited_by: actor.user.id, updated_at: now })
+        .where('id', '=', existing.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await memberHistory(trx, actor, revived, 'created', { role: { from: existing.role, to: revived.role }, status: { from: status, to: 'pending' } }, now);
+      return presentMember(revived);
+    }
+    const row: MemberRow = {
+      seq: 0, id: newId('mbr'), owner_id: access.ownerId, tree_id: treeId, user_id: invitee?.id ?? null, email, role: input.role,
+      status: 'pending', expires_at: expiresAt, invited_by: actor.user.id, created_at: now, updated_at: now,
+    };
+    const { seq: _seq, ...values } = row;
+    const inserted = await trx.insertInto('members').values(values).returningAll().executeTakeFirstOrThrow();
+    await memberHistory(trx, actor, inserted, 'created', { email: { from: null, to: email }, role: { from: null, to: input.role } }, now);
+    return presentMember(inserted);
+  });
+}
+
+/** Everyone invited to a visible tree, in invitation order. @throws not_found */
+export async function listMembers(deps: Deps, actor: Actor, treeId: string): Promise<Member[]> {
+  requireRead(actor);
+  const access = await treeAccess(deps.db, actor, treeId);
+  const rows = await deps.db.selectFrom('members').selectAll().where('tree_id', '=', treeId).where('owner_id', '=', access.ownerId).orderBy('seq').execute();
+  return rows.map(presentMember);
+}
+
+/** A membership, with the actor's access to its tree. @throws not_found */
+async function memberAccess(db: Db | Trx, actor: Actor, memberId: string): Promise<{ row: MemberRow; access: TreeAccess | null }> {
+  if (memberId.length > 160) throw invalid('/id', 'must be at most 160 characters');
+  const row = await db.selectFrom('members').selectAll().where('id', '=', memberId).executeTakeFirst();
+  if (row === undefined) throw notFound('member');
+  const access = await treeAccess(db, actor, row.tree_id).catch(() => null);
+  // A member may always see their own membership (to leave it); anyone else needs the tree.
+  if (access === null && row.user_id !== actor.user.id) throw notFound('member');
+  return { row, access };
+}
+
+/** Changes a member's role or expiry (owner only). @throws not_found, forbidden, validation_failed */
+export async function updateMember(deps: Deps, actor: Actor, memberId: string, patch: MemberPatch): Promise<Member> {
+  requireWrite(actor);
+  if (patch.role !== undefined) checkEnum('/role', patch.role, memberRoles);
+  const expiresAt = checkExpiry(patch.expires_at);
+  return inTransaction(deps.db, async (trx) => {
+    const { row, access } = await memberAccess(trx, actor, memberId);
+    if (access === null) throw new DomainError('forbidden', 'Only the tree owner can change a membership.');
+    requireTreeOwner(access);
+    const changes: Changes = {};
+    if (patch.role !== undefined && patch.role !== row.role) changes.role = { from: row.role, to: patch.role };
+    if (expiresAt !== undefined && expiresAt !== row.expires_at) changes.expires_at = { from: row.expires_at, to: expiresAt };
+    if (Object.keys(changes).length === 0) return presentMember(row);
+    const now = nowIso();
+    const updated = await trx
+      .updateTable('members')
+      .set({ ...(patch.role !== undefined ? { role: patch.role } : {}), ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}), updated_at: now })
+      .where('id', '=', memberId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await memberHistory(trx, actor, updated, 'updated', changes, now);
+    return presentMember(updated);
+  });
+}
+
+/** Ends a membership: the owner revokes it, or the member leaves. @throws not_found, forbidden */
+export async function removeMember(deps: Deps, actor: Actor, memberId: string): Promise<Member> {
+  requireWrite(actor);
+  return inTransaction(deps.db, async (trx) => {
+    const { row, access } = await memberAccess(trx, actor, memberId);
+    if (row.user_id !== actor.user.id) {
+      if (access === null) throw notFound('member');
+      requireTreeOwner(access);
+    }
+    return setStatus(trx, actor, row, 'revoked');
+  });
+}
+
+export async function setStatus(trx: Trx, actor: Actor, row: MemberRow, status: 'active' | 'revoked'): Promise<Member> {
+  const before = memberStatus(row);
+  if (before === status) return presentMember(row);
+  const now = nowIso();
+  const updated = await trx.updateTable('members').set({ status, updated_at: now }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
+  await memberHistory(trx, actor, updated, status === 'revoked' ? 'deleted' : 'updated', { status: { from: before, to: status } }, now);
+  return presentMember(updated);
+}
