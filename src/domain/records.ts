@@ -87,7 +87,7 @@ export function presentTask(row: TaskRow): Task {
     position: row.position,
     completed_at: row.completed_at,
     created_by: row.created_by,
-    assignee_ids: [],
+    assignee_ids: row.assignee_ids === '[]' ? [] : (JSON.parse(row.assignee_ids) as string[]),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -100,6 +100,8 @@ export interface TaskTable {
   created_by: string;
   created_at: string;
   updated_at: string;
+  /** JSON text: string[], the user ids of task_assignees for this task. */
+  assignee_ids: Generated<string>;
 }
 
 export interface HistoryTable {

@@ -6,8 +6,8 @@ import { taskAccess } from '../access.js';
 import { readPage, type PageInput } from '../paging.js';
 import type { Database } from '../../store/schema.js';
 
-/** Tables whose rows hang off one task and are listed per task: attachments and speech jobs. */
-type PerTask = 'attachments' | 'speech_jobs';
+/** Tables whose rows hang off one task and are listed per task: attachments, speech jobs, comments. */
+type PerTask = 'attachments' | 'speech_jobs' | 'comments';
 
 /**
  * One page of a task's rows of `table`, in creation order, once the task is visible to the actor.

@@ -3,8 +3,10 @@ import type { Deps } from '../deps.js';
 import type { Trx } from '../../store/db.js';
 import { requireRead } from '../actor.js';
 import { treeAccess, type TreeAccess } from '../access.js';
+import type { Comment } from './comments.js';
+import type { Message } from './messages.js';
+import { historyWindowStart, presentHistory, type HistoryEntry } from './history.js';
 import { presentProject, presentTask, presentTree, type Project, type Task, type Tree } from '../records.js';
-import { planLimits } from '../plans.js';
 import { DomainError } from '../errors.js';
 import { nowIso } from '../ids.js';
 import { sumTextBytes } from '../../store/text-bytes.js';
@@ -14,26 +16,14 @@ export const EXPORT_MAX_CONTRIBUTORS = 10_000;
 export const EXPORT_MAX_TEXT_BYTES = 8 * 1024 * 1024;
 export const EXPORT_SCHEMA_VERSION = 1 as const;
 
-export interface HistoryEntry {
-  id: string;
-  at: string;
-  tree_id: string;
-  actor_id: string;
-  via: string;
-  entity: string;
-  entity_id: string;
-  action: string;
-  changes: Record<string, { from: unknown; to: unknown }>;
-}
-
 export interface TreeExport {
   schema_version: typeof EXPORT_SCHEMA_VERSION;
   exported_at: string;
   tree: Tree;
   projects: Project[];
   tasks: Task[];
-  comments: unknown[];
-  messages: unknown[];
+  comments: Comment[];
+  messages: Message[];
   history: HistoryEntry[];
   attachments: unknown[];
 }
@@ -50,10 +40,6 @@ const sections: ExportSection[] = [];
 /** Attachments (and later comments and messages) join the export through here. */
 export function addExportSection(section: ExportSection): void {
   if (!sections.some((s) => s.key === section.key)) sections.push(section);
-}
-
-function historySince(access: TreeAccess, now: Date): string {
-  return new Date(now.getTime() - planLimits[access.ownerPlan].historyDays * 86_400_000).toISOString();
 }
 
 async function measure(trx: Trx, deps: Deps, access: TreeAccess, since: string): Promise<{ contributors: number; text_bytes: number }> {
@@ -83,7 +69,7 @@ export async function exportTree(deps: Deps, actor: Actor, id: string): Promise<
   return inReadSnapshot(deps.db, deps.dialect, async (trx) => {
     const access = await treeAccess(trx, actor, id);
     const now = new Date();
-    const since = historySince(access, now);
+    const since = historyWindowStart(access.ownerPlan, now);
     const budget = await measure(trx, deps, access, since);
     if (budget.contributors > EXPORT_MAX_CONTRIBUTORS || budget.text_bytes > EXPORT_MAX_TEXT_BYTES) {
       throw new DomainError('export_too_large', `The export is over its budget of ${EXPORT_MAX_CONTRIBUTORS} records and ${EXPORT_MAX_TEXT_BYTES} bytes of text.`, [
@@ -103,13 +89,11 @@ export async function exportTree(deps: Deps, actor: Actor, id: string): Promise<
       tasks: tasks.map(presentTask),
       comments: [],
       messages: [],
-      history: history.map((h) => ({
-        id: h.id, at: h.at, tree_id: h.tree_id, actor_id: h.actor_id, via: h.via, entity: h.entity, entity_id: h.entity_id, action: h.action,
-        changes: JSON.parse(h.changes) as HistoryEntry['changes'],
-      })),
+      history: history.map(presentHistory),
       attachments: [],
     };
-    for (const section of sections) result[section.key] = await section.read(trx, deps, id);
+    // Each section reads the records of its own key (attachments, comments, messages).
+    for (const section of sections) (result as unknown as Record<string, unknown[]>)[section.key] = await section.read(trx, deps, id);
     return result;
   });
 }

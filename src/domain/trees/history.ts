@@ -1,5 +1,12 @@
+import type { Selectable } from 'kysely';
 import type { Actor } from '../actor.js';
+import type { Deps } from '../deps.js';
 import type { Trx } from '../../store/db.js';
+import type { HistoryTable } from '../../store/schema.js';
+import { requireRead } from '../actor.js';
+import { treeAccess } from '../access.js';
+import { checkLimit, decodeCursor, encodeCursor, type Page, type PageInput } from '../paging.js';
+import { planLimits, type PlanName } from '../plans.js';
 import { newId, nowIso } from '../ids.js';
 
 export type HistoryAction = 'created' | 'updated' | 'deleted' | 'moved' | 'imported' | 'completed';
@@ -42,4 +49,48 @@ export function diff<T extends Record<string, unknown>>(before: T, after: Partia
     if (to !== undefined && before[field] !== to) changes[field] = { from: before[field] ?? null, to };
   }
   return changes;
+}
+
+/** CONTRACT §10's history entry. */
+export interface HistoryEntry {
+  id: string;
+  at: string;
+  tree_id: string;
+  actor_id: string;
+  via: string;
+  entity: string;
+  entity_id: string;
+  action: string;
+  changes: Changes;
+}
+
+export function presentHistory(h: Selectable<HistoryTable>): HistoryEntry {
+  return {
+    id: h.id, at: h.at, tree_id: h.tree_id, actor_id: h.actor_id, via: h.via, entity: h.entity, entity_id: h.entity_id, action: h.action,
+    changes: JSON.parse(h.changes) as Changes,
+  };
+}
+
+/** The oldest moment the owner's plan keeps history for (CONTRACT §4: 7, 90 or 365 days). */
+export function historyWindowStart(ownerPlan: PlanName, now = new Date()): string {
+  return new Date(now.getTime() - planLimits[ownerPlan].historyDays * 86_400_000).toISOString();
+}
+
+/**
+ * A tree's history, newest first, inside the owner's plan window. The cursor holds the oldest
+ * entry shown, so entries written while paging appear on a fresh page one, never in between.
+ * @throws not_found, invalid_cursor, cursor_expired
+ */
+export async function listHistory(deps: Deps, actor: Actor, treeId: string, input: PageInput): Promise<Page<HistoryEntry>> {
+  requireRead(actor);
+  const access = await treeAccess(deps.db, actor, treeId);
+  const limit = checkLimit(input.limit);
+  const binding = { actorKey: actor.user.id, endpoint: 'history', filters: { tree_id: treeId }, limit };
+  const before = input.cursor === undefined ? null : decodeCursor(deps.config.secret, binding, input.cursor).last;
+  let query = deps.db.selectFrom('history').selectAll().where('tree_id', '=', treeId).where('owner_id', '=', access.ownerId).where('at', '>=', historyWindowStart(access.ownerPlan));
+  if (before !== null) query = query.where('seq', '<', before);
+  const rows = await query.orderBy('seq', 'desc').limit(limit + 1).execute();
+  const page = rows.slice(0, limit);
+  const next = rows.length > limit ? encodeCursor(deps.config.secret, binding, { last: Number(page[page.length - 1]!.seq), high: 0 }) : null;
+  return { items: page.map(presentHistory), next_cursor: next };
 }

@@ -39,6 +39,7 @@ export interface TaskFilters extends PageInput {
   tree_id?: string;
   project_id?: string;
   status?: string;
+  assignee_id?: string;
 }
 
 /** Validates the fields present and returns the deadline in its stored form. */
@@ -61,7 +62,7 @@ export async function listTasks(deps: Deps, actor: Actor, input: TaskFilters): P
   const visible = await visibleTrees(deps.db, actor);
   const { rows, next_cursor } = await readPage(
     deps.config.secret,
-    { actorKey: actor.user.id, endpoint: 'tasks', filters: { updated_since: since, tree_id: input.tree_id, project_id: input.project_id, status: input.status } },
+    { actorKey: actor.user.id, endpoint: 'tasks', filters: { updated_since: since, tree_id: input.tree_id, project_id: input.project_id, status: input.status, assignee_id: input.assignee_id } },
     input,
     async ({ after, upTo, take }) => {
       let query = deps.db.selectFrom('tasks').selectAll().where(inVisibleTrees(visible)).where('seq', '>', after);
@@ -69,6 +70,10 @@ export async function listTasks(deps: Deps, actor: Actor, input: TaskFilters): P
       if (input.tree_id !== undefined) query = query.where('tree_id', '=', input.tree_id);
       if (input.project_id !== undefined) query = query.where('project_id', '=', input.project_id);
       if (input.status !== undefined) query = query.where('status', '=', input.status);
+      if (input.assignee_id !== undefined) {
+        const assignee = input.assignee_id;
+        query = query.where('id', 'in', (eb) => eb.selectFrom('task_assignees').select('task_id').where('user_id', '=', assignee));
+      }
       if (since !== undefined) query = query.where('updated_at', '>=', since);
       return query.orderBy('seq').limit(take).execute();
     },
@@ -118,6 +123,7 @@ function newTaskRow(access: TreeAccess, actor: Actor, input: TaskInput, deadline
     position,
     completed_at: status === 'done' ? now : null,
     created_by: actor.user.id,
+    assignee_ids: '[]',
     created_at: now,
     updated_at: now,
   };

@@ -10,6 +10,7 @@ import { agentCallRoutes } from './agent-calls.js';
 import { attachmentRoutes } from './attachments.js';
 import { speechRoutes } from './speech.js';
 import { memberRoutes } from './members.js';
+import { discussionRoutes } from './discussion.js';
 
 /** Every REST resource, mounted under /api/v1 behind the shared pipeline. One line per resource file. */
 export const restRoutes: ((deps: Deps) => FastifyPluginAsyncTypebox)[] = [
@@ -23,4 +24,5 @@ export const restRoutes: ((deps: Deps) => FastifyPluginAsyncTypebox)[] = [
   attachmentRoutes,
   speechRoutes,
   memberRoutes,
+  discussionRoutes,
 ];

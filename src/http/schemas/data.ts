@@ -124,5 +124,5 @@ export const TreeListQuery = Type.Object(pageQuery);
 /** Lists of a task's attachments and speech jobs: limit and cursor. */
 export const CursorQuery = Type.Object({ limit: pageQuery.limit, cursor: pageQuery.cursor });
 export const ProjectListQuery = Type.Object({ ...pageQuery, tree_id: Type.Optional(Id) });
-export const TaskListQuery = Type.Object({ ...pageQuery, tree_id: Type.Optional(Id), project_id: Type.Optional(Id), status: Type.Optional(Status) });
+export const TaskListQuery = Type.Object({ ...pageQuery, tree_id: Type.Optional(Id), project_id: Type.Optional(Id), status: Type.Optional(Status), assignee_id: Type.Optional(Id) });
 export const DeleteProjectQuery = Type.Object({ cascade: Type.Optional(Type.Boolean({ default: false, description: 'also remove child projects and tasks' })) });

@@ -32,3 +32,32 @@ export const MemberPatch = Type.Object({ role: Type.Optional(Role), expires_at: 
 
 export const Invitation = Type.Object({ ...Member.properties, tree_name: Type.String() }, { title: 'Invitation' });
 export const InvitationList = Type.Object({ items: Type.Array(Invitation) });
+
+/** Assignments, comments, messages and history (CONTRACT §10). */
+export const AssigneesInput = Type.Object(
+  { user_ids: Type.Array(Type.String({ minLength: 1, maxLength: 160 }), { maxItems: 50, description: 'the tree owner or active members' }) },
+  { additionalProperties: false },
+);
+const Body = Type.String({ minLength: 1, maxLength: 10_000 });
+export const PostInput = Type.Object({ body: Body }, { additionalProperties: false });
+export const Comment = Type.Object(
+  { id: Type.String(), task_id: Type.String(), author_id: Type.String(), body: Type.String(), created_at: Timestamp, updated_at: Timestamp },
+  { title: 'Comment' },
+);
+export const CommentOnly = Type.Object({ comment: Comment });
+export const CommentList = Type.Object({ items: Type.Array(Comment), next_cursor: Nullable(Type.String()) });
+export const Message = Type.Object(
+  { id: Type.String(), tree_id: Type.String(), author_id: Type.String(), body: Type.String(), created_at: Timestamp, updated_at: Timestamp },
+  { title: 'Message' },
+);
+export const MessageOnly = Type.Object({ message: Message });
+export const MessageList = Type.Object({ items: Type.Array(Message), next_cursor: Nullable(Type.String()) });
+export const HistoryEntry = Type.Object(
+  {
+    id: Type.String(), at: Timestamp, tree_id: Type.String(), actor_id: Type.String(), via: Type.String({ description: 'session, token, oauth, mcp or cli' }),
+    entity: Type.String(), entity_id: Type.String(), action: Type.String({ description: 'created, updated, deleted, moved, completed, imported, …' }),
+    changes: Type.Record(Type.String(), Type.Object({ from: Type.Unknown(), to: Type.Unknown() })),
+  },
+  { title: 'HistoryEntry' },
+);
+export const HistoryList = Type.Object({ items: Type.Array(HistoryEntry), next_cursor: Nullable(Type.String()) });

@@ -43,6 +43,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('task_assignees_pk', ['task_id', 'user_id'])
     .execute();
+  // The task's assignees, kept with the row in the assignment's transaction, so a task read needs no second query.
+  await db.schema.alterTable('tasks').addColumn('assignee_ids', 'text', (c) => c.notNull().defaultTo('[]')).execute();
   await db.schema.createIndex('task_assignees_user').on('task_assignees').columns(['user_id', 'tree_id']).execute();
 
   await db.schema
@@ -77,4 +79,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
   for (const table of ['messages', 'comments', 'task_assignees', 'members']) await db.schema.dropTable(table).execute();
+  await db.schema.alterTable('tasks').dropColumn('assignee_ids').execute();
 }

@@ -1,0 +1,56 @@
+import type { Actor } from '../actor.js';
+import type { Deps } from '../deps.js';
+import type { Trx } from '../../store/db.js';
+import { requireWrite } from '../actor.js';
+import { requireTreeWrite, taskAccess, type TreeAccess } from '../access.js';
+import { membershipGrants } from '../access.js';
+import { presentTask, type Task } from '../records.js';
+import { appendHistory } from './history.js';
+import { invalid } from '../errors.js';
+import { nowIso } from '../ids.js';
+import { inTransaction } from '../../store/db.js';
+
+export const MAX_ASSIGNEES = 50;
+
+/** The people who may hold a task of this tree: its owner and its members with access now. */
+async function assignable(trx: Trx, access: TreeAccess, userIds: string[]): Promise<Set<string>> {
+  const allowed = new Set<string>();
+  if (userIds.includes(access.ownerId)) allowed.add(access.ownerId);
+  const others = userIds.filter((id) => id !== access.ownerId);
+  if (others.length === 0) return allowed;
+  const owner = await trx.selectFrom('users').select(['plan', 'plan_expires_at']).where('id', '=', access.ownerId).executeTakeFirstOrThrow();
+  const members = await trx.selectFrom('members').select(['user_id', 'status', 'expires_at']).where('tree_id', '=', access.tree.id).where('user_id', 'in', others).execute();
+  for (const m of members) if (m.user_id !== null && membershipGrants(m, owner)) allowed.add(m.user_id);
+  return allowed;
+}
+
+/**
+ * Replaces the task's assignees; each must be the tree owner or an active member.
+ * @throws not_found, forbidden, validation_failed
+ */
+export async function setAssignees(deps: Deps, actor: Actor, taskId: string, userIds: string[]): Promise<Task> {
+  requireWrite(actor);
+  const wanted = [...new Set(userIds)];
+  if (wanted.length > MAX_ASSIGNEES) throw invalid('/user_ids', `must hold at most ${MAX_ASSIGNEES} people`);
+  wanted.forEach((id, i) => {
+    if (id.length < 1 || id.length > 160) throw invalid(`/user_ids/${i}`, 'must be an id of 1 to 160 characters');
+  });
+  return inTransaction(deps.db, async (trx) => {
+    const { task, access } = await taskAccess(trx, actor, taskId);
+    requireTreeWrite(access);
+    const allowed = await assignable(trx, access, wanted);
+    const refused = wanted.findIndex((id) => !allowed.has(id));
+    if (refused >= 0) throw invalid(`/user_ids/${refused}`, 'must be the tree owner or an active member');
+    const before = JSON.parse(task.assignee_ids) as string[];
+    const after = wanted.slice().sort();
+    if (JSON.stringify(before) === JSON.stringify(after)) return presentTask(task);
+    const now = nowIso();
+    await trx.deleteFrom('task_assignees').where('task_id', '=', taskId).execute();
+    if (after.length > 0) {
+      await trx.insertInto('task_assignees').values(after.map((user_id) => ({ task_id: taskId, user_id, owner_id: access.ownerId, tree_id: access.tree.id, created_at: now }))).execute();
+    }
+    const updated = await trx.updateTable('tasks').set({ assignee_ids: JSON.stringify(after), updated_at: now }).where('id', '=', taskId).returningAll().executeTakeFirstOrThrow();
+    await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: access.tree.id, entity: 'task', entityId: taskId, action: 'updated', changes: { assignee_ids: { from: before, to: after } } }, now);
+    return presentTask(updated);
+  });
+}
