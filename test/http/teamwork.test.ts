@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, startTestApp } from '../helpers/app.js';
 import { makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeTask, makeTree } from '../helpers/data.js';
+import { download, upload } from '../helpers/files.js';
 
 describe.each(databases)('assignees, comments, messages and history (%s)', (kind) => {
   let t: Awaited<ReturnType<typeof startTestApp>>;
@@ -145,5 +146,27 @@ describe.each(databases)('assignees, comments, messages and history (%s)', (kind
     expect(all.some((h) => h.entity === 'member')).toBe(true);
     expect(all.some((h) => h.id === 'his_ancient')).toBe(false);
     expect((await owner.browser.get(`/api/v1/trees/${tree.id}/export`)).body.history.some((h: any) => h.id === 'his_ancient')).toBe(false);
+  });
+
+  it('shares attachments by role and records them in the history', async () => {
+    const task = await makeTask(owner.browser, tree.id);
+    const data = Buffer.from('seed order: 3 apple trees');
+    const created = await upload(editor.browser, `/api/v1/tasks/${task.id}/attachments`, [{ data, name: 'order.txt', type: 'text/plain' }]);
+    expect(created.status).toBe(201);
+    const id = created.body.attachment.id;
+    const refused = await upload(viewer.browser, `/api/v1/tasks/${task.id}/attachments`, [{ data, name: 'x.txt', type: 'text/plain' }]);
+    expect(refused.status).toBe(403);
+    const link = await viewer.browser.get(`/api/v1/attachments/${id}`);
+    expect(link.status).toBe(200);
+    const signed = new URL(link.body.content_url);
+    expect((await download(null, `${t.url}${signed.pathname}${signed.search}`)).bytes.equals(data)).toBe(true);
+    expect((await stranger.browser.get(`/api/v1/attachments/${id}`)).status).toBe(404);
+    expect((await viewer.browser.delete(`/api/v1/attachments/${id}`)).status).toBe(403);
+    expect((await editor.browser.delete(`/api/v1/attachments/${id}`)).status).toBe(200);
+    const history = (await owner.browser.get(`/api/v1/trees/${tree.id}/history?limit=5`)).body.items;
+    expect(history.slice(0, 2).map((h: any) => [h.entity, h.entity_id, h.action, h.actor_id])).toEqual([
+      ['attachment', id, 'deleted', editor.user.id],
+      ['attachment', id, 'created', editor.user.id],
+    ]);
   });
 });

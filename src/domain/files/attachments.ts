@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { Actor } from '../actor.js';
 import { requireRead, requireWrite } from '../actor.js';
-import { requireTreeWrite, taskAccess } from '../access.js';
+import { requireTreeWrite, taskAccess, type TreeAccess } from '../access.js';
 import { DomainError, invalid, notFound } from '../errors.js';
 import { hmac, safeEqual } from '../crypto.js';
 import { newId, nowIso } from '../ids.js';
@@ -17,7 +17,8 @@ import { onDelete } from '../cleanup.js';
 import { addExportSection } from '../trees/export.js';
 import { lockOwner } from '../../store/locks.js';
 import { sumTextBytes } from '../../store/text-bytes.js';
-import { inTransaction, type Trx } from '../../store/db.js';
+import { inTransaction, type Db, type Trx } from '../../store/db.js';
+import { appendHistory } from '../trees/history.js';
 import type { AttachmentTable } from '../../store/schema.js';
 
 /** CONTRACT §12: 25 MiB of file content; one byte more is 413. */
@@ -121,6 +122,7 @@ export async function createAttachment(deps: Deps, actor: Actor, taskId: string,
         size: stored.size, sha256: stored.sha256, metadata_removed: JSON.stringify(metadataRemoved), created_at: now, updated_at: now,
       };
       await trx.insertInto('attachments').values(row).execute();
+      await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: access.tree.id, entity: 'attachment', entityId: id, action: 'created', changes: { task_id: { from: null, to: taskId }, filename: { from: null, to: row.filename } } }, now);
       await deps.blobs.place(received.path, access.ownerId, id);
       placedOwner = access.ownerId;
       return presentAttachment(row);
@@ -140,16 +142,16 @@ async function checkStorage(trx: Trx, deps: Deps, ownerId: string, limit: number
 }
 
 /** @throws not_found */
-async function attachmentAccess(deps: Deps, actor: Actor, id: string, write = false): Promise<AttachmentRow> {
+async function attachmentAccess(db: Db | Trx, actor: Actor, id: string, write = false): Promise<{ row: AttachmentRow; access: TreeAccess }> {
   if (id.length > 160) throw invalid('/id', 'must be at most 160 characters');
   // Found by id, then judged by its task's tree: the actor's own, or one shared with them.
-  const row = await deps.db.selectFrom('attachments').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await db.selectFrom('attachments').selectAll().where('id', '=', id).executeTakeFirst();
   if (row === undefined) throw notFound('attachment');
-  const { access } = await taskAccess(deps.db, actor, row.task_id).catch(() => {
+  const { access } = await taskAccess(db, actor, row.task_id).catch(() => {
     throw notFound('attachment');
   });
   if (write) requireTreeWrite(access);
-  return row;
+  return { row, access };
 }
 
 /** @throws not_found, invalid_cursor */
@@ -171,7 +173,7 @@ export interface AttachmentLink {
 /** The record and a signed content link that works without credentials for 5 minutes. */
 export async function getAttachment(deps: Deps, actor: Actor, id: string, now = Date.now()): Promise<AttachmentLink> {
   requireRead(actor);
-  const row = await attachmentAccess(deps, actor, id);
+  const { row } = await attachmentAccess(deps.db, actor, id);
   const expires = Math.floor(now / 1000) + CONTENT_LINK_TTL_S;
   const url = new URL(`/api/v1/attachments/${encodeURIComponent(id)}/content`, deps.config.publicUrl);
   url.searchParams.set('expires', String(expires));
@@ -187,7 +189,7 @@ export interface Content {
 /** Content for a credential holding read + attachments. @throws insufficient_scope, not_found */
 export async function contentFor(deps: Deps, actor: Actor, id: string): Promise<Content> {
   requireRead(actor, ['attachments']);
-  const row = await attachmentAccess(deps, actor, id);
+  const { row } = await attachmentAccess(deps.db, actor, id);
   return { attachment: presentAttachment(row), path: deps.blobs.pathOf(row.owner_id, row.id) };
 }
 
@@ -205,9 +207,12 @@ export async function contentBySignature(deps: Deps, id: string, expires: string
 /** Removes the record, frees its quota, then the blob. @throws not_found, forbidden */
 export async function deleteAttachment(deps: Deps, actor: Actor, id: string): Promise<void> {
   requireWrite(actor, ['attachments']);
-  const row = await attachmentAccess(deps, actor, id, true);
-  await deps.db.deleteFrom('attachments').where('id', '=', id).execute();
-  await deps.blobs.remove(row.owner_id, id);
+  await inTransaction(deps.db, async (trx) => {
+    const { row, access } = await attachmentAccess(trx, actor, id, true);
+    await trx.deleteFrom('attachments').where('id', '=', id).execute();
+    await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: access.tree.id, entity: 'attachment', entityId: id, action: 'deleted', changes: { task_id: { from: row.task_id, to: null }, filename: { from: row.filename, to: null } } });
+    return row;
+  }).then((row) => deps.blobs.remove(row.owner_id, id));
 }
 
 // Deleting tasks, projects or trees removes their attachments' blobs once the delete commits.
