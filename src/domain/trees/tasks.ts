@@ -43,7 +43,7 @@ export interface TaskFilters extends PageInput {
 }
 
 /** Validates the fields present and returns the deadline in its stored form. */
-function checkTaskFields(input: TaskPatch): string | null | undefined {
+export function checkTaskFields(input: TaskPatch): string | null | undefined {
   if (input.title !== undefined) checkLength('/title', input.title, 1, TITLE_MAX);
   if (input.text !== undefined) checkLength('/text', input.text, 0, TEXT_MAX);
   if (input.notes !== undefined) checkLength('/notes', input.notes, 0, NOTES_MAX);
@@ -100,14 +100,14 @@ async function checkProject(trx: Trx, actor: Actor, projectId: string, treeId: s
   }
 }
 
-async function nextPosition(trx: Trx, treeId: string, projectId: string | null): Promise<number> {
+export async function nextPosition(trx: Trx, treeId: string, projectId: string | null): Promise<number> {
   let query = trx.selectFrom('tasks').select((eb) => eb.fn.max('position').as('max')).where('tree_id', '=', treeId);
   query = projectId === null ? query.where('project_id', 'is', null) : query.where('project_id', '=', projectId);
   const { max } = await query.executeTakeFirstOrThrow();
   return max === null ? 0 : Number(max) + 1;
 }
 
-function newTaskRow(access: TreeAccess, actor: Actor, input: TaskInput, deadline: string | null, position: number, now: string): Omit<TaskRow, 'seq'> {
+export function newTaskRow(access: TreeAccess, actor: Actor, input: TaskInput, deadline: string | null, position: number, now: string): Omit<TaskRow, 'seq'> {
   const status = input.status ?? 'todo';
   return {
     id: newId('tsk'),

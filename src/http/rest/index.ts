@@ -11,6 +11,7 @@ import { attachmentRoutes } from './attachments.js';
 import { speechRoutes } from './speech.js';
 import { memberRoutes } from './members.js';
 import { discussionRoutes } from './discussion.js';
+import { importRoutes } from './import.js';
 
 /** Every REST resource, mounted under /api/v1 behind the shared pipeline. One line per resource file. */
 export const restRoutes: ((deps: Deps) => FastifyPluginAsyncTypebox)[] = [
@@ -25,4 +26,5 @@ export const restRoutes: ((deps: Deps) => FastifyPluginAsyncTypebox)[] = [
   speechRoutes,
   memberRoutes,
   discussionRoutes,
+  importRoutes,
 ];

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databases, startTestApp } from '../helpers/app.js';
+import { makeToken, makeUser, type Person } from '../helpers/factories.js';
+import { makeTree } from '../helpers/data.js';
+import { upload } from '../helpers/files.js';
+import type { Client } from '../helpers/client.js';
+
+function importCsv(client: Client, treeId: string, csv: string | Buffer, query = '') {
+  const raw = typeof csv === 'string' ? csv : csv.toString('latin1');
+  return client.request('POST', `/api/v1/trees/${treeId}/import${query}`, { raw, contentType: 'text/csv' });
+}
+
+describe.each(databases)('CSV import (%s)', (kind) => {
+  let t: Awaited<ReturnType<typeof startTestApp>>;
+  let owner: Person;
+  let member: Person;
+
+  async function countTasks(treeId: string): Promise<number> {
+    return (await owner.browser.get(`/api/v1/trees/${treeId}/export`)).body.tasks.length;
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    owner = await makeUser(t.url, t.app, { plan: 'grove' });
+    member = await makeUser(t.url, t.app, { plan: 'sprout' });
+  });
+  afterAll(async () => t.stop());
+
+  it('imports every row with RFC 4180 quoting, a BOM, CRLF, project paths and assignees, as one history entry', async () => {
+    const tree = await makeTree(owner.browser);
+    const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: member.email, role: 'editor' });
+    await member.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`);
+    const csv = '\ufefftitle,notes,status,deadline,color,project,assignee\r\n'
+      + `"Prune, then feed","line one\r\nline ""two""",open,2026-12-31,#aa3300,Orchard/Apples,${member.email.toUpperCase()}\r\n`
+      + 'Rake,,,,,Orchard,\r\n'
+      + 'Sweep,,done,2026-12-31T10:00:00.5Z,,,\r\n';
+    const answer = await importCsv(member.browser, tree.id, csv);
+    expect(answer.status, answer.text).toBe(201);
+    expect(answer.body).toEqual({ created: { projects: 2, tasks: 3 } });
+    const snapshot = (await owner.browser.get(`/api/v1/trees/${tree.id}`)).body;
+    const orchard = snapshot.projects.find((p: any) => p.name === 'Orchard');
+    const apples = snapshot.projects.find((p: any) => p.name === 'Apples');
+    expect(apples.parent_id).toBe(orchard.id);
+    const [prune, rake, sweep] = snapshot.tasks;
+    expect(prune).toMatchObject({ title: 'Prune, then feed', notes: 'line one\r\nline "two"', status: 'open', deadline: '2026-12-31', color: '#aa3300', project_id: apples.id, assignee_ids: [member.user.id], created_by: member.user.id });
+    expect(rake).toMatchObject({ title: 'Rake', status: 'todo', project_id: orchard.id, assignee_ids: [] });
+    expect(sweep).toMatchObject({ status: 'done', deadline: '2026-12-31T10:00:00.5Z', project_id: null });
+    // Existing projects are reused by path: a second import creates none.
+    expect((await importCsv(owner.browser, tree.id, 'title,project\nGraft,Orchard/Apples\n')).body.created).toEqual({ projects: 0, tasks: 1 });
+    const history = (await owner.browser.get(`/api/v1/trees/${tree.id}/history`)).body.items;
+    const imports = history.filter((h: any) => h.action === 'imported');
+    expect(imports.map((h: any) => h.changes)).toEqual([
+      { projects: { from: 0, to: 0 }, tasks: { from: 0, to: 1 } },
+      { projects: { from: 0, to: 2 }, tasks: { from: 0, to: 3 } },
+    ]);
+    expect(history.filter((h: any) => h.entity === 'task')).toEqual([]);
+  });
+
+  it('validates and counts on a dry run without writing anything', async () => {
+    const tree = await makeTree(owner.browser);
+    const answer = await importCsv(owner.browser, tree.id, 'title,project\nOne,A/B\nTwo,A\n', '?dry_run=true');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ created: { projects: 2, tasks: 2 }, dry_run: true });
+    const snapshot = (await owner.browser.get(`/api/v1/trees/${tree.id}`)).body;
+    expect([snapshot.projects.length, snapshot.tasks.length]).toEqual([0, 0]);
+    expect((await owner.browser.get(`/api/v1/trees/${tree.id}/history`)).body.items.map((h: any) => h.action)).toEqual(['created']);
+  });
+
+  it('reports every bad row with spreadsheet row numbers and writes nothing', async () => {
+    const tree = await makeTree(owner.browser);
+    const csv = [
+      'title,status,deadline,color,assignee',
+      'Good,todo,,,',
+      ',todo,,,',
+      'Bad status,someday,,,',
+      'Bad deadline,,2026-13-40,,',
+      'Bad color,,,red,',
+      'Good again,,,,',
+      `Nobody,,,,stranger@example.test`,
+      `${'x'.repeat(501)},,,,`,
+    ].join('\n');
+    const answer = await importCsv(owner.browser, tree.id, csv);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.code).toBe('validation_failed');
+    expect(answer.body.error.details.map((d: any) => [d.row, d.column])).toEqual([[3, 'title'], [4, 'status'], [5, 'deadline'], [6, 'color'], [9, 'title']]);
+    expect(await countTasks(tree.id)).toBe(0);
+    // Assignees are checked against the tree's people once the rows themselves are sound.
+    const assignee = await importCsv(owner.browser, tree.id, 'title,assignee\nFine,\nNobody,stranger@example.test\n');
+    expect(assignee.body.error.details).toEqual([{ row: 3, column: 'assignee', message: expect.any(String) }]);
+    expect(await countTasks(tree.id)).toBe(0);
+  });
+
+  it('refuses malformed files: unclosed quote, wrong width, unknown column, no title, bad UTF-8, empty', async () => {
+    const tree = await makeTree(owner.browser);
+    const cases: [string | Buffer, number | null, string | null][] = [
+      ['title\nfine\n"never closed\n', null, null],
+      ['title,notes\nfine,x\nthree,col,umns\n', 3, null],
+      ['title,priority\nfine,high\n', 1, 'priority'],
+      ['notes\nno title column\n', 1, 'title'],
+      [Buffer.concat([Buffer.from('title\nok\n'), Buffer.from([0xff, 0xfe, 0x41]), Buffer.from('\n')]), null, null],
+      ['', 1, null],
+      ['title\n', 2, null],
+    ];
+    for (const [csv, row, column] of cases) {
+      const answer = typeof csv === 'string'
+        ? await importCsv(owner.browser, tree.id, csv)
+        : await owner.browser.request('POST', `/api/v1/trees/${tree.id}/import`, { raw: csv as unknown as string, contentType: 'text/csv' });
+      expect(answer.status, JSON.stringify(csv.toString())).toBe(400);
+      expect(answer.body.error.code).toBe('validation_failed');
+      if (row !== null) expect(answer.body.error.details[0].row).toBe(row);
+      if (column !== null) expect(answer.body.error.details[0].column).toBe(column);
+    }
+    expect(await countTasks(tree.id)).toBe(0);
+  });
+
+  it('takes a multipart file too, and refuses other content types', async () => {
+    const tree = await makeTree(owner.browser);
+    const answer = await upload(owner.browser, `/api/v1/trees/${tree.id}/import`, [{ data: Buffer.from('title\nFrom a form\n'), name: 'tasks.csv', type: 'text/csv' }]);
+    expect(answer.status).toBe(201);
+    expect(answer.body.created.tasks).toBe(1);
+    const json = await owner.browser.post(`/api/v1/trees/${tree.id}/import`, { title: 'x' });
+    expect(json.status).toBe(415);
+    expect(json.body.error.code).toBe('unsupported_media_type');
+  });
+
+  it('counts the owner\'s plan limits for the whole file before writing (Seed: 500 tasks a tree)', async () => {
+    const seed = await makeUser(t.url, t.app);
+    const tree = await makeTree(seed.browser);
+    const rows = Array.from({ length: 501 }, (_, i) => `Task ${i}`).join('\n');
+    const answer = await importCsv(seed.browser, tree.id, `title\n${rows}\n`);
+    expect(answer.status).toBe(403);
+    expect(answer.body.error.code).toBe('plan_limit_reached');
+    expect((await seed.browser.get(`/api/v1/trees/${tree.id}/export`)).body.tasks.length).toBe(0);
+    // A Seed token cannot write through the API at all.
+    const { agent } = await makeToken(seed, { scopes: ['read'] });
+    expect((await importCsv(agent, tree.id, 'title\nx\n')).body.error.code).toBe('insufficient_scope');
+  });
+
+  it('refuses more than 10,000 rows or 8 MiB with 413', async () => {
+    const tree = await makeTree(owner.browser);
+    const many = `title\n${'t\n'.repeat(10_001)}`;
+    const rows = await importCsv(owner.browser, tree.id, many);
+    expect(rows.status).toBe(413);
+    expect(rows.body.error.code).toBe('payload_too_large');
+    const big = `title,notes\n${`x,${'y'.repeat(1000)}\n`.repeat(8_500)}`;
+    const bytes = await importCsv(owner.browser, tree.id, big);
+    expect(bytes.status).toBe(413);
+    expect(await countTasks(tree.id)).toBe(0);
+  });
+
+  it('lets editors import, refuses viewers (403) and strangers (404)', async () => {
+    const tree = await makeTree(owner.browser);
+    const viewer = await makeUser(t.url, t.app, { plan: 'sprout' });
+    const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: viewer.email, role: 'viewer' });
+    await viewer.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`);
+    const refused = await importCsv(viewer.browser, tree.id, 'title\nx\n');
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('forbidden');
+    const stranger = await makeUser(t.url, t.app);
+    expect((await importCsv(stranger.browser, tree.id, 'title\nx\n')).status).toBe(404);
+    expect(await countTasks(tree.id)).toBe(0);
+  });
+});
