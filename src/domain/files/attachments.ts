@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { Actor } from '../actor.js';
-import { requireRead, requireWrite } from '../actor.js';
+import { requireCapability } from '../actor.js';
 import { requireTreeWrite, taskAccess, visibleOwnerIds } from '../access.js';
 import { DomainError, invalid, notFound } from '../errors.js';
 import { hmac, safeEqual } from '../crypto.js';
@@ -84,7 +84,7 @@ export interface Upload {
  * @throws insufficient_scope, plan_read_only, not_found, forbidden, payload_too_large, validation_failed, plan_limit_reached
  */
 export async function createAttachment(deps: Deps, actor: Actor, taskId: string, upload: () => Promise<Upload>): Promise<Attachment> {
-  requireWrite(actor, ['attachments']);
+  requireCapability(actor, 'attachmentWrites');
   requireTreeWrite((await taskAccess(deps.db, actor, taskId)).access);
   const { file, contentType, rest } = await upload();
   let received: Received;
@@ -165,9 +165,13 @@ export interface AttachmentLink {
   content_url_expires_at: string;
 }
 
-/** The record and a signed content link that works without credentials for 5 minutes. */
+/**
+ * The record and a signed content link that works without credentials for 5 minutes. The link
+ * hands out the content, so it needs what the content needs: read + attachments.
+ * @throws insufficient_scope, not_found
+ */
 export async function getAttachment(deps: Deps, actor: Actor, id: string, now = Date.now()): Promise<AttachmentLink> {
-  requireRead(actor);
+  requireCapability(actor, 'attachments');
   const row = await attachmentAccess(deps, actor, id);
   const expires = Math.floor(now / 1000) + CONTENT_LINK_TTL_S;
   const url = new URL(`/api/v1/attachments/${encodeURIComponent(id)}/content`, deps.config.publicUrl);
@@ -183,7 +187,7 @@ export interface Content {
 
 /** Content for a credential holding read + attachments. @throws insufficient_scope, not_found */
 export async function contentFor(deps: Deps, actor: Actor, id: string): Promise<Content> {
-  requireRead(actor, ['attachments']);
+  requireCapability(actor, 'attachments');
   const row = await attachmentAccess(deps, actor, id);
   return { attachment: presentAttachment(row), path: deps.blobs.pathOf(row.owner_id, row.id) };
 }
@@ -201,7 +205,7 @@ export async function contentBySignature(deps: Deps, id: string, expires: string
 
 /** Removes the record, frees its quota, then the blob. @throws not_found, forbidden */
 export async function deleteAttachment(deps: Deps, actor: Actor, id: string): Promise<void> {
-  requireWrite(actor, ['attachments']);
+  requireCapability(actor, 'attachmentWrites');
   const row = await attachmentAccess(deps, actor, id, true);
   await deps.db.deleteFrom('attachments').where('id', '=', id).execute();
   await deps.blobs.remove(row.owner_id, id);

@@ -1,8 +1,7 @@
 import { McpServer, ResourceNotFoundError, ResourceTemplate, type CallToolResult } from '@modelcontextprotocol/server';
-import type { Actor } from '../../domain/actor.js';
+import { can, type Actor } from '../../domain/actor.js';
 import type { Deps } from '../../domain/deps.js';
 import { DomainError } from '../../domain/errors.js';
-import { planLimits } from '../../domain/plans.js';
 import { listTrees, getTreeSnapshot } from '../../domain/trees/trees.js';
 import { completeTask, createTask, getTask, listTasks } from '../../domain/trees/tasks.js';
 import { searchTasks } from '../../domain/trees/search.js';
@@ -28,13 +27,6 @@ async function run(work: () => Promise<Record<string, unknown>>): Promise<CallTo
   }
 }
 
-/** What this credential may use, evaluated on every request (scopes and effective plan). */
-export function capabilitiesOf(actor: Actor) {
-  const read = actor.scopes.has('read');
-  const write = actor.scopes.has('write') && planLimits[actor.plan].apiWrites;
-  const attachments = read && actor.scopes.has('attachments');
-  return { read, write, attachments, transcribe: write && attachments && planLimits[actor.plan].transcription };
-}
 
 /** What one request needs: `tool` alone for tools/call, no tools for resources/*, else all. */
 export interface ServerFocus {
@@ -51,10 +43,9 @@ export interface ServerFocus {
 export function buildMcpServer(deps: Deps, actor: Actor, focus: ServerFocus = {}): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {}, resources: {} } });
   const wants = (name: string) => focus.tool === undefined || focus.tool === name;
-  const can = capabilitiesOf(actor);
   const readOnly = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
 
-  if (can.read) {
+  if (can(actor, 'read')) {
     if (wants('list_trees')) server.registerTool('list_trees', {
       title: 'List trees', description: 'Trees you can see, in creation order, paged with cursors.',
       inputSchema: schemas.ListTrees, outputSchema: schemas.TreePage, annotations: readOnly,
@@ -92,7 +83,7 @@ export function buildMcpServer(deps: Deps, actor: Actor, focus: ServerFocus = {}
     });
   }
 
-  if (can.write) {
+  if (can(actor, 'write')) {
     if (wants('create_task')) server.registerTool('create_task', {
       title: 'Create a task', description: 'Creates a task in a tree (and optionally a project of that tree).',
       inputSchema: schemas.CreateTask,
@@ -104,7 +95,7 @@ export function buildMcpServer(deps: Deps, actor: Actor, focus: ServerFocus = {}
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     }, ({ id }) => run(async () => ({ task: await completeTask(deps, actor, id) })));
   }
-  if (can.attachments && wants('get_attachment')) {
+  if (can(actor, 'attachments') && wants('get_attachment')) {
     server.registerTool('get_attachment', {
       title: 'Get an attachment',
       description: 'An attachment of a task and a signed content link that works without credentials for 5 minutes.',
@@ -112,7 +103,7 @@ export function buildMcpServer(deps: Deps, actor: Actor, focus: ServerFocus = {}
     }, ({ id }) => run(async () => ({ ...(await getAttachment(deps, actor, id)) })));
   }
 
-  if (can.transcribe && wants('transcribe_audio')) {
+  if (can(actor, 'transcribe') && wants('transcribe_audio')) {
     server.registerTool('transcribe_audio', {
       title: 'Transcribe audio',
       description: 'Queues a speech job for an audio attachment of the task; poll the job through the REST API. Reports speech_unavailable when no provider is configured.',
