@@ -26,11 +26,11 @@ export function operationOf(outline: BodyOutline): string {
   return `${(outline.method ?? 'response').slice(0, 64)}${outline.tool !== undefined ? ` ${outline.tool.slice(0, 64)}` : ''}`;
 }
 
-/** A single tools/call needs only its tool; a resources/* request no tools; anything else all. */
+/** A single tools/call needs no resources; a resources/* request no tools; anything else all. */
 export function focusOf(outline: BodyOutline): ServerFocus {
   if (outline.batch) return {};
-  if (outline.tool !== undefined) return { tool: outline.tool, resources: false };
-  if (outline.method?.startsWith('resources/')) return { tool: '', resources: true };
+  if (outline.tool !== undefined) return { resources: false };
+  if (outline.method?.startsWith('resources/')) return { tools: false };
   return {};
 }
 

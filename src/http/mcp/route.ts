@@ -8,6 +8,7 @@ import { access } from '../access.js';
 import { describeFailure, INTERNAL_MESSAGE } from '../errors.js';
 import { clientOf } from '../journal-hook.js';
 import { buildMcpServer } from './tools.js';
+import type { ReportInternal } from './tool-table.js';
 import { focusOf, isInitialize, isLegacy, operationOf, outlineOf } from './messages.js';
 import { serveExchange } from './exchange.js';
 
@@ -51,8 +52,16 @@ function withoutJsonModeNotice<T>(build: () => T): T {
   }
 }
 
-function authInfoOf(actor: Actor): AuthInfo {
-  return { token: '', clientId: actor.credentialId ?? '', scopes: [...actor.scopes], extra: { actor } };
+/** The actor, and where a tool's internal failure is logged, travel to the server factory with the auth info. */
+function authInfoOf(actor: Actor, report: ReportInternal): AuthInfo {
+  return { token: '', clientId: actor.credentialId ?? '', scopes: [...actor.scopes], extra: { actor, report } };
+}
+
+function reporter(request: FastifyRequest): ReportInternal {
+  return (err) => {
+    const error = err instanceof Error ? err : new Error(String(err));
+    request.log.error({ err: { type: error.name, message: error.message, stack: error.stack } }, 'unhandled MCP tool error');
+  };
 }
 
 /**
@@ -65,7 +74,9 @@ function authInfoOf(actor: Actor): AuthInfo {
 export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
   const allowedOrigins = [new URL(deps.config.publicUrl).hostname, ...localhostAllowedOrigins()];
   const modern = withoutJsonModeNotice(() =>
-    createMcpHandler((ctx: McpRequestContext) => buildMcpServer(deps, ctx.authInfo?.extra?.actor as Actor), { legacy: 'reject', responseMode: 'json' }));
+    createMcpHandler((ctx: McpRequestContext) => buildMcpServer(deps, ctx.authInfo?.extra?.actor as Actor, { report: ctx.authInfo?.extra?.report as ReportInternal }), {
+      legacy: 'reject', responseMode: 'json',
+    }));
   app.addHook('onClose', async () => modern.close());
 
   app.setErrorHandler(function mcpError(error: Error, request, reply) {
@@ -95,7 +106,7 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
     });
 
     if (!isLegacy(body, { protocolVersion: header(request, 'mcp-protocol-version'), method: header(request, 'mcp-method'), name: header(request, 'mcp-name') })) {
-      const response = await modern.fetch(webRequest(request, deps.config.publicUrl), { parsedBody: body, authInfo: authInfoOf(actor) });
+      const response = await modern.fetch(webRequest(request, deps.config.publicUrl), { parsedBody: body, authInfo: authInfoOf(actor, reporter(request)) });
       journal(response.status);
       return send(reply, response);
     }
@@ -107,9 +118,10 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       if (!found.ok) return rpcError(reply, 404, -32001, 'Session not found: it ended, expired or belongs to another credential; initialize again.');
       client = found.session.clientName;
     }
-    const answer = await serveExchange(buildMcpServer(deps, actor, focusOf(outline)), body, {
+    const report = reporter(request);
+    const answer = await serveExchange(buildMcpServer(deps, actor, { ...focusOf(outline), report }), body, {
       accept: header(request, 'accept'), protocolVersion: header(request, 'mcp-protocol-version'),
-    }, authInfoOf(actor));
+    }, authInfoOf(actor, report));
     if (initialize && answer.status === 200) {
       const result = (answer.body as { result?: { protocolVersion?: string } }).result;
       const params = outline.params;
