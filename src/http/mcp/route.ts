@@ -9,14 +9,14 @@ import { describeFailure, INTERNAL_MESSAGE } from '../errors.js';
 import { clientOf } from '../journal-hook.js';
 import { buildMcpServer } from './tools.js';
 import type { ReportInternal } from './tool-table.js';
-import { focusOf, isInitialize, isLegacy, operationOf, outlineOf } from './messages.js';
+import { clientInfoProblem, focusOf, isInitialize, isLegacy, operationOf, outlineOf } from './messages.js';
 import { serveExchange } from './exchange.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 
 /** A JSON-RPC error answer with an HTTP status, for failures before or around the SDK. */
-function rpcError(reply: FastifyReply, status: number, code: number, message: string, data?: unknown) {
-  return reply.code(status).type('application/json').send({ jsonrpc: '2.0', id: null, error: { code, message, ...(data !== undefined ? { data } : {}) } });
+function rpcError(reply: FastifyReply, status: number, code: number, message: string, data?: unknown, id: string | number | null = null) {
+  return reply.code(status).type('application/json').send({ jsonrpc: '2.0', id, error: { code, message, ...(data !== undefined ? { data } : {}) } });
 }
 
 /** The Fastify request as the web-standard Request the SDK's 2026-07-28 handler serves; the body goes as `parsedBody`. */
@@ -111,6 +111,8 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       return send(reply, response);
     }
     const initialize = isInitialize(outline);
+    const problem = initialize ? clientInfoProblem(outline) : null;
+    if (problem !== null) return rpcError(reply, 400, -32602, problem, undefined, outline.id);
     if (!initialize) {
       const id = header(request, SESSION_HEADER);
       if (id === undefined || id === '') return rpcError(reply, 400, -32600, 'Bad Request: Mcp-Session-Id header is required; start with initialize.');
