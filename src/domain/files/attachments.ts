@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import { sql } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { Actor } from '../actor.js';
 import { requireCapability } from '../actor.js';
@@ -135,7 +134,7 @@ export async function createAttachment(deps: Deps, actor: Actor, taskId: string,
 /** Storage per owner (CONTRACT §4), counted under the owner lock so parallel uploads cannot pass it together. */
 async function checkStorage(trx: Trx, deps: Deps, ownerId: string, limit: number, adding: number): Promise<void> {
   await lockOwner(trx, deps.dialect, ownerId);
-  const { used } = await trx.selectFrom('attachments').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), sql<number>`0`).as('used')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow();
+  const { used } = await trx.selectFrom('attachments').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('used')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow();
   if (Number(used) + adding > limit) throw limitReached('attachment_storage_bytes', limit);
 }
 

@@ -1,7 +1,6 @@
 import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
 import type { Trx } from '../../store/db.js';
-import { sql } from 'kysely';
 import { collectDoomed } from '../cleanup.js';
 import { requireRead, requireWrite } from '../actor.js';
 import { projectAccess, requireTreeWrite, taskAccess, treeAccess, visibleOwnerIds, type TaskRow, type TreeAccess } from '../access.js';
@@ -15,6 +14,7 @@ import { checkEnum, checkLength } from '../validate.js';
 import { DomainError } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
+import { refreshTaskStatistics } from '../../store/statistics.js';
 
 export const TITLE_MAX = 500;
 export const TEXT_MAX = 10_000;
@@ -174,9 +174,8 @@ export async function insertTasksBulk(deps: Deps, actor: Actor, treeId: string, 
     await appendHistory(trx, actor, { ownerId: access.ownerId, treeId, entity: 'task', entityId: treeId, action: 'imported', changes: { tasks: { from: 0, to: rows.length } } }, now);
     return rows.length;
   });
-  // PostgreSQL plans search from table statistics; after a large import they are stale until
-  // autovacuum comes round, and a stale plan scans every row. Refresh them now.
-  if (deps.dialect === 'postgres' && inserted >= ANALYZE_AFTER) await sql`analyze tasks`.execute(deps.db);
+  // Search plans from fresh statistics once an import has changed the table's size a lot.
+  if (inserted >= ANALYZE_AFTER) await refreshTaskStatistics(deps.db, deps.dialect);
   return inserted;
 }
 
