@@ -5,7 +5,8 @@ import { collectDoomed } from '../cleanup.js';
 import { requireRead, requireWrite } from '../actor.js';
 import { projectAccess, requireTreeWrite, taskAccess, treeAccess, visibleOwnerIds, type TaskRow, type TreeAccess } from '../access.js';
 import { DEFAULT_COLOR, presentTask, taskStatuses, type Task } from '../records.js';
-import { readPage, parseUpdatedSince, type Page, type PageInput } from '../paging.js';
+import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
+import { listPage } from '../list-page.js';
 import { appendHistory, diff } from './history.js';
 import { chargeTree } from '../limits.js';
 import { checkColor, checkPosition } from '../fields.js';
@@ -58,28 +59,11 @@ export async function listTasks(deps: Deps, actor: Actor, input: TaskFilters): P
   if (input.status !== undefined) checkEnum('/status', input.status, taskStatuses);
   if (input.tree_id !== undefined) await treeAccess(deps.db, actor, input.tree_id);
   if (input.project_id !== undefined) await projectAccess(deps.db, actor, input.project_id);
-  const owners = visibleOwnerIds(actor);
-  const { rows, next_cursor } = await readPage(
-    deps.config.secret,
-    { actorKey: actor.user.id, endpoint: 'tasks', filters: { updated_since: since, tree_id: input.tree_id, project_id: input.project_id, status: input.status } },
-    input,
-    async ({ after, upTo, take }) => {
-      let query = deps.db.selectFrom('tasks').selectAll().where('owner_id', 'in', owners).where('seq', '>', after);
-      if (upTo !== null) query = query.where('seq', '<=', upTo);
-      if (input.tree_id !== undefined) query = query.where('tree_id', '=', input.tree_id);
-      if (input.project_id !== undefined) query = query.where('project_id', '=', input.project_id);
-      if (input.status !== undefined) query = query.where('status', '=', input.status);
-      if (since !== undefined) query = query.where('updated_at', '>=', since);
-      return query.orderBy('seq').limit(take).execute();
-    },
-    () => tasksHighWater(deps),
-  );
+  const { rows, next_cursor } = await listPage(deps, actor, {
+    table: 'tasks', endpoint: 'tasks', owners: visibleOwnerIds(actor), since,
+    equal: { tree_id: input.tree_id, project_id: input.project_id, status: input.status },
+  }, input);
   return { items: rows.map(presentTask), next_cursor };
-}
-
-export async function tasksHighWater(deps: Deps): Promise<number> {
-  const { max } = await deps.db.selectFrom('tasks').select((eb) => eb.fn.max('seq').as('max')).executeTakeFirstOrThrow();
-  return Number(max ?? 0);
 }
 
 export async function getTask(deps: Deps, actor: Actor, id: string): Promise<Task> {

@@ -4,7 +4,8 @@ import { collectDoomed } from '../cleanup.js';
 import { requireRead, requireWrite } from '../actor.js';
 import { requireTreeOwner, treeAccess, visibleOwnerIds, type TreeRow } from '../access.js';
 import { presentProject, presentTask, presentTree, treeStyles, type Project, type Task, type Tree } from '../records.js';
-import { readPage, parseUpdatedSince, type Page, type PageInput } from '../paging.js';
+import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
+import { listPage } from '../list-page.js';
 import { appendHistory, diff } from './history.js';
 import { checkTreeLimit } from '../limits.js';
 import { checkEnum, checkLength } from '../validate.js';
@@ -40,25 +41,8 @@ function checkTreeFields(input: TreePatch): void {
 export async function listTrees(deps: Deps, actor: Actor, input: PageInput & { updated_since?: string }): Promise<Page<Tree>> {
   requireRead(actor);
   const since = parseUpdatedSince(input.updated_since);
-  const owners = visibleOwnerIds(actor);
-  const { rows, next_cursor } = await readPage(
-    deps.config.secret,
-    { actorKey: actor.user.id, endpoint: 'trees', filters: { updated_since: since } },
-    input,
-    async ({ after, upTo, take }) => {
-      let query = deps.db.selectFrom('trees').selectAll().where('owner_id', 'in', owners).where('seq', '>', after);
-      if (upTo !== null) query = query.where('seq', '<=', upTo);
-      if (since !== undefined) query = query.where('updated_at', '>=', since);
-      return query.orderBy('seq').limit(take).execute();
-    },
-    async () => highWater(deps),
-  );
+  const { rows, next_cursor } = await listPage(deps, actor, { table: 'trees', endpoint: 'trees', owners: visibleOwnerIds(actor), since }, input);
   return { items: rows.map((row) => presentTree(row, { role: row.owner_id === actor.user.id ? 'owner' : 'viewer' })), next_cursor };
-}
-
-async function highWater(deps: Deps): Promise<number> {
-  const { max } = await deps.db.selectFrom('trees').select((eb) => eb.fn.max('seq').as('max')).executeTakeFirstOrThrow();
-  return Number(max ?? 0);
 }
 
 /** @throws validation_failed, plan_limit_reached */
