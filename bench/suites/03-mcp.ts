@@ -3,7 +3,6 @@ import { alternate, benchDatabases, load, makeAgent, printHeader, report, startB
 import { createTree } from '../../src/domain/trees/trees.js';
 import { createTask } from '../../src/domain/trees/tasks.js';
 import { serveExchange } from '../../src/http/mcp/exchange.js';
-import { schemas } from '../../src/http/mcp/schemas.js';
 import { getTask } from '../../src/domain/trees/tasks.js';
 
 /**
@@ -62,7 +61,7 @@ async function mcpGetTask(server: BenchServer) {
 
 /**
  * The ceiling of an MCP call as the SDK serves it: bare Fastify, and per request a fresh
- * McpServer with one tool answering a constant through the same one-exchange transport, with
+ * McpServer whose tools/call answers a constant through the same one-exchange transport, with
  * no authentication, session, database, journal or rate limit.
  */
 async function sdkFloor(server: BenchServer) {
@@ -71,9 +70,8 @@ async function sdkFloor(server: BenchServer) {
   const task = await getTask(server.app.deps, actor, (await createTask(server.app.deps, actor, { tree_id: tree.id, title: 'Water the roses', notes: 'twice a week' })).id);
   const floor = await startBaseline((app) => app.post('/', async (request, reply) => {
     const server = new McpServer({ name: 'floor', version: '1' }, { capabilities: { tools: {} } });
-    server.registerTool('get_task', {
-      description: 'One task by id.', inputSchema: schemas.TaskId, outputSchema: schemas.OneTask,
-    }, () => ({ structuredContent: { task }, content: [{ type: 'text', text: JSON.stringify({ task }) }] }));
+    // The service's tools are served through the SDK's low-level handlers; so is the floor's.
+    server.server.setRequestHandler('tools/call', () => ({ structuredContent: { task }, content: [{ type: 'text', text: JSON.stringify({ task }) }] }));
     const answer = await serveExchange(server, request.body, { accept: request.headers.accept, protocolVersion: '2025-11-25' }, { token: '', clientId: '', scopes: [] });
     return reply.code(answer.status).send(answer.body);
   }));

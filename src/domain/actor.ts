@@ -23,6 +23,11 @@ export interface Actor {
 
 export const allScopes: ReadonlySet<Scope> = new Set(scopeNames);
 
+/** The scopes a plan lets a new token or grant hold (SPEC rule 5): `write` only on a paid plan. */
+export function grantableScopes(plan: PlanName): Scope[] {
+  return scopeNames.filter((s) => s !== 'write' || planLimits[plan].apiWrites);
+}
+
 /** The signed-in person themself (browser session or operator CLI): every scope, the plan in force now. */
 export function userActor(user: ActorUser, via: 'session' | 'cli'): Actor {
   return { user, via, credentialId: null, scopes: allScopes, plan: effectivePlan(user.plan, user.plan_expires_at) };
@@ -41,19 +46,54 @@ export function requireScopes(actor: Actor, needed: readonly Scope[]): void {
   }
 }
 
+/** Whether the actor's own effective plan lets this door write (the browser session and the CLI always may). */
+function planAllowsWrites(actor: Actor): boolean {
+  return !isApiCall(actor) || planLimits[actor.plan].apiWrites;
+}
+
 /** @throws plan_read_only */
 export function requireWritePlan(actor: Actor): void {
-  if (isApiCall(actor) && !planLimits[actor.plan].apiWrites) {
+  if (!planAllowsWrites(actor)) {
     throw new DomainError('plan_read_only', 'The Seed plan can only read through the API; writes need Sprout or Grove.');
   }
 }
 
-/** The check a write use case starts with: scope, then plan (CONTRACT §12 order). */
-export function requireWrite(actor: Actor, extra: readonly Scope[] = []): void {
-  requireScopes(actor, ['write', ...extra]);
-  requireWritePlan(actor);
+/**
+ * Every capability a door can offer, and what it needs: scopes (SPEC "Rules"), and whether it
+ * is a write, which API credentials may only make on a paid plan of their own (CONTRACT §4).
+ * REST routes, MCP tool visibility and the use cases below all read this one table.
+ * - `attachments` is attachment content, and the signed link that hands it out (SPEC rule 4).
+ * - `transcribe` is the actor's side of transcription; the plan feature itself is the tree
+ *   owner's (CONTRACT §10: a shared tree's plan limits are its owner's), checked at the tree.
+ */
+export const capabilityNeeds = {
+  read: { scopes: ['read'], write: false },
+  write: { scopes: ['write'], write: true },
+  attachments: { scopes: ['read', 'attachments'], write: false },
+  attachmentWrites: { scopes: ['write', 'attachments'], write: true },
+  transcribe: { scopes: ['write', 'attachments'], write: true },
+} as const satisfies Record<string, { scopes: readonly Scope[]; write: boolean }>;
+export type Capability = keyof typeof capabilityNeeds;
+
+/** Whether the actor holds the capability now (scopes and effective plan, evaluated per request). */
+export function can(actor: Actor, capability: Capability): boolean {
+  const needs = capabilityNeeds[capability];
+  return needs.scopes.every((s) => actor.scopes.has(s)) && (!needs.write || planAllowsWrites(actor));
 }
 
-export function requireRead(actor: Actor, extra: readonly Scope[] = []): void {
-  requireScopes(actor, ['read', ...extra]);
+/** The check a use case starts with, in CONTRACT §12's order: scope, then plan. @throws insufficient_scope, plan_read_only */
+export function requireCapability(actor: Actor, capability: Capability): void {
+  const needs = capabilityNeeds[capability];
+  requireScopes(actor, needs.scopes);
+  if (needs.write) requireWritePlan(actor);
+}
+
+/** @throws insufficient_scope, plan_read_only */
+export function requireWrite(actor: Actor): void {
+  requireCapability(actor, 'write');
+}
+
+/** @throws insufficient_scope */
+export function requireRead(actor: Actor): void {
+  requireCapability(actor, 'read');
 }

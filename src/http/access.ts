@@ -1,4 +1,4 @@
-import type { Actor, Scope } from '../domain/actor.js';
+import { capabilityNeeds, type Actor, type Capability, type Scope } from '../domain/actor.js';
 import type { IdempotencyState } from './idempotency.js';
 
 /**
@@ -9,19 +9,32 @@ import type { IdempotencyState } from './idempotency.js';
  */
 export interface RouteAccess {
   who: 'anyone' | 'user' | 'session' | 'session-user' | 'token';
-  /** Scopes a token must hold. */
+  /** For `user` routes: the domain capability the route offers, whose needs the pipeline checks. */
+  capability: Capability | null;
+  /** Scopes a token must hold (the capability's, for the OpenAPI document). */
   scopes: readonly Scope[];
   /** A data write: refused for API credentials on a read-only plan. */
   write: boolean;
 }
 
+/** A route any signed-in credential may call when it holds the capability (the domain's table decides what that needs). */
+function user(capability: Capability): RouteAccess {
+  const needs = capabilityNeeds[capability];
+  return { who: 'user', capability, scopes: needs.scopes, write: needs.write };
+}
+
+function only(who: RouteAccess['who']): RouteAccess {
+  return { who, capability: null, scopes: [], write: false };
+}
+
 export const access = {
-  anyone: { who: 'anyone', scopes: [], write: false } as RouteAccess,
-  read: (...extra: Scope[]): RouteAccess => ({ who: 'user', scopes: ['read', ...extra], write: false }),
-  write: (...extra: Scope[]): RouteAccess => ({ who: 'user', scopes: ['write', ...extra], write: true }),
-  session: { who: 'session', scopes: [], write: false } as RouteAccess,
-  sessionUser: { who: 'session-user', scopes: [], write: false } as RouteAccess,
-  token: { who: 'token', scopes: [], write: false } as RouteAccess,
+  anyone: only('anyone'),
+  to: user,
+  read: () => user('read'),
+  write: () => user('write'),
+  session: only('session'),
+  sessionUser: only('session-user'),
+  token: only('token'),
 };
 
 declare module 'fastify' {

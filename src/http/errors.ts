@@ -10,7 +10,7 @@ export function errorBody(request: FastifyRequest, code: string, message: string
   return { error: { code, message, ...(details !== undefined ? { details } : {}), request_id: request.id } };
 }
 
-interface AjvError {
+export interface AjvError {
   instancePath: string;
   keyword: string;
   message?: string;
@@ -20,7 +20,7 @@ interface AjvError {
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
 /** Ajv's errors as CONTRACT details: a JSON pointer into the part that failed, the rule, and the part. */
-function validationDetails(errors: AjvError[], context: string | undefined): { path: string; message: string; in: string }[] {
+export function validationDetails(errors: AjvError[], context: string | undefined): { path: string; message: string; in: string }[] {
   const part = PART_NAMES[context ?? 'body'] ?? 'body';
   return errors
     .filter((e) => e.keyword !== 'if')

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../domain/deps.js';
-import { isApiCall, requireScopes, requireWritePlan } from '../domain/actor.js';
+import { isApiCall, requireCapability } from '../domain/actor.js';
 import { DomainError, invalid } from '../domain/errors.js';
 import { checkCsrf } from '../domain/accounts/sessions.js';
 import { MINUTE_MS } from '../domain/rate-limit.js';
@@ -38,10 +38,7 @@ export function makePipeline(deps: Deps) {
     checkAccountGuard(request, config.idempotency);
     if (config.rateLimit !== false) await countRequest(deps, request, reply);
     const actor = request.actor;
-    if (actor !== null && access.who === 'user') {
-      requireScopes(actor, access.scopes);
-      if (access.write) requireWritePlan(actor);
-    }
+    if (actor !== null && access.capability !== null) requireCapability(actor, access.capability);
     if (config.idempotency === 'reject' && header(request, 'idempotency-key') !== undefined) {
       throw new DomainError('idempotency_key_not_allowed', 'Idempotency-Key is not accepted here; nothing was created.');
     }

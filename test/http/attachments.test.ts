@@ -294,9 +294,29 @@ describe.each(databases)('attachments (%s)', (kind) => {
     const task = await makeTask(agent, tree.id);
     const { body } = await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from('scoped') }]);
     const readOnly = (await makeToken(alice, { scopes: ['read'] })).agent;
-    expect((await readOnly.get(`/api/v1/attachments/${body.attachment.id}`)).status).toBe(200);
+    // SPEC rule 4: content is behind read + attachments, and the signed link hands out content.
+    const noLink = await readOnly.get(`/api/v1/attachments/${body.attachment.id}`);
+    expect(noLink.status).toBe(403);
+    expect(noLink.body.error.code).toBe('insufficient_scope');
+    expect(noLink.headers.get('www-authenticate')).toContain('scope="attachments"');
+    expect(JSON.stringify(noLink.body)).not.toContain('signature');
     const noContent = await download(readOnly, `${t.url}/api/v1/attachments/${body.attachment.id}/content`);
     expect(noContent.status).toBe(403);
+    // The records themselves are task data that read covers.
+    expect((await readOnly.get(`/api/v1/tasks/${task.id}/attachments`)).body.items.map((a: any) => a.id)).toEqual([body.attachment.id]);
+    const attachmentsOnly = (await makeToken(alice, { scopes: ['attachments'] })).agent;
+    expect((await attachmentsOnly.get(`/api/v1/attachments/${body.attachment.id}`)).body.error.code).toBe('insufficient_scope');
+    expect((await download(attachmentsOnly, `${t.url}/api/v1/attachments/${body.attachment.id}/content`)).status).toBe(403);
+    // Decided in the domain, so every door (REST, MCP, CLI) refuses the link alike.
+    const user = await t.app.deps.db.selectFrom('users').selectAll().where('id', '=', alice.user.id).executeTakeFirstOrThrow();
+    const tokenReader = { ...userActor(user as never, 'session'), via: 'token' as const, scopes: new Set(['read'] as const) };
+    await expect(getAttachment(t.app.deps, tokenReader, body.attachment.id)).rejects.toMatchObject({ code: 'insufficient_scope' });
+    const both = (await makeToken(alice, { scopes: ['read', 'attachments'] })).agent;
+    const link = await both.get(`/api/v1/attachments/${body.attachment.id}`);
+    expect(link.status).toBe(200);
+    const signed = new URL(link.body.content_url);
+    expect(await (await fetch(`${t.url}${signed.pathname}${signed.search}`)).text()).toBe('scoped');
+    expect((await download(both, `${t.url}/api/v1/attachments/${body.attachment.id}/content`)).bytes.toString()).toBe('scoped');
     const refused = await upload(readOnly, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from('x') }]);
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('insufficient_scope');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, startTestApp } from '../helpers/app.js';
 import { makeToken, makeUser } from '../helpers/factories.js';
-import { makeTask, makeTree } from '../helpers/data.js';
+import { makeProject, makeTask, makeTree } from '../helpers/data.js';
 import { encodeCursor } from '../../src/domain/paging.js';
 import type { Client } from '../helpers/client.js';
 
@@ -80,6 +80,41 @@ describe.each(databases)('paging, updated_since and ETags (%s)', (kind) => {
     const stranger = (await makeToken(await makeUser(t.url, t.app, { plan: 'sprout' }))).agent;
     expect((await stranger.get(`/api/v1/tasks?limit=2&cursor=${cursor}`)).body.error.code).toBe('invalid_cursor');
     expect((await agent.get(`/api/v1/tasks?limit=2&cursor=${'a'.repeat(1025)}`)).body.error.code).toBe('validation_failed');
+  });
+
+  it('pages trees, projects and search alike, each cursor bound to its own list and filters', async () => {
+    async function pages(path: string): Promise<{ ids: string[]; firstCursor: string }> {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let firstCursor = '';
+      do {
+        const answer: any = await agent.get(`${path}&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        expect(answer.status, path).toBe(200);
+        seen.push(...answer.body.items.map((x: any) => x.id));
+        cursor = answer.body.next_cursor;
+        if (firstCursor === '' && cursor !== null) firstCursor = encodeURIComponent(cursor);
+      } while (cursor !== null);
+      return { ids: seen, firstCursor };
+    }
+    const forest = [await makeTree(agent), await makeTree(agent), await makeTree(agent)];
+    const trees = await pages('/api/v1/trees?');
+    expect(trees.ids.slice(-3)).toEqual(forest.map((x) => x.id));
+    const projectIds = [];
+    for (let i = 0; i < 3; i++) projectIds.push((await makeProject(agent, forest[0].id, { name: `p${i}` })).id);
+    await makeProject(agent, forest[1].id);
+    const projects = await pages(`/api/v1/projects?tree_id=${forest[0].id}`);
+    expect(projects.ids).toEqual(projectIds);
+    const found = await pages(`/api/v1/search?q=task&tree_id=${tree.id}`);
+    expect(found.ids).toEqual(ids);
+    for (const path of [
+      `/api/v1/projects?tree_id=${forest[1].id}&limit=2&cursor=${projects.firstCursor}`,
+      `/api/v1/trees?limit=2&cursor=${projects.firstCursor}`,
+      `/api/v1/projects?tree_id=${forest[0].id}&limit=2&cursor=${trees.firstCursor}`,
+      `/api/v1/search?q=other&tree_id=${tree.id}&limit=2&cursor=${found.firstCursor}`,
+      `/api/v1/tasks?tree_id=${tree.id}&limit=2&cursor=${found.firstCursor}`,
+    ]) {
+      expect((await agent.get(path)).body.error?.code, path).toBe('invalid_cursor');
+    }
   });
 
   it('expires cursors after 15 minutes', async () => {

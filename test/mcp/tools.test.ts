@@ -48,7 +48,7 @@ describe.each(databases)('MCP tools (%s)', (kind) => {
           expect(tool.annotations?.readOnlyHint).toBe(READ_TOOLS.includes(tool.name));
         }
         const listTasks = tools.find((tool) => tool.name === 'list_tasks')!;
-        expect(Object.keys(listTasks.inputSchema.properties ?? {}).sort()).toEqual(['cursor', 'limit', 'project_id', 'status', 'tree_id', 'updated_since']);
+        expect(Object.keys(listTasks.inputSchema.properties ?? {}).sort()).toEqual(['assignee_id', 'cursor', 'limit', 'project_id', 'status', 'tree_id', 'updated_since']);
       });
 
       it('creates, reads, lists, searches and completes tasks like REST', async () => {
@@ -105,6 +105,54 @@ describe.each(databases)('MCP tools (%s)', (kind) => {
         }
         expect((await agent.get(`/api/v1/tasks?tree_id=${tree.id}`)).body.items).toEqual([]);
         await expect(mcp.client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Tool no_such_tool not found/);
+      });
+
+      it('refuses unknown arguments on every tool, as REST refuses unknown body properties', async () => {
+        const { tools } = await mcp.client.listTools();
+        for (const tool of tools) expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+        const tree = await makeTree(agent);
+        const bogus = await mcp.client.callTool({ name: 'create_task', arguments: { tree_id: tree.id, title: 'x', bogus: 1 } });
+        expect(bogus.isError).toBe(true);
+        expect(bogus.structuredContent).toEqual({
+          error: { code: 'validation_failed', message: expect.any(String), details: [{ path: '/bogus', message: 'is not a known property' }] },
+        });
+        expect(textOf(bogus)).toMatch(/^validation_failed: /);
+        expect((await agent.get(`/api/v1/tasks?tree_id=${tree.id}`)).body.items).toEqual([]);
+        const rest = await agent.post('/api/v1/tasks', { tree_id: tree.id, title: 'x', bogus: 1 });
+        expect(rest.body.error.code).toBe('validation_failed');
+        const task = await makeTask(agent, tree.id);
+        for (const [name, args] of [['get_task', { id: task.id, extra: true }], ['list_trees', { page: 2 }], ['search', { q: 'x', tree: tree.id }], ['complete_task', { id: task.id, force: true }]] as const) {
+          const answer = await mcp.client.callTool({ name, arguments: args });
+          expect(answer.isError, name).toBe(true);
+          expect((answer.structuredContent as any).error.code, name).toBe('validation_failed');
+        }
+        expect((await agent.get(`/api/v1/tasks/${task.id}`)).body.task.status).toBe('todo');
+      });
+
+      it('carries the CONTRACT error as structured content on every tool error', async () => {
+        const missing = await mcp.client.callTool({ name: 'get_task', arguments: { id: 'tsk_nope' } });
+        expect(missing.structuredContent).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
+        expect(textOf(missing)).toBe(`not_found: ${(missing.structuredContent as any).error.message}`);
+        const tooLong = await mcp.client.callTool({ name: 'create_task', arguments: { tree_id: 'tre_x', title: 'x'.repeat(501) } });
+        expect((tooLong.structuredContent as any).error).toMatchObject({ code: 'validation_failed', details: [{ path: '/title' }] });
+      });
+
+      it('derives tool schemas from the REST schemas', async () => {
+        const { TaskInput, Task } = await import('../../src/http/schemas/data.js');
+        const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema));
+        const { tools } = await mcp.client.listTools();
+        const createTool = tools.find((tool) => tool.name === 'create_task')!;
+        expect(createTool.inputSchema.properties).toEqual(plain(TaskInput).properties);
+        expect(createTool.inputSchema.required).toEqual(plain(TaskInput).required);
+        expect((createTool.outputSchema as any).properties.task).toEqual(plain(Task));
+      });
+
+      it('advertises no list-change notices it never sends', async () => {
+        const capabilities = mcp.client.getServerCapabilities();
+        expect(capabilities?.tools).toBeDefined();
+        expect(capabilities?.resources).toBeDefined();
+        expect(capabilities?.tools?.listChanged).not.toBe(true);
+        expect(capabilities?.resources?.listChanged).not.toBe(true);
       });
 
       it('serves the tree snapshot resource and lists the trees', async () => {
@@ -233,6 +281,39 @@ describe.each(databases)('MCP attachment and speech tools (%s)', (kind) => {
       await seedMcp.close();
     }
   });
+
+  for (const modern of [false, true]) {
+    it(`hides get_attachment from a credential without read + attachments and refuses the call (${modern ? '2026-07-28' : '2025-11-25'})`, async () => {
+      const person = await makeUser(t.url, t.app, { plan: 'sprout' });
+      const full = await makeToken(person, { scopes: ['read', 'write', 'attachments'] });
+      const tree = await makeTree(full.agent);
+      const task = await makeTask(full.agent, tree.id);
+      const { body } = await upload(full.agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from('private') }]);
+      for (const scopes of [['read'], ['attachments'], ['read', 'write']]) {
+        const made = await makeToken(person, { scopes });
+        const mcp = await connectMcp(t.url, made.value, { modern });
+        try {
+          expect((await mcp.client.listTools()).tools.map((x) => x.name), scopes.join()).not.toContain('get_attachment');
+          const refused = await mcp.client.callTool({ name: 'get_attachment', arguments: { id: body.attachment.id } })
+            .catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }], structuredContent: undefined }));
+          expect(refused.isError).toBe(true);
+          expect(textOf(refused)).toMatch(/Tool get_attachment not found/);
+          expect(JSON.stringify(refused)).not.toContain('signature');
+        } finally {
+          await mcp.close();
+        }
+      }
+      const reader = await makeToken(person, { scopes: ['read', 'attachments'] });
+      const mcp = await connectMcp(t.url, reader.value, { modern });
+      try {
+        const got = await mcp.client.callTool({ name: 'get_attachment', arguments: { id: body.attachment.id } });
+        const url = new URL((got.structuredContent as any).content_url);
+        expect(await (await fetch(`${t.url}${url.pathname}${url.search}`)).text()).toBe('private');
+      } finally {
+        await mcp.close();
+      }
+    });
+  }
 
   it('reports speech_unavailable as a tool error when no provider is configured', async () => {
     const bare = await startTestApp(kind);

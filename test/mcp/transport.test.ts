@@ -55,6 +55,21 @@ describe.each(databases)('MCP transport (%s)', (kind) => {
     expect(unknown.json.error.code).toBe(-32001);
   });
 
+  it('refuses a NUL byte in clientInfo as invalid params, storing nothing', async () => {
+    const sessions = async () => (await t.app.deps.db.selectFrom('mcp_sessions').select('id_hash').execute()).length;
+    const before = await sessions();
+    for (const clientInfo of [{ name: 'agent\u0000x', version: '1' }, { name: 'agent', version: '1\u0000' }]) {
+      const answer = await rawMcp(t.url, { ...initializeMessage, id: 7, params: { ...initializeMessage.params, clientInfo } }, { authorization: `Bearer ${token}` });
+      expect(answer.status).toBe(400);
+      expect(answer.json).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: expect.stringMatching(/clientInfo\.(name|version).*NUL/) } });
+      expect(answer.headers.get('mcp-session-id')).toBeNull();
+    }
+    expect(await sessions()).toBe(before);
+    await t.app.deps.journal.flush();
+    const calls = await t.app.deps.journal.latest(person.user.id);
+    expect(calls.some((call) => (call.client ?? '').includes('\u0000'))).toBe(false);
+  });
+
   it('binds a session to the credential that opened it', async () => {
     const sessionId = await openSession(t.url, token);
     const sameUserOtherToken = await makeToken(person, { scopes: ['read'] });

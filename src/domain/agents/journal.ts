@@ -1,5 +1,5 @@
-import { CompiledQuery } from 'kysely';
 import type { Db, DialectName } from '../../store/db.js';
+import { insertAgentCalls } from '../../store/agent-calls.js';
 import { newId } from '../ids.js';
 
 /** CONTRACT §8: metadata only. Never a body, query string, search term, note text or credential. */
@@ -21,8 +21,6 @@ export const JOURNAL_LATEST = 100;
 const FLUSH_EVERY_MS = 1_000;
 /** Pending records that force an early flush, which also bounds the memory they hold (~4 MB). */
 const FLUSH_AT = 20_000;
-const CHUNK = 200;
-const COLUMNS = ['id', 'owner_id', 'at', 'surface', 'operation', 'status', 'duration_ms', 'token_id', 'client'] as const;
 
 interface Pending {
   ownerId: string;
@@ -48,8 +46,8 @@ function newestPerOwner(batch: Pending[]): Pending[] {
 
 /**
  * The agent call journal. A request only appends a small object to a buffer; the buffer is
- * written every second (sooner at 20,000 pending, and on close) as multi-row inserts whose SQL
- * text is built once per chunk size, so the database keeps one prepared statement for them.
+ * written every second (sooner at 20,000 pending, and on close) as multi-row inserts (see
+ * insertAgentCalls).
  * Each owner touched by a flush is then trimmed to the newest 2,000. `enabled: false` turns
  * recording off (benchmarks measure its cost).
  */
@@ -57,7 +55,6 @@ export class Journal {
   private pending: Pending[] = [];
   private flushing: Promise<void> = Promise.resolve();
   private readonly timer: NodeJS.Timeout;
-  private readonly insertSql = new Map<number, string>();
   /** Where a failed flush is reported; the composition root points it at the log. */
   onError: (err: unknown) => void = () => {};
 
@@ -94,29 +91,12 @@ export class Journal {
         Math.max(0, Math.round(call.duration_ms)), call.token_id, call.client);
     }
     await this.db.transaction().execute(async (trx) => {
-      const width = COLUMNS.length;
-      for (let start = 0; start < batch.length; start += CHUNK) {
-        const rows = Math.min(CHUNK, batch.length - start);
-        await trx.executeQuery(CompiledQuery.raw(this.insertOf(rows), values.slice(start * width, (start + rows) * width)));
-      }
+      await insertAgentCalls(trx, this.dialect, values);
       for (const owner of owners) {
         const cutoff = await trx.selectFrom('agent_calls').select('seq').where('owner_id', '=', owner).orderBy('seq', 'desc').offset(JOURNAL_KEEP_PER_OWNER).limit(1).executeTakeFirst();
         if (cutoff !== undefined) await trx.deleteFrom('agent_calls').where('owner_id', '=', owner).where('seq', '<=', cutoff.seq).execute();
       }
     });
-  }
-
-  /** `insert … values (…), (…)` for `rows` rows, in the dialect's placeholder style. */
-  private insertOf(rows: number): string {
-    let text = this.insertSql.get(rows);
-    if (text === undefined) {
-      let n = 0;
-      const placeholder = this.dialect === 'postgres' ? () => `$${++n}` : () => '?';
-      const tuples = Array.from({ length: rows }, () => `(${COLUMNS.map(placeholder).join(', ')})`);
-      text = `insert into agent_calls (${COLUMNS.join(', ')}) values ${tuples.join(', ')}`;
-      this.insertSql.set(rows, text);
-    }
-    return text;
   }
 
   async close(): Promise<void> {

@@ -2,10 +2,10 @@ import type { Selectable } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { PersonalTokenTable } from '../../store/schema.js';
 import type { Actor, Scope } from '../actor.js';
-import { scopeNames } from '../actor.js';
+import { grantableScopes, scopeNames } from '../actor.js';
 import { DomainError, invalid, notFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
-import { planLimits, type PlanName } from '../plans.js';
+import type { PlanName } from '../plans.js';
 import { randomSecret, sha256 } from '../crypto.js';
 import { checkLength } from '../validate.js';
 import { inTransaction, type Db, type Trx } from '../../store/db.js';
@@ -60,7 +60,7 @@ export function presentToken(row: TokenRow, now = nowIso()): Token {
 
 /** The scopes a new token gets when none are asked for: everything the plan allows. */
 export function defaultScopes(plan: PlanName): Scope[] {
-  return planLimits[plan].apiWrites ? ['read', 'write', 'attachments'] : ['read', 'attachments'];
+  return grantableScopes(plan);
 }
 
 export interface CreateTokenInput {
@@ -76,7 +76,7 @@ export interface CreateTokenInput {
 export async function createToken(deps: Deps, actor: Actor, input: CreateTokenInput): Promise<{ token: Token; value: string }> {
   checkLength('/name', input.name, 1, TOKEN_NAME_MAX);
   const scopes = input.scopes === undefined ? defaultScopes(actor.plan) : checkScopes(input.scopes);
-  if (scopes.includes('write') && !planLimits[actor.plan].apiWrites) {
+  if (!scopes.every((s) => grantableScopes(actor.plan).includes(s))) {
     throw new DomainError('plan_read_only', 'The write scope needs the Sprout or Grove plan.');
   }
   const days = input.expires_in_days ?? DEFAULT_TOKEN_DAYS;

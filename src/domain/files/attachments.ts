@@ -1,8 +1,7 @@
 import type { Readable } from 'node:stream';
-import { sql } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { Actor } from '../actor.js';
-import { requireRead, requireWrite } from '../actor.js';
+import { requireCapability } from '../actor.js';
 import { requireTreeWrite, taskAccess, type TreeAccess } from '../access.js';
 import { DomainError, invalid, notFound } from '../errors.js';
 import { hmac, safeEqual } from '../crypto.js';
@@ -85,7 +84,7 @@ export interface Upload {
  * @throws insufficient_scope, plan_read_only, not_found, forbidden, payload_too_large, validation_failed, plan_limit_reached
  */
 export async function createAttachment(deps: Deps, actor: Actor, taskId: string, upload: () => Promise<Upload>): Promise<Attachment> {
-  requireWrite(actor, ['attachments']);
+  requireCapability(actor, 'attachmentWrites');
   requireTreeWrite((await taskAccess(deps.db, actor, taskId)).access);
   const { file, contentType, rest } = await upload();
   let received: Received;
@@ -137,7 +136,7 @@ export async function createAttachment(deps: Deps, actor: Actor, taskId: string,
 /** Storage per owner (CONTRACT §4), counted under the owner lock so parallel uploads cannot pass it together. */
 async function checkStorage(trx: Trx, deps: Deps, ownerId: string, limit: number, adding: number): Promise<void> {
   await lockOwner(trx, deps.dialect, ownerId);
-  const { used } = await trx.selectFrom('attachments').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), sql<number>`0`).as('used')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow();
+  const { used } = await trx.selectFrom('attachments').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('used')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow();
   if (Number(used) + adding > limit) throw limitReached('attachment_storage_bytes', limit);
 }
 
@@ -170,9 +169,13 @@ export interface AttachmentLink {
   content_url_expires_at: string;
 }
 
-/** The record and a signed content link that works without credentials for 5 minutes. */
+/**
+ * The record and a signed content link that works without credentials for 5 minutes. The link
+ * hands out the content, so it needs what the content needs: read + attachments.
+ * @throws insufficient_scope, not_found
+ */
 export async function getAttachment(deps: Deps, actor: Actor, id: string, now = Date.now()): Promise<AttachmentLink> {
-  requireRead(actor);
+  requireCapability(actor, 'attachments');
   const { row } = await attachmentAccess(deps.db, actor, id);
   const expires = Math.floor(now / 1000) + CONTENT_LINK_TTL_S;
   const url = new URL(`/api/v1/attachments/${encodeURIComponent(id)}/content`, deps.config.publicUrl);
@@ -188,7 +191,7 @@ export interface Content {
 
 /** Content for a credential holding read + attachments. @throws insufficient_scope, not_found */
 export async function contentFor(deps: Deps, actor: Actor, id: string): Promise<Content> {
-  requireRead(actor, ['attachments']);
+  requireCapability(actor, 'attachments');
   const { row } = await attachmentAccess(deps.db, actor, id);
   return { attachment: presentAttachment(row), path: deps.blobs.pathOf(row.owner_id, row.id) };
 }
@@ -206,7 +209,7 @@ export async function contentBySignature(deps: Deps, id: string, expires: string
 
 /** Removes the record, frees its quota, then the blob. @throws not_found, forbidden */
 export async function deleteAttachment(deps: Deps, actor: Actor, id: string): Promise<void> {
-  requireWrite(actor, ['attachments']);
+  requireCapability(actor, 'attachmentWrites');
   await inTransaction(deps.db, async (trx) => {
     const { row, access } = await attachmentAccess(trx, actor, id, true);
     await trx.deleteFrom('attachments').where('id', '=', id).execute();

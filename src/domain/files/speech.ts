@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import type { Actor } from '../actor.js';
-import { requireRead, requireWrite } from '../actor.js';
+import { requireCapability, requireRead } from '../actor.js';
 import { requireTreeWrite, taskAccess, type TreeAccess } from '../access.js';
 import { DomainError, invalid, notFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
@@ -49,9 +49,13 @@ export function speechStatus(deps: Deps, actor: Actor): SpeechStatus {
   return { configured: url !== null, provider: url === null ? null : new URL(url).host, max_bytes: MAX_UPLOAD_BYTES, formats: SPEECH_FORMATS };
 }
 
-/** The checks before any byte of audio is read: scopes, plan, the provider, the task. Returns the task's tree access. */
+/**
+ * The checks before any byte of audio is read: the actor's capability (scopes, its own plan for
+ * API writes), the provider, the task, then the feature on the tree owner's plan, as every plan
+ * limit of a shared tree is its owner's. Returns the task's tree access.
+ */
 async function checkTranscription(deps: Deps, actor: Actor, taskId: string): Promise<TreeAccess> {
-  requireWrite(actor, ['attachments']);
+  requireCapability(actor, 'transcribe');
   if (deps.config.speech.apiUrl === null) throw new DomainError('speech_unavailable', 'No speech provider is configured (SPEECH_API_URL); no job was created.');
   const { access } = await taskAccess(deps.db, actor, taskId);
   requireTreeWrite(access);

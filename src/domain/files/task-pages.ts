@@ -3,15 +3,16 @@ import type { Deps } from '../deps.js';
 import type { Actor } from '../actor.js';
 import { requireRead } from '../actor.js';
 import { taskAccess } from '../access.js';
-import { readPage, type PageInput } from '../paging.js';
+import type { PageInput } from '../paging.js';
+import { listPage } from '../list-page.js';
 import type { Database } from '../../store/schema.js';
 
 /** Tables whose rows hang off one task and are listed per task: attachments, speech jobs, comments. */
 type PerTask = 'attachments' | 'speech_jobs' | 'comments';
 
 /**
- * One page of a task's rows of `table`, in creation order, once the task is visible to the actor.
- * The cursor is bound to the table as its endpoint and to the task.
+ * One page of a task's rows of `table`, in creation order, once the task is visible to the actor
+ * (the task's access stands for its rows' tenant). The cursor is bound to the endpoint and the task.
  * @throws not_found, invalid_cursor
  */
 export async function pageOfTask<T extends PerTask>(
@@ -19,17 +20,5 @@ export async function pageOfTask<T extends PerTask>(
 ): Promise<{ rows: Selectable<Database[T]>[]; next_cursor: string | null }> {
   requireRead(actor);
   await taskAccess(deps.db, actor, taskId);
-  const page = await readPage(
-    deps.config.secret,
-    { actorKey: actor.user.id, endpoint, filters: { task_id: taskId } },
-    input,
-    async ({ after, upTo, take }) => {
-      let query = deps.db.selectFrom(table as PerTask).selectAll().where('task_id', '=', taskId).where('seq', '>', after);
-      if (upTo !== null) query = query.where('seq', '<=', upTo);
-      return (await query.orderBy('seq').limit(take).execute()).map((r) => ({ ...r, seq: Number(r.seq) }));
-    },
-    async () => Number((await deps.db.selectFrom(table as PerTask).select((eb) => eb.fn.max('seq').as('max')).executeTakeFirstOrThrow()).max ?? 0),
-  );
-  // The query reads the union of both tables; the rows are those of `table`.
-  return page as unknown as { rows: Selectable<Database[T]>[]; next_cursor: string | null };
+  return listPage(deps, actor, { table, endpoint, equal: { task_id: taskId } }, input);
 }

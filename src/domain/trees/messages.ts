@@ -4,7 +4,8 @@ import type { Deps } from '../deps.js';
 import type { MessageTable } from '../../store/schema.js';
 import { requireRead, requireWrite } from '../actor.js';
 import { requireTreeWrite, treeAccess } from '../access.js';
-import { readPage, type Page, type PageInput } from '../paging.js';
+import type { Page, PageInput } from '../paging.js';
+import { listPage } from '../list-page.js';
 import { addExportSection } from './export.js';
 import { appendHistory } from './history.js';
 import { checkBody } from './posts.js';
@@ -32,17 +33,7 @@ export function presentMessage(row: MessageRow): Message {
 export async function listMessages(deps: Deps, actor: Actor, treeId: string, input: PageInput): Promise<Page<Message>> {
   requireRead(actor);
   await treeAccess(deps.db, actor, treeId);
-  const { rows, next_cursor } = await readPage(
-    deps.config.secret,
-    { actorKey: actor.user.id, endpoint: 'messages', filters: { tree_id: treeId } },
-    input,
-    async ({ after, upTo, take }) => {
-      let query = deps.db.selectFrom('messages').selectAll().where('tree_id', '=', treeId).where('seq', '>', after);
-      if (upTo !== null) query = query.where('seq', '<=', upTo);
-      return (await query.orderBy('seq').limit(take).execute()).map((r) => ({ ...r, seq: Number(r.seq) }));
-    },
-    async () => Number((await deps.db.selectFrom('messages').select((eb) => eb.fn.max('seq').as('max')).executeTakeFirstOrThrow()).max ?? 0),
-  );
+  const { rows, next_cursor } = await listPage(deps, actor, { table: 'messages', endpoint: 'messages', equal: { tree_id: treeId } }, input);
   return { items: rows.map(presentMessage), next_cursor };
 }
 

@@ -4,9 +4,10 @@ import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
 import type { Trx } from '../../store/db.js';
 import { requireRead, requireWrite } from '../actor.js';
-import { projectAccess, requireTreeWrite, treeAccess, inVisibleTrees, visibleTrees, type ProjectRow, type TreeAccess } from '../access.js';
+import { projectAccess, requireTreeWrite, treeAccess, visibleTrees, type ProjectRow, type TreeAccess } from '../access.js';
 import { DEFAULT_COLOR, presentProject, type Project } from '../records.js';
-import { readPage, parseUpdatedSince, type Page, type PageInput } from '../paging.js';
+import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
+import { listPage } from '../list-page.js';
 import { appendHistory, diff } from './history.js';
 import { chargeTree } from '../limits.js';
 import { checkColor, checkPosition } from '../fields.js';
@@ -45,23 +46,9 @@ export async function listProjects(deps: Deps, actor: Actor, input: ProjectFilte
   requireRead(actor);
   const since = parseUpdatedSince(input.updated_since);
   if (input.tree_id !== undefined) await treeAccess(deps.db, actor, input.tree_id);
-  const visible = await visibleTrees(deps.db, actor);
-  const { rows, next_cursor } = await readPage(
-    deps.config.secret,
-    { actorKey: actor.user.id, endpoint: 'projects', filters: { updated_since: since, tree_id: input.tree_id } },
-    input,
-    async ({ after, upTo, take }) => {
-      let query = deps.db.selectFrom('projects').selectAll().where(inVisibleTrees(visible)).where('seq', '>', after);
-      if (upTo !== null) query = query.where('seq', '<=', upTo);
-      if (input.tree_id !== undefined) query = query.where('tree_id', '=', input.tree_id);
-      if (since !== undefined) query = query.where('updated_at', '>=', since);
-      return query.orderBy('seq').limit(take).execute();
-    },
-    async () => {
-      const { max } = await deps.db.selectFrom('projects').select((eb) => eb.fn.max('seq').as('max')).executeTakeFirstOrThrow();
-      return Number(max ?? 0);
-    },
-  );
+  const { rows, next_cursor } = await listPage(deps, actor, {
+    table: 'projects', endpoint: 'projects', visible: { trees: await visibleTrees(deps.db, actor) }, equal: { tree_id: input.tree_id }, since,
+  }, input);
   return { items: rows.map(presentProject), next_cursor };
 }
 

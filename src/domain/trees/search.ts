@@ -4,7 +4,7 @@ import { requireRead } from '../actor.js';
 import { treeAccess, visibleTrees } from '../access.js';
 import { presentTask, type Task } from '../records.js';
 import { readPage, parseUpdatedSince, type Page, type PageInput } from '../paging.js';
-import { tasksHighWater } from './tasks.js';
+import { highWater } from '../list-page.js';
 import { checkLength } from '../validate.js';
 import { invalid } from '../errors.js';
 import { searchTaskRows } from '../../store/task-search.js';
@@ -44,7 +44,7 @@ export async function searchTasks(deps: Deps, actor: Actor, input: SearchInput):
     { actorKey: actor.user.id, endpoint: 'search', filters: { q: input.q, tree_id: input.tree_id, updated_since: since } },
     input,
     (window) => searchTaskRows(deps.db, deps.dialect, { visible, terms, treeId: input.tree_id, since, ...window }),
-    () => tasksHighWater(deps),
+    () => highWater(deps, 'tasks'),
   );
   return { items: rows.map(presentTask), next_cursor };
 }

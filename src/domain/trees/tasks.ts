@@ -1,12 +1,13 @@
+import { sql, type SqlBool } from 'kysely';
 import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
 import type { Trx } from '../../store/db.js';
-import { sql } from 'kysely';
 import { collectDoomed } from '../cleanup.js';
 import { requireRead, requireWrite } from '../actor.js';
-import { projectAccess, requireTreeWrite, taskAccess, treeAccess, inVisibleTrees, visibleTrees, type TaskRow, type TreeAccess } from '../access.js';
+import { projectAccess, requireTreeWrite, taskAccess, treeAccess, visibleTrees, type TaskRow, type TreeAccess } from '../access.js';
 import { DEFAULT_COLOR, presentTask, taskStatuses, type Task } from '../records.js';
-import { readPage, parseUpdatedSince, type Page, type PageInput } from '../paging.js';
+import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
+import { listPage } from '../list-page.js';
 import { appendHistory, diff } from './history.js';
 import { chargeTree } from '../limits.js';
 import { checkColor, checkPosition } from '../fields.js';
@@ -15,6 +16,7 @@ import { checkEnum, checkLength } from '../validate.js';
 import { DomainError } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
+import { refreshTaskStatistics } from '../../store/statistics.js';
 
 export const TITLE_MAX = 500;
 export const TEXT_MAX = 10_000;
@@ -59,32 +61,13 @@ export async function listTasks(deps: Deps, actor: Actor, input: TaskFilters): P
   if (input.status !== undefined) checkEnum('/status', input.status, taskStatuses);
   if (input.tree_id !== undefined) await treeAccess(deps.db, actor, input.tree_id);
   if (input.project_id !== undefined) await projectAccess(deps.db, actor, input.project_id);
-  const visible = await visibleTrees(deps.db, actor);
-  const { rows, next_cursor } = await readPage(
-    deps.config.secret,
-    { actorKey: actor.user.id, endpoint: 'tasks', filters: { updated_since: since, tree_id: input.tree_id, project_id: input.project_id, status: input.status, assignee_id: input.assignee_id } },
-    input,
-    async ({ after, upTo, take }) => {
-      let query = deps.db.selectFrom('tasks').selectAll().where(inVisibleTrees(visible)).where('seq', '>', after);
-      if (upTo !== null) query = query.where('seq', '<=', upTo);
-      if (input.tree_id !== undefined) query = query.where('tree_id', '=', input.tree_id);
-      if (input.project_id !== undefined) query = query.where('project_id', '=', input.project_id);
-      if (input.status !== undefined) query = query.where('status', '=', input.status);
-      if (input.assignee_id !== undefined) {
-        const assignee = input.assignee_id;
-        query = query.where('id', 'in', (eb) => eb.selectFrom('task_assignees').select('task_id').where('user_id', '=', assignee));
-      }
-      if (since !== undefined) query = query.where('updated_at', '>=', since);
-      return query.orderBy('seq').limit(take).execute();
-    },
-    () => tasksHighWater(deps),
-  );
+  const assignee = input.assignee_id;
+  const { rows, next_cursor } = await listPage(deps, actor, {
+    table: 'tasks', endpoint: 'tasks', visible: { trees: await visibleTrees(deps.db, actor) }, since,
+    equal: { tree_id: input.tree_id, project_id: input.project_id, status: input.status },
+    ...(assignee !== undefined ? { also: { filters: { assignee_id: assignee }, where: sql<SqlBool>`id in (select task_id from task_assignees where user_id = ${assignee})` } } : {}),
+  }, input);
   return { items: rows.map(presentTask), next_cursor };
-}
-
-export async function tasksHighWater(deps: Deps): Promise<number> {
-  const { max } = await deps.db.selectFrom('tasks').select((eb) => eb.fn.max('seq').as('max')).executeTakeFirstOrThrow();
-  return Number(max ?? 0);
 }
 
 export async function getTask(deps: Deps, actor: Actor, id: string): Promise<Task> {
@@ -180,9 +163,8 @@ export async function insertTasksBulk(deps: Deps, actor: Actor, treeId: string, 
     await appendHistory(trx, actor, { ownerId: access.ownerId, treeId, entity: 'task', entityId: treeId, action: 'imported', changes: { tasks: { from: 0, to: rows.length } } }, now);
     return rows.length;
   });
-  // PostgreSQL plans search from table statistics; after a large import they are stale until
-  // autovacuum comes round, and a stale plan scans every row. Refresh them now.
-  if (deps.dialect === 'postgres' && inserted >= ANALYZE_AFTER) await sql`analyze tasks`.execute(deps.db);
+  // Search plans from fresh statistics once an import has changed the table's size a lot.
+  if (inserted >= ANALYZE_AFTER) await refreshTaskStatistics(deps.db, deps.dialect);
   return inserted;
 }
 

@@ -2,9 +2,10 @@ import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
 import { collectDoomed } from '../cleanup.js';
 import { requireRead, requireWrite } from '../actor.js';
-import { inVisibleTrees, requireTreeOwner, roleIn, treeAccess, visibleTrees, type TreeRow } from '../access.js';
+import { requireTreeOwner, roleIn, treeAccess, visibleTrees, type TreeRow } from '../access.js';
 import { presentProject, presentTask, presentTree, treeStyles, type Project, type Task, type Tree } from '../records.js';
-import { readPage, parseUpdatedSince, type Page, type PageInput } from '../paging.js';
+import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
+import { listPage } from '../list-page.js';
 import { appendHistory, diff } from './history.js';
 import { checkTreeLimit } from '../limits.js';
 import { checkEnum, checkLength } from '../validate.js';
@@ -41,24 +42,8 @@ export async function listTrees(deps: Deps, actor: Actor, input: PageInput & { u
   requireRead(actor);
   const since = parseUpdatedSince(input.updated_since);
   const visible = await visibleTrees(deps.db, actor);
-  const { rows, next_cursor } = await readPage(
-    deps.config.secret,
-    { actorKey: actor.user.id, endpoint: 'trees', filters: { updated_since: since } },
-    input,
-    async ({ after, upTo, take }) => {
-      let query = deps.db.selectFrom('trees').selectAll().where(inVisibleTrees(visible, 'id')).where('seq', '>', after);
-      if (upTo !== null) query = query.where('seq', '<=', upTo);
-      if (since !== undefined) query = query.where('updated_at', '>=', since);
-      return query.orderBy('seq').limit(take).execute();
-    },
-    async () => highWater(deps),
-  );
+  const { rows, next_cursor } = await listPage(deps, actor, { table: 'trees', endpoint: 'trees', visible: { trees: visible, treeColumn: 'id' }, since }, input);
   return { items: rows.map((row) => presentTree(row, { role: roleIn(visible, row) })), next_cursor };
-}
-
-async function highWater(deps: Deps): Promise<number> {
-  const { max } = await deps.db.selectFrom('trees').select((eb) => eb.fn.max('seq').as('max')).executeTakeFirstOrThrow();
-  return Number(max ?? 0);
 }
 
 /** @throws validation_failed, plan_limit_reached */

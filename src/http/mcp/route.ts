@@ -8,14 +8,15 @@ import { access } from '../access.js';
 import { describeFailure, INTERNAL_MESSAGE } from '../errors.js';
 import { clientOf } from '../journal-hook.js';
 import { buildMcpServer } from './tools.js';
-import { focusOf, isInitialize, isLegacy, operationOf, outlineOf } from './messages.js';
+import type { ReportInternal } from './tool-table.js';
+import { clientInfoProblem, focusOf, isInitialize, isLegacy, operationOf, outlineOf } from './messages.js';
 import { serveExchange } from './exchange.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 
 /** A JSON-RPC error answer with an HTTP status, for failures before or around the SDK. */
-function rpcError(reply: FastifyReply, status: number, code: number, message: string, data?: unknown) {
-  return reply.code(status).type('application/json').send({ jsonrpc: '2.0', id: null, error: { code, message, ...(data !== undefined ? { data } : {}) } });
+function rpcError(reply: FastifyReply, status: number, code: number, message: string, data?: unknown, id: string | number | null = null) {
+  return reply.code(status).type('application/json').send({ jsonrpc: '2.0', id, error: { code, message, ...(data !== undefined ? { data } : {}) } });
 }
 
 /** The Fastify request as the web-standard Request the SDK's 2026-07-28 handler serves; the body goes as `parsedBody`. */
@@ -51,8 +52,16 @@ function withoutJsonModeNotice<T>(build: () => T): T {
   }
 }
 
-function authInfoOf(actor: Actor): AuthInfo {
-  return { token: '', clientId: actor.credentialId ?? '', scopes: [...actor.scopes], extra: { actor } };
+/** The actor, and where a tool's internal failure is logged, travel to the server factory with the auth info. */
+function authInfoOf(actor: Actor, report: ReportInternal): AuthInfo {
+  return { token: '', clientId: actor.credentialId ?? '', scopes: [...actor.scopes], extra: { actor, report } };
+}
+
+function reporter(request: FastifyRequest): ReportInternal {
+  return (err) => {
+    const error = err instanceof Error ? err : new Error(String(err));
+    request.log.error({ err: { type: error.name, message: error.message, stack: error.stack } }, 'unhandled MCP tool error');
+  };
 }
 
 /**
@@ -65,7 +74,9 @@ function authInfoOf(actor: Actor): AuthInfo {
 export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
   const allowedOrigins = [new URL(deps.config.publicUrl).hostname, ...localhostAllowedOrigins()];
   const modern = withoutJsonModeNotice(() =>
-    createMcpHandler((ctx: McpRequestContext) => buildMcpServer(deps, ctx.authInfo?.extra?.actor as Actor), { legacy: 'reject', responseMode: 'json' }));
+    createMcpHandler((ctx: McpRequestContext) => buildMcpServer(deps, ctx.authInfo?.extra?.actor as Actor, { report: ctx.authInfo?.extra?.report as ReportInternal }), {
+      legacy: 'reject', responseMode: 'json',
+    }));
   app.addHook('onClose', async () => modern.close());
 
   app.setErrorHandler(function mcpError(error: Error, request, reply) {
@@ -95,11 +106,13 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
     });
 
     if (!isLegacy(body, { protocolVersion: header(request, 'mcp-protocol-version'), method: header(request, 'mcp-method'), name: header(request, 'mcp-name') })) {
-      const response = await modern.fetch(webRequest(request, deps.config.publicUrl), { parsedBody: body, authInfo: authInfoOf(actor) });
+      const response = await modern.fetch(webRequest(request, deps.config.publicUrl), { parsedBody: body, authInfo: authInfoOf(actor, reporter(request)) });
       journal(response.status);
       return send(reply, response);
     }
     const initialize = isInitialize(outline);
+    const problem = initialize ? clientInfoProblem(outline) : null;
+    if (problem !== null) return rpcError(reply, 400, -32602, problem, undefined, outline.id);
     if (!initialize) {
       const id = header(request, SESSION_HEADER);
       if (id === undefined || id === '') return rpcError(reply, 400, -32600, 'Bad Request: Mcp-Session-Id header is required; start with initialize.');
@@ -107,9 +120,10 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       if (!found.ok) return rpcError(reply, 404, -32001, 'Session not found: it ended, expired or belongs to another credential; initialize again.');
       client = found.session.clientName;
     }
-    const answer = await serveExchange(buildMcpServer(deps, actor, focusOf(outline)), body, {
+    const report = reporter(request);
+    const answer = await serveExchange(buildMcpServer(deps, actor, { ...focusOf(outline), report }), body, {
       accept: header(request, 'accept'), protocolVersion: header(request, 'mcp-protocol-version'),
-    }, authInfoOf(actor));
+    }, authInfoOf(actor, report));
     if (initialize && answer.status === 200) {
       const result = (answer.body as { result?: { protocolVersion?: string } }).result;
       const params = outline.params;

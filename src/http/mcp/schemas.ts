@@ -1,79 +1,59 @@
-import { z } from 'zod';
-import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { taskStatuses, treeStyles } from '../../domain/records.js';
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
+import type { ValidateFunction } from 'ajv';
+import { IdParams } from '../schemas/common.js';
+import { TaskInput, TaskList, TaskListQuery, TaskOnly, TreeList, TreeListQuery } from '../schemas/data.js';
+import { Attachment, AttachmentLink } from '../rest/attachments.js';
+import { SearchQuery } from '../rest/search.js';
+import { OneJob, SpeechJob, TranscribeAttachment } from '../rest/speech.js';
+import { compileBodySchema } from '../validation.js';
 
-/**
- * A zod schema whose JSON Schema form is computed once. Every MCP request gets a fresh server
- * (the SDK serves one exchange per server), and the SDK would otherwise convert each tool's
- * schemas to JSON Schema again on every tools/call and tools/list.
+/*
+ * MCP tool schemas are the REST schemas (CONTRACT §9: inputs mirror the REST query and body
+ * fields; results are the REST response bodies), so a bound or an enum changed there changes
+ * here too. Inputs are closed to unknown properties, as every REST body is.
  */
-function memoized<T extends z.ZodType>(schema: T): StandardSchemaWithJSON<z.input<T>, z.output<T>> {
-  const standard = schema['~standard'] as unknown as StandardSchemaWithJSON<z.input<T>, z.output<T>>['~standard'];
-  const cache = new Map<string, Record<string, unknown>>();
-  type Options = Parameters<typeof standard.jsonSchema.input>[0];
-  const once = (io: 'input' | 'output') => (options: Options) => {
-    const key = `${io} ${options.target}`;
-    let json = cache.get(key);
-    if (json === undefined) {
-      json = standard.jsonSchema[io](options);
-      cache.set(key, json);
+
+/** What a schema is as JSON: TypeBox's symbols dropped, named references replaced by what they name. */
+function plain(schema: TSchema, named: Record<string, TSchema> = {}): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(schema), (key, value: unknown) => {
+    if (key === '$id') return undefined;
+    if (typeof value === 'object' && value !== null && typeof (value as { $ref?: unknown }).$ref === 'string') {
+      const target = named[(value as { $ref: string }).$ref];
+      if (target === undefined) throw new Error(`MCP schema: no schema named ${(value as { $ref: string }).$ref}`);
+      return plain(target);
     }
-    return json;
-  };
-  return {
-    '~standard': {
-      version: 1,
-      vendor: 'zod',
-      validate: (value: unknown) => standard.validate(value),
-      jsonSchema: { input: once('input'), output: once('output') },
-      ...(standard.types !== undefined ? { types: standard.types } : {}),
-    },
-  };
+    return value as object;
+  }) as Record<string, unknown>;
 }
 
-const Id = z.string().min(1).max(160);
-const Status = z.enum(taskStatuses);
-const paging = {
-  limit: z.number().int().min(1).max(200).optional().describe('page size, 1 to 200 (default 100)'),
-  cursor: z.string().min(1).max(1024).optional().describe('next_cursor of the previous page'),
-  updated_since: z.string().max(64).optional().describe('ISO 8601 date-time with a zone; inclusive'),
+/** A tool's input: its JSON Schema as tools/list shows it, and the same schema compiled with the rules of REST bodies. */
+export interface ToolInput<T> {
+  json: Record<string, unknown>;
+  check: ValidateFunction<T>;
+}
+
+function input<S extends TObject>(schema: S): ToolInput<Static<S>> {
+  const json = { ...plain(schema), additionalProperties: false };
+  return { json, check: compileBodySchema(json) as ValidateFunction<Static<S>> };
+}
+
+/** `{ task_id, attachment_id }`: the path id and the JSON body of POST /tasks/{id}/transcriptions. */
+const Transcribe = Type.Object({ task_id: IdParams.properties.id, ...TranscribeAttachment.properties });
+
+export const inputs = {
+  ListTrees: input(TreeListQuery),
+  ListTasks: input(TaskListQuery),
+  TaskId: input(IdParams),
+  Search: input(SearchQuery),
+  CreateTask: input(TaskInput),
+  AttachmentId: input(IdParams),
+  Transcribe: input(Transcribe),
 };
 
-const Task = z.object({
-  id: z.string(), tree_id: z.string(), project_id: z.string().nullable(), title: z.string(), text: z.string(), notes: z.string(),
-  status: Status, deadline: z.string().nullable(), color: z.string(), position: z.number().int(), completed_at: z.string().nullable(),
-  created_by: z.string(), assignee_ids: z.array(z.string()), created_at: z.string(), updated_at: z.string(),
-});
-const Tree = z.object({
-  id: z.string(), name: z.string(), style: z.enum(treeStyles), owner_id: z.string(), access: z.enum(['owner', 'editor', 'viewer']),
-  created_at: z.string(), updated_at: z.string(),
-});
-
-const Attachment = z.object({
-  id: z.string(), task_id: z.string(), filename: z.string(), content_type: z.string(), size: z.number().int(), sha256: z.string(),
-  metadata_removed: z.array(z.string()), created_at: z.string(), updated_at: z.string(),
-});
-const SpeechJob = z.object({
-  id: z.string(), task_id: z.string(), attachment_id: z.string(), status: z.enum(['queued', 'running', 'succeeded', 'failed']),
-  transcript: z.string().nullable(), error: z.string().nullable(), created_at: z.string(), updated_at: z.string(), finished_at: z.string().nullable(),
-});
-
-/** Tool inputs mirror the REST query and body fields; outputs are the REST response shapes. */
-export const schemas = {
-  TreePage: memoized(z.object({ items: z.array(Tree), next_cursor: z.string().nullable() })),
-  TaskPage: memoized(z.object({ items: z.array(Task), next_cursor: z.string().nullable() })),
-  OneTask: memoized(z.object({ task: Task })),
-  ListTrees: memoized(z.object(paging)),
-  ListTasks: memoized(z.object({ ...paging, tree_id: Id.optional(), project_id: Id.optional(), status: Status.optional() })),
-  TaskId: memoized(z.object({ id: Id })),
-  AttachmentId: memoized(z.object({ id: Id.describe('attachment id (att_…)') })),
-  AttachmentLink: memoized(z.object({ attachment: Attachment, content_url: z.string(), content_url_expires_at: z.string() })),
-  Transcribe: memoized(z.object({ task_id: Id, attachment_id: Id.describe('an audio attachment of the task') })),
-  OneJob: memoized(z.object({ job: SpeechJob })),
-  Search: memoized(z.object({ q: z.string().min(1).max(200), tree_id: Id.optional(), ...paging })),
-  CreateTask: memoized(z.object({
-    tree_id: Id, title: z.string().min(1).max(500), project_id: Id.nullable().optional(), text: z.string().max(10_000).optional(),
-    notes: z.string().max(50_000).optional(), status: Status.optional(), deadline: z.string().max(40).nullable().optional(),
-    color: z.string().regex(/^#[a-fA-F0-9]{6}$/).optional(), position: z.number().int().min(0).optional(),
-  })),
+export const outputs = {
+  TreePage: plain(TreeList),
+  TaskPage: plain(TaskList),
+  OneTask: plain(TaskOnly),
+  AttachmentLink: plain(AttachmentLink, { Attachment }),
+  OneJob: plain(OneJob, { SpeechJob }),
 };

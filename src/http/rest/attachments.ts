@@ -24,6 +24,8 @@ export const Attachment = Type.Object(
   { $id: 'Attachment', title: 'Attachment' },
 );
 const AttachmentRef = Type.Ref('Attachment');
+/** An attachment and its signed content link (MCP's get_attachment answers the same). */
+export const AttachmentLink = Type.Object({ attachment: AttachmentRef, content_url: Type.String(), content_url_expires_at: Timestamp });
 const ContentQuery = Type.Object({
   expires: Type.Optional(Type.String({ maxLength: 20 })),
   signature: Type.Optional(Type.String({ maxLength: 100 })),
@@ -80,7 +82,7 @@ export const attachmentRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async
   app.addSchema(Attachment);
 
   app.post('/tasks/:id/attachments', {
-    config: { access: access.write('attachments'), idempotency: 'ignore', documentedBody: { content: { 'multipart/form-data': { schema: uploadBody } } } },
+    config: { access: access.to('attachmentWrites'), idempotency: 'ignore', documentedBody: { content: { 'multipart/form-data': { schema: uploadBody } } } },
     schema: {
       tags, summary: 'Upload a file to a task',
       description: 'multipart/form-data: field `file` (one file, at most 26,214,400 bytes) and optional field `filename`. Photos (JPEG, PNG, WebP, HEIC/AVIF, TIFF) lose GPS, camera, serial, owner, maker-note, XMP, IPTC and thumbnail metadata without re-encoding; Orientation is kept. Idempotency-Key is not applied to uploads.',
@@ -101,10 +103,10 @@ export const attachmentRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async
   }, async (request) => listAttachments(deps, request.actor!, request.params.id, request.query));
 
   app.get('/attachments/:id', {
-    config: { access: access.read() },
+    config: { access: access.to('attachments') },
     schema: {
       tags, summary: 'An attachment and a signed content link (valid 5 minutes, no credentials needed)', params: IdParams, headers: ReadHeaders,
-      response: { 200: Type.Object({ attachment: AttachmentRef, content_url: Type.String(), content_url_expires_at: Timestamp }), ...errors(401, 403, 404, 409) },
+      response: { 200: AttachmentLink, ...errors(401, 403, 404, 409) },
     },
   }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
@@ -132,7 +134,7 @@ export const attachmentRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async
   });
 
   app.delete('/attachments/:id', {
-    config: { access: access.write('attachments') },
+    config: { access: access.to('attachmentWrites') },
     schema: { tags, summary: 'Delete an attachment and free its storage', params: IdParams, headers: WriteHeaders, response: { 200: Ok, ...errors(401, 403, 404, 409) } },
   }, async (request) => {
     await deleteAttachment(deps, request.actor!, request.params.id);

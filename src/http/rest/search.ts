@@ -6,7 +6,7 @@ import { access } from '../access.js';
 import { errors, ReadHeaders } from '../schemas/common.js';
 import { pageQuery, TaskList } from '../schemas/data.js';
 
-const SearchQuery = Type.Object({
+export const SearchQuery = Type.Object({
   q: Type.String({ minLength: 1, maxLength: 200, description: 'terms split on white space; "a quoted run" is one term; every term literal, case-insensitive, substring; all must match' }),
   tree_id: Type.Optional(Type.String({ minLength: 1, maxLength: 160 })),
   ...pageQuery,

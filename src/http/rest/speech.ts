@@ -10,7 +10,7 @@ import { errors, IdParams, Nullable, OneOf, ReadHeaders, Timestamp, WriteHeaders
 
 const tags = ['Speech'];
 
-const SpeechJob = Type.Object(
+export const SpeechJob = Type.Object(
   {
     id: Type.String(), task_id: Type.String(), attachment_id: Type.String(),
     status: OneOf(speechJobStatuses),
@@ -20,8 +20,10 @@ const SpeechJob = Type.Object(
   { $id: 'SpeechJob', title: 'SpeechJob' },
 );
 const JobRef = Type.Ref('SpeechJob');
+/** `{job}`: the answer to a transcription request and to a job read (MCP's transcribe_audio too). */
+export const OneJob = Type.Object({ job: JobRef });
 
-const TranscribeAttachment = Type.Object({ attachment_id: Type.String({ minLength: 1, maxLength: 160 }) }, { additionalProperties: false });
+export const TranscribeAttachment = Type.Object({ attachment_id: Type.String({ minLength: 1, maxLength: 160 }) }, { additionalProperties: false });
 
 /**
  * The JSON form `{attachment_id}`, checked by hand: the route also takes multipart, which a
@@ -50,14 +52,14 @@ export const speechRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (ap
 
   app.post('/tasks/:id/transcriptions', {
     config: {
-      access: access.write('attachments'), idempotency: 'ignore',
+      access: access.to('transcribe'), idempotency: 'ignore',
       documentedBody: { content: { 'application/json': { schema: TranscribeAttachment }, 'multipart/form-data': { schema: uploadBody } } },
     },
     schema: {
       tags, summary: 'Transcribe audio into a speech job',
       description: 'Either multipart/form-data with the audio as `file` (stored as an attachment of the task), or JSON `{attachment_id}` naming an attachment of the task. Needs write + attachments and a paid plan; 503 speech_unavailable (and no job) when no provider is configured. Idempotency-Key is not applied here.',
       params: IdParams, headers: WriteHeaders,
-      response: { 202: Type.Object({ job: JobRef }), ...errors(401, 403, 404, 409, 413, 415, 503) },
+      response: { 202: OneJob, ...errors(401, 403, 404, 409, 413, 415, 503) },
     },
   }, async (request, reply) => {
     const source = request.isMultipart() ? { upload: readUpload(request) } : { attachmentId: attachmentIdOf(request.body) };
@@ -74,6 +76,6 @@ export const speechRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (ap
 
   app.get('/speech/jobs/:id', {
     config: { access: access.read() },
-    schema: { tags, summary: 'One speech job', params: IdParams, headers: ReadHeaders, response: { 200: Type.Object({ job: JobRef }), ...errors(401, 403, 404, 409) } },
+    schema: { tags, summary: 'One speech job', params: IdParams, headers: ReadHeaders, response: { 200: OneJob, ...errors(401, 403, 404, 409) } },
   }, async (request) => ({ job: await getSpeechJob(deps, request.actor!, request.params.id) }));
 };
