@@ -1,16 +1,9 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../domain/deps.js';
 import { searchTasks } from '../../domain/trees/search.js';
 import { access } from '../access.js';
 import { errors, ReadHeaders } from '../schemas/common.js';
-import { pageQuery, TaskList } from '../schemas/data.js';
-
-const SearchQuery = Type.Object({
-  q: Type.String({ minLength: 1, maxLength: 200, description: 'terms split on white space; "a quoted run" is one term; every term literal, case-insensitive, substring; all must match' }),
-  tree_id: Type.Optional(Type.String({ minLength: 1, maxLength: 160 })),
-  ...pageQuery,
-});
+import { SearchQuery, TaskList } from '../schemas/data.js';
 
 export const searchRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) => {
   app.get('/search', {

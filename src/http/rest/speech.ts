@@ -3,10 +3,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../domain/deps.js';
 import { createTranscription, getSpeechJob, listSpeechJobs, speechJobStatuses, speechStatus } from '../../domain/files/speech.js';
 import { invalid } from '../../domain/errors.js';
+import { checkId } from '../../domain/fields.js';
 import { access } from '../access.js';
 import { CursorQuery } from '../schemas/data.js';
 import { acceptUploads, readUpload, uploadBody } from '../uploads.js';
-import { errors, IdParams, Nullable, OneOf, ReadHeaders, Timestamp, WriteHeaders } from '../schemas/common.js';
+import { errors, Id, IdParams, Nullable, OneOf, ReadHeaders, Timestamp, WriteHeaders } from '../schemas/common.js';
 
 const tags = ['Speech'];
 
@@ -21,7 +22,7 @@ const SpeechJob = Type.Object(
 );
 const JobRef = Type.Ref('SpeechJob');
 
-const TranscribeAttachment = Type.Object({ attachment_id: Type.String({ minLength: 1, maxLength: 160 }) }, { additionalProperties: false });
+const TranscribeAttachment = Type.Object({ attachment_id: Id }, { additionalProperties: false });
 
 /**
  * The JSON form `{attachment_id}`, checked by hand: the route also takes multipart, which a
@@ -32,7 +33,8 @@ function attachmentIdOf(body: unknown): string {
   const unknown = Object.keys(body).find((key) => key !== 'attachment_id');
   if (unknown !== undefined) throw invalid(`/${unknown.slice(0, 40)}`, 'is not a known property');
   const id = (body as { attachment_id?: unknown }).attachment_id;
-  if (typeof id !== 'string' || id.length < 1 || id.length > 160) throw invalid('/attachment_id', 'must be a string of 1 to 160 characters');
+  if (typeof id !== 'string') throw invalid('/attachment_id', 'must be a string');
+  checkId('/attachment_id', id);
   return id;
 }
 

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { ID_MAX } from '../../domain/fields.js';
 
 /*
  * Responses are serialized by fast-json-stringify, which runs a full ajv validation of the value
@@ -20,8 +21,9 @@ export function OneOf<const V extends readonly (string | number)[]>(values: V, o
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
 
-/** Ids in paths: opaque strings of at most 160 characters (CONTRACT §1). */
-export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 160 }) });
+/** Ids: opaque strings of at most 160 characters (CONTRACT §1). */
+export const Id = Type.String({ minLength: 1, maxLength: ID_MAX });
+export const IdParams = Type.Object({ id: Id });
 
 export const ErrorBody = Type.Object(
   {
@@ -60,7 +62,7 @@ export function errors(...statuses: number[]): Record<number, TSchema> {
 }
 
 export const GuardHeaders = {
-  'x-service-user': Type.Optional(Type.String({ maxLength: 160, description: 'Account guard: the signed-in user id' })),
+  'x-service-user': Type.Optional(Type.String({ maxLength: ID_MAX, description: 'Account guard: the signed-in user id' })),
 };
 
 export const WriteHeaders = Type.Object({
