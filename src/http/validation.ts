@@ -39,7 +39,11 @@ export function requestRules(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(requestRules);
   if (schema === null || typeof schema !== 'object') return schema;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) out[key] = key === 'enum' || key === 'const' || key === 'default' ? value : requestRules(value);
+  for (const [key, value] of Object.entries(schema)) {
+    // A named schema ($id) may serve many routes; one ajv instance would refuse to compile its id twice.
+    if (key === '$id') continue;
+    out[key] = key === 'enum' || key === 'const' || key === 'default' ? value : requestRules(value);
+  }
   if (hasType(out, 'string')) out[NO_NUL] = true;
   if (hasType(out, 'integer')) {
     if (typeof out.maximum !== 'number' || out.maximum > INT32_MAX) out.maximum = INT32_MAX;

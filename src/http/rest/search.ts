@@ -9,7 +9,7 @@ export const searchRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (ap
   app.get('/search', {
     config: { access: access.read() },
     schema: {
-      tags: ['Tasks'], summary: 'Literal-term search over task title, text and notes, in creation order',
+      operationId: 'searchTasks', tags: ['Tasks'], summary: 'Literal-term search over task title, text and notes, in creation order',
       querystring: SearchQuery, headers: ReadHeaders, response: { 200: TaskList, ...errors(401, 403, 404, 409) },
     },
   }, async (request) => searchTasks(deps, request.actor!, request.query));

@@ -45,7 +45,7 @@ export const speechRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (ap
   app.get('/speech/status', {
     config: { access: access.read() },
     schema: {
-      tags, summary: 'Whether transcription is available; check before transcribing', headers: ReadHeaders,
+      operationId: 'getSpeechStatus', tags, summary: 'Whether transcription is available; check before transcribing', headers: ReadHeaders,
       response: { 200: Type.Object({ configured: Type.Boolean(), provider: Nullable(Type.String()), max_bytes: Type.Integer(), formats: Type.Array(Type.String()) }), ...errors(401, 403, 409) },
     },
   }, async (request) => speechStatus(deps, request.actor!));
@@ -56,7 +56,7 @@ export const speechRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (ap
       documentedBody: { content: { 'application/json': { schema: TranscribeAttachment }, 'multipart/form-data': { schema: uploadBody } } },
     },
     schema: {
-      tags, summary: 'Transcribe audio into a speech job',
+      operationId: 'createTranscription', tags, summary: 'Transcribe audio into a speech job',
       description: 'Either multipart/form-data with the audio as `file` (stored as an attachment of the task), or JSON `{attachment_id}` naming an attachment of the task. Needs write + attachments and a paid plan; 503 speech_unavailable (and no job) when no provider is configured. Idempotency-Key is not applied here.',
       params: IdParams, headers: WriteHeaders,
       response: { 202: Type.Object({ job: JobRef }), ...errors(401, 403, 404, 409, 413, 415, 503) },
@@ -69,13 +69,13 @@ export const speechRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (ap
   app.get('/tasks/:id/transcriptions', {
     config: { access: access.read() },
     schema: {
-      tags, summary: "A task's speech jobs in creation order", params: IdParams, querystring: CursorQuery, headers: ReadHeaders,
+      operationId: 'listTranscriptions', tags, summary: "A task's speech jobs in creation order", params: IdParams, querystring: CursorQuery, headers: ReadHeaders,
       response: { 200: Type.Object({ items: Type.Array(JobRef), next_cursor: Nullable(Type.String()) }), ...errors(401, 403, 404, 409) },
     },
   }, async (request) => listSpeechJobs(deps, request.actor!, request.params.id, request.query));
 
   app.get('/speech/jobs/:id', {
     config: { access: access.read() },
-    schema: { tags, summary: 'One speech job', params: IdParams, headers: ReadHeaders, response: { 200: Type.Object({ job: JobRef }), ...errors(401, 403, 404, 409) } },
+    schema: { operationId: 'getSpeechJob', tags, summary: 'One speech job', params: IdParams, headers: ReadHeaders, response: { 200: Type.Object({ job: JobRef }), ...errors(401, 403, 404, 409) } },
   }, async (request) => ({ job: await getSpeechJob(deps, request.actor!, request.params.id) }));
 };

@@ -21,7 +21,7 @@ export const User = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'User' },
+  { $id: 'User', title: 'User' },
 );
 
 const Email = Type.String({ format: 'email', maxLength: EMAIL_MAX });

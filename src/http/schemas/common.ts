@@ -8,10 +8,14 @@ import { ID_MAX } from '../../domain/fields.js';
  * OpenAPI 3.1 document and the serializer (a typeof check) all read directly.
  */
 
-/** `T | null` as `type: [T's type, "null"]`. */
+/**
+ * `T | null` as `type: [T's type, "null"]`. A copy of a named schema drops the name ($id, title):
+ * it is another schema, and two under one name would make the document name the wrong one.
+ */
 export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
   if (typeof schema.type !== 'string') throw new Error('Nullable needs a schema with a single type');
-  return Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type, 'null'] });
+  const { $id: _id, title: _title, ...rest } = schema;
+  return Type.Unsafe<Static<T> | null>({ ...rest, type: [schema.type, 'null'] });
 }
 
 /** One of a fixed set of strings (or integers), as `enum`. */
@@ -28,7 +32,7 @@ export const IdParams = Type.Object({ id: Id });
 export const ErrorBody = Type.Object(
   {
     error: Type.Object({
-      code: Type.String({ description: 'snake_case error code (CONTRACT §1)' }),
+      code: Type.String({ description: 'snake_case error code, e.g. validation_failed, not_found, rate_limited' }),
       message: Type.String(),
       details: Type.Optional(Type.Array(Type.Unknown())),
       request_id: Type.String(),

@@ -27,7 +27,7 @@ export const Tree = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'Tree' },
+  { $id: 'Tree', title: 'Tree' },
 );
 
 export const Project = Type.Object(
@@ -42,7 +42,7 @@ export const Project = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'Project' },
+  { $id: 'Project', title: 'Project' },
 );
 
 export const Task = Type.Object(
@@ -63,12 +63,12 @@ export const Task = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'Task' },
+  { $id: 'Task', title: 'Task' },
 );
 
 const treeFields = { name: Type.String({ minLength: 1, maxLength: TREE_NAME_MAX }), style: Style };
-export const TreeInput = Type.Object({ name: treeFields.name, style: Type.Optional(Style) }, { additionalProperties: false, title: 'TreeInput' });
-export const TreePatch = Type.Partial(Type.Object(treeFields), { additionalProperties: false, title: 'TreePatch' });
+export const TreeInput = Type.Object({ name: treeFields.name, style: Type.Optional(Style) }, { additionalProperties: false, $id: 'TreeInput', title: 'TreeInput' });
+export const TreePatch = Type.Partial(Type.Object(treeFields), { additionalProperties: false, $id: 'TreePatch', title: 'TreePatch' });
 
 const projectFields = {
   tree_id: Id,
@@ -80,9 +80,9 @@ const projectFields = {
 };
 export const ProjectInput = Type.Object(
   { ...optional(projectFields), tree_id: projectFields.tree_id, name: projectFields.name },
-  { additionalProperties: false, title: 'ProjectInput' },
+  { additionalProperties: false, $id: 'ProjectInput', title: 'ProjectInput' },
 );
-export const ProjectPatch = Type.Partial(Type.Object(projectFields), { additionalProperties: false, title: 'ProjectPatch' });
+export const ProjectPatch = Type.Partial(Type.Object(projectFields), { additionalProperties: false, $id: 'ProjectPatch', title: 'ProjectPatch' });
 
 const taskFields = {
   tree_id: Id,
@@ -97,9 +97,9 @@ const taskFields = {
 };
 export const TaskInput = Type.Object(
   { ...optional(taskFields), tree_id: taskFields.tree_id, title: taskFields.title },
-  { additionalProperties: false, title: 'TaskInput' },
+  { additionalProperties: false, $id: 'TaskInput', title: 'TaskInput' },
 );
-export const TaskPatch = Type.Partial(Type.Object(taskFields), { additionalProperties: false, title: 'TaskPatch' });
+export const TaskPatch = Type.Partial(Type.Object(taskFields), { additionalProperties: false, $id: 'TaskPatch', title: 'TaskPatch' });
 
 function optional<T extends TProperties>(fields: T) {
   return Type.Partial(Type.Object(fields)).properties;
@@ -110,7 +110,7 @@ export const ProjectOnly = Type.Object({ project: Project });
 export const TaskOnly = Type.Object({ task: Task });
 export const TreeSnapshot = Type.Object(
   { tree: Tree, projects: Type.Array(Project), tasks: Type.Array(Task, { description: 'every task that is not archived' }) },
-  { title: 'TreeSnapshot' },
+  { $id: 'TreeSnapshot', title: 'TreeSnapshot' },
 );
 
 const NextCursor = Nullable(Type.String({ description: 'null on the last page' }));

@@ -18,7 +18,7 @@ export const Token = Type.Object(
     revoked_at: Nullable(Timestamp),
     status: OneOf(['active', 'expired', 'revoked']),
   },
-  { title: 'Token' },
+  { $id: 'Token', title: 'Token' },
 );
 
 export const TokenInput = Type.Object(
@@ -29,12 +29,12 @@ export const TokenInput = Type.Object(
       OneOf(TOKEN_LIFETIME_DAYS, { default: DEFAULT_TOKEN_DAYS }),
     ),
   },
-  { additionalProperties: false, title: 'TokenInput' },
+  { additionalProperties: false, $id: 'TokenInput', title: 'TokenInput' },
 );
 
 export const TokenCreated = Type.Object(
   { token: Token, value: Type.String({ description: 'ttp_… shown once; only a hash is stored' }) },
-  { title: 'TokenCreated' },
+  { $id: 'TokenCreated', title: 'TokenCreated' },
 );
 
 export const TokenList = Type.Object({ items: Type.Array(Token) });
