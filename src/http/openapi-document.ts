@@ -53,12 +53,15 @@ function declareHeaders(method: string, operation: Json): void {
   delete operation[MARK_REPLAYABLE];
   for (const [status, response] of Object.entries<Json>(operation.responses ?? {})) {
     const headers: Json = {};
-    if (counted && status !== '401') {
+    // Counted before the route runs, so every answer after authentication carries them; a 401 from
+    // a route (a wrong password, a content request without credentials) does too.
+    if (counted) {
       for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) headers[name] = ref(name);
     }
     if (status === '429') headers['Retry-After'] = ref('Retry-After');
     if (status === '401' || (status === '403' && counted)) headers['WWW-Authenticate'] = ref('WWW-Authenticate');
-    if (method === 'get' && (status === '200' || status === '206' || status === '304') && counted) headers.ETag = ref('ETag');
+    // Reads carry their validator; attachment content sends it with a refused range as well.
+    if (method === 'get' && counted && (status.startsWith('2') || status === '304' || status === '416')) headers.ETag = ref('ETag');
     if (replayable && (status === '200' || status === '201')) headers['Idempotent-Replayed'] = ref('Idempotent-Replayed');
     if (Object.keys(headers).length > 0) response.headers = { ...response.headers, ...headers };
   }
