@@ -94,7 +94,7 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
         title: 'Task Tree API',
         version: API_VERSION,
         description:
-          'A tenant-isolated task service for people and their AI agents. Every failure answers the Error body. ' +
+          'A tenant-isolated task service for people and their AI agents. Every failure under /api/v1 answers the Error body. ' +
           'Browser writes need the session cookie plus X-CSRF-Token (from GET /api/v1/auth/me). ' +
           'No string anywhere in a request may hold the NUL character (U+0000), and no integer may pass 2147483647.',
       },
