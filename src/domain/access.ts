@@ -5,6 +5,7 @@ import type { ProjectTable, TaskTable, TreeTable } from '../store/schema.js';
 import type { PlanName } from './plans.js';
 import { DomainError, notFound } from './errors.js';
 import { compiledOnce } from '../store/compiled.js';
+import { isStorableId } from './fields.js';
 
 export type TreeRow = Selectable<TreeTable>;
 export type ProjectRow = Selectable<ProjectTable>;
@@ -54,6 +55,8 @@ const taskWithTreeOfOwner = compiledOnce((db, id: string, owner: string) =>
 );
 
 async function findVisible<T>(db: Reader, actor: Actor, id: string, lookup: (db: Reader, id: string, owner: string) => Promise<T[]>): Promise<T | undefined> {
+  // An id holding NUL would be a PostgreSQL error, not an answer; no record can have it.
+  if (!isStorableId(id)) return undefined;
   for (const owner of visibleOwnerIds(actor)) {
     const [row] = await lookup(db, id, owner);
     if (row !== undefined) return row;

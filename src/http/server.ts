@@ -12,6 +12,7 @@ import { applyReadCaching } from './etag.js';
 import { makeJournalHook } from './journal-hook.js';
 import { registerOpenApi } from './openapi.js';
 import { ErrorBody } from './schemas/common.js';
+import { healthSchema, readinessSchema } from './schemas/service.js';
 import { restRoutes } from './rest/index.js';
 import { mcpRoutes } from './mcp/route.js';
 
@@ -56,13 +57,13 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   await app.register(cookie, { hook: false });
   await registerOpenApi(app, deps.config.publicUrl);
 
-  app.get('/healthz', { config: { rateLimit: false }, schema: { tags: ['Service'], summary: 'Liveness' } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { config: { rateLimit: false }, schema: { tags: ['Service'], summary: 'Readiness: the database answers' } }, async (_request, reply) => {
+  app.get('/healthz', { config: { rateLimit: false }, schema: healthSchema }, async () => ({ status: 'ok' as const }));
+  app.get('/readyz', { config: { rateLimit: false }, schema: readinessSchema }, async (_request, reply) => {
     try {
       await sql`select 1`.execute(deps.db);
-      return { status: 'ready' };
+      return { status: 'ready' as const };
     } catch {
-      return reply.code(503).send({ status: 'unavailable' });
+      return reply.code(503).send({ status: 'unavailable' as const });
     }
   });
 

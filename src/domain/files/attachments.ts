@@ -4,6 +4,7 @@ import type { Actor } from '../actor.js';
 import { requireCapability } from '../actor.js';
 import { requireTreeWrite, taskAccess, visibleOwnerIds } from '../access.js';
 import { DomainError, invalid, notFound } from '../errors.js';
+import { checkId } from '../fields.js';
 import { hmac, safeEqual } from '../crypto.js';
 import { newId, nowIso } from '../ids.js';
 import { planLimits } from '../plans.js';
@@ -140,7 +141,7 @@ async function checkStorage(trx: Trx, deps: Deps, ownerId: string, limit: number
 
 /** @throws not_found */
 async function attachmentAccess(deps: Deps, actor: Actor, id: string, write = false): Promise<AttachmentRow> {
-  if (id.length > 160) throw invalid('/id', 'must be at most 160 characters');
+  checkId('/id', id);
   const row = await deps.db.selectFrom('attachments').selectAll().where('id', '=', id).where('owner_id', 'in', visibleOwnerIds(actor)).executeTakeFirst();
   if (row === undefined) throw notFound('attachment');
   const { access } = await taskAccess(deps.db, actor, row.task_id);

@@ -10,14 +10,12 @@ import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { listPage } from '../list-page.js';
 import { appendHistory, diff } from './history.js';
 import { chargeTree } from '../limits.js';
-import { checkColor, checkPosition } from '../fields.js';
+import { checkColor, checkPosition, positionAfter, DESCRIPTION_MAX, PROJECT_NAME_MAX } from '../fields.js';
 import { checkLength } from '../validate.js';
 import { DomainError, notFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
 
-export const PROJECT_NAME_MAX = 160;
-export const DESCRIPTION_MAX = 10_000;
 
 export interface ProjectInput {
   tree_id: string;
@@ -70,7 +68,7 @@ async function nextPosition(trx: Trx, treeId: string, parentId: string | null): 
   let query = trx.selectFrom('projects').select((eb) => eb.fn.max('position').as('max')).where('tree_id', '=', treeId);
   query = parentId === null ? query.where('parent_id', 'is', null) : query.where('parent_id', '=', parentId);
   const { max } = await query.executeTakeFirstOrThrow();
-  return max === null ? 0 : Number(max) + 1;
+  return positionAfter(max);
 }
 
 /** @throws validation_failed, not_found, conflict, forbidden, plan_limit_reached */

@@ -9,7 +9,7 @@ import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { listPage } from '../list-page.js';
 import { appendHistory, diff } from './history.js';
 import { chargeTree } from '../limits.js';
-import { checkColor, checkPosition } from '../fields.js';
+import { checkColor, checkPosition, positionAfter, NOTES_MAX, TEXT_MAX, TITLE_MAX } from '../fields.js';
 import { normalizeDeadline } from './deadline.js';
 import { checkEnum, checkLength } from '../validate.js';
 import { DomainError } from '../errors.js';
@@ -17,9 +17,6 @@ import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
 import { refreshTaskStatistics } from '../../store/statistics.js';
 
-export const TITLE_MAX = 500;
-export const TEXT_MAX = 10_000;
-export const NOTES_MAX = 50_000;
 
 export interface TaskInput {
   tree_id: string;
@@ -83,7 +80,7 @@ async function nextPosition(trx: Trx, treeId: string, projectId: string | null):
   let query = trx.selectFrom('tasks').select((eb) => eb.fn.max('position').as('max')).where('tree_id', '=', treeId);
   query = projectId === null ? query.where('project_id', 'is', null) : query.where('project_id', '=', projectId);
   const { max } = await query.executeTakeFirstOrThrow();
-  return max === null ? 0 : Number(max) + 1;
+  return positionAfter(max);
 }
 
 function newTaskRow(access: TreeAccess, actor: Actor, input: TaskInput, deadline: string | null, position: number, now: string): Omit<TaskRow, 'seq'> {
@@ -149,7 +146,7 @@ export async function insertTasksBulk(deps: Deps, actor: Actor, treeId: string, 
       const projectId = input.project_id ?? null;
       let position = positions.get(projectId);
       if (position === undefined) position = await nextPosition(trx, treeId, projectId);
-      positions.set(projectId, position + 1);
+      positions.set(projectId, positionAfter(position));
       rows.push(newTaskRow(access, actor, { ...input, tree_id: treeId }, deadlines[i]!, input.position ?? position, now));
     }
     for (let start = 0; start < rows.length; start += BULK_CHUNK) {

@@ -14,7 +14,7 @@ export const HistoryEntry = Type.Object(
     action: Type.String({ description: 'created, updated, deleted, moved, completed, imported, …' }),
     changes: Type.Record(Type.String(), Type.Object({ from: Type.Unknown(), to: Type.Unknown() })),
   },
-  { title: 'HistoryEntry' },
+  { $id: 'HistoryEntry', title: 'HistoryEntry' },
 );
 
 export const TreeExport = Type.Object(
@@ -29,5 +29,5 @@ export const TreeExport = Type.Object(
     history: Type.Array(HistoryEntry, { description: "entries inside the owner's plan window" }),
     attachments: Type.Array(Type.Unknown(), { description: 'metadata only; content through the attachment endpoints' }),
   },
-  { title: 'TreeExport' },
+  { $id: 'TreeExport', title: 'TreeExport' },
 );
