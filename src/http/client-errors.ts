@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody } from './errors.js';
 
 interface ClientFailure {
   status: number;
@@ -44,4 +45,16 @@ export function answerClientError(this: FastifyInstance, err: NodeJS.ErrnoExcept
     this.log.info({ reqId: requestId, status: failure.status, err: { code: err.code } }, 'client error');
   }
   socket.destroy();
+}
+
+/**
+ * Fastify's `frameworkErrors`: a path that is not valid percent-encoding, or a parameter longer
+ * than the router keeps (only possible past Node's header limit), fails before any route or
+ * hook runs; it still answers §1 with the request id.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const message = error.code === 'FST_ERR_BAD_URL' ? 'The path is not valid percent-encoding.'
+    : error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.'
+      : 'The request could not be routed.';
+  void reply.code(400).header('X-Request-Id', request.id).send(errorBody(request, 'validation_failed', message));
 }

@@ -5,8 +5,8 @@ import type { Deps } from '../domain/deps.js';
 import type { HttpTimeouts } from '../config.js';
 import { sql } from 'kysely';
 import { makeValidatorCompiler } from './validation.js';
-import { installErrorHandling } from './errors.js';
-import { answerClientError } from './client-errors.js';
+import { installErrorHandling, MAX_PARAM_LENGTH } from './errors.js';
+import { answerClientError, answerFrameworkError } from './client-errors.js';
 import { loggerOptions, requestIdOf } from './logger.js';
 import { makePipeline } from './pipeline.js';
 import { makeIdempotencyGuard, makeIdempotencyRecorder } from './idempotency.js';
@@ -37,8 +37,9 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     requestIdHeader: false,
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: false,
-    // Ids up to 160 characters must reach validation (400), and longer ones too, not the router's 414.
-    routerOptions: { maxParamLength: 2048 },
+    // frameworkErrors answers §1 should a larger --max-http-header-size let a longer one through.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
     // Nothing may hold a connection forever: Fastify's defaults wait without limit for a body.
     requestTimeout: timeouts.requestTimeoutMs,
