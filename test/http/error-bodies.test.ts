@@ -97,4 +97,26 @@ describe.each(databases)('answers outside the routes keep the contract body (%s)
     const wrongMethod = await agent.request('PATCH', '/healthz');
     expectContractError({ ...wrongMethod, requestIdHeader: wrongMethod.headers.get('x-request-id') }, 405, 'method_not_allowed');
   });
+
+  it('/mcp failures are JSON-RPC errors that carry the contract code and the request id in error.data', async () => {
+    const post = async (body: string, headers: Record<string, string>) => {
+      const response = await fetch(`${t.url}/mcp`, {
+        method: 'POST', body,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...headers },
+      });
+      return { status: response.status, body: await response.json() as any, requestId: response.headers.get('x-request-id') };
+    };
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const cases: [string, Record<string, string>, number, string][] = [
+      [list, {}, 400, 'validation_failed'],
+      [list, { 'mcp-session-id': 'no-such-session' }, 404, 'not_found'],
+      [JSON.stringify(Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' }))), {}, 400, 'validation_failed'],
+      ['[1, 2]', {}, 400, 'validation_failed'],
+    ];
+    for (const [body, headers, status, code] of cases) {
+      const answer = await post(body, headers);
+      expect({ status: answer.status, data: answer.body.error.data }).toEqual({ status, data: { code, request_id: answer.requestId } });
+      expect(answer.body).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number), message: expect.any(String) } });
+    }
+  });
 });
