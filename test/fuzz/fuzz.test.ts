@@ -1,0 +1,31 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databases, startTestApp } from '../helpers/app.js';
+import { runCases, type Finding, type Report } from './check.js';
+import { buildFuzz, sampleCases } from './session.js';
+
+/** NUL bytes and integer ranges are issue 13 point 4, fixed on another branch. */
+const pointFour = (f: Finding) => f.category === 'nul' || f.category === 'int-range';
+const brief = (f: Finding) => `${f.problem} ${f.status ?? '-'} ${f.operation} ${f.label}: ${f.excerpt.slice(0, 120)}`;
+
+/**
+ * A bounded, deterministic sample of `npm run fuzz` (8 cases per operation, every category
+ * represented), so CI keeps every answer inside CONTRACT §1 and free of 5xx.
+ */
+describe.each(databases)('fuzz sample (%s)', (kind) => {
+  let t: Awaited<ReturnType<typeof startTestApp>>;
+  let report: Report;
+
+  beforeAll(async () => {
+    t = await startTestApp(kind, { RATE_LIMIT_PER_MINUTE: '1000000' });
+    const { cases } = await buildFuzz(t.url, t.app);
+    report = await runCases(t.url, sampleCases(cases, 8));
+  });
+  afterAll(async () => t.stop());
+
+  it('answers every malformed, oversized, wrong-type and framing input with a 4xx in the contract body', () => {
+    expect(report.requests).toBeGreaterThan(300);
+    // NUL bytes and out-of-range integers (issue 13 point 4) are fixed on another branch; drop
+    // this filter when that lands, and the whole sample must then be clean.
+    expect(report.findings.filter((f) => !pointFour(f)).map(brief)).toEqual([]);
+  });
+});
