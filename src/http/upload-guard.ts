@@ -12,10 +12,10 @@ export function badUpload(message: string): DomainError {
  * ends early) are plain Errors; they are the client's, so they become 400. Our own errors and
  * the plugin's limits (which carry a 4xx status) pass through.
  */
-export function asUploadError(err: unknown): unknown {
+export function asUploadError(err: unknown): Error {
   if (err instanceof DomainError) return err;
   const status = (err as Partial<FastifyError>).statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) return err;
+  if (err instanceof Error && typeof status === 'number' && status >= 400 && status < 500) return err;
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || code === 'ECONNABORTED') return badUpload('the body ended before it was complete');
   return badUpload(err instanceof Error ? err.message.slice(0, 200) : 'the multipart body is malformed');
@@ -70,7 +70,7 @@ export function watchIdle(request: FastifyRequest, reply: FastifyReply, idleMs: 
       // finished() also reports a part that failed or closed before this line (busboy may have
       // read the whole buffered body by now): a missed error would leave the reader waiting forever.
       finished(file, (err) => {
-        if (err) out.destroy(asUploadError(err) as Error);
+        if (err) out.destroy(asUploadError(err));
       });
       // A reader that stops early (the size limit) releases the part, as a pipeline would.
       out.on('close', () => {
