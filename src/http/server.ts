@@ -2,9 +2,11 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../domain/deps.js';
+import type { HttpTimeouts } from '../config.js';
 import { sql } from 'kysely';
 import { makeValidatorCompiler } from './validation.js';
-import { installErrorHandling } from './errors.js';
+import { installErrorHandling, MAX_PARAM_LENGTH } from './errors.js';
+import { answerClientError, answerFrameworkError } from './client-errors.js';
 import { loggerOptions, requestIdOf } from './logger.js';
 import { makePipeline } from './pipeline.js';
 import { makeIdempotencyGuard, makeIdempotencyRecorder } from './idempotency.js';
@@ -19,16 +21,31 @@ import { mcpRoutes } from './mcp/route.js';
 export const API_PREFIX = '/api/v1';
 const JSON_BODY_LIMIT = 1024 * 1024;
 
+/**
+ * Node checks the headers and request timeouts of open connections on an interval (30 s by
+ * default), so a timeout fires up to that late; a tenth of the shorter one keeps it close.
+ */
+function checkingInterval(timeouts: HttpTimeouts): number {
+  return Math.min(30_000, Math.max(50, Math.floor(Math.min(timeouts.headersTimeoutMs, timeouts.requestTimeoutMs) / 10)));
+}
+
 /** Builds the HTTP door: service endpoints, the OpenAPI document, and the REST API behind one pipeline. */
 export async function buildServer(deps: Deps): Promise<FastifyInstance> {
+  const timeouts = deps.config.http;
   const app = Fastify({
     logger: loggerOptions(deps.config.logLevel),
     genReqId: requestIdOf,
     requestIdHeader: false,
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: false,
-    // Ids up to 160 characters must reach validation (400), and longer ones too, not the router's 414.
-    routerOptions: { maxParamLength: 2048 },
+    // frameworkErrors answers §1 should a larger --max-http-header-size let a longer one through.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    // Nothing may hold a connection forever: Fastify's defaults wait without limit for a body.
+    requestTimeout: timeouts.requestTimeoutMs,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+    http: { headersTimeout: timeouts.headersTimeoutMs, connectionsCheckingInterval: checkingInterval(timeouts) },
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -92,7 +92,7 @@ export const attachmentRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async
       response: { 201: Type.Object({ attachment: AttachmentRef }), ...errors(401, 403, 404, 409, 413, 415) },
     },
   }, async (request, reply) => {
-    const attachment = await createAttachment(deps, request.actor!, request.params.id, readUpload(request));
+    const attachment = await createAttachment(deps, request.actor!, request.params.id, readUpload(request, reply, deps.config.http.bodyIdleTimeoutMs));
     return reply.code(201).send({ attachment });
   });
 

@@ -64,7 +64,7 @@ export const speechRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (ap
       response: { 202: OneJob, ...errors(401, 403, 404, 409, 413, 415, 503) },
     },
   }, async (request, reply) => {
-    const source = request.isMultipart() ? { upload: readUpload(request) } : { attachmentId: attachmentIdOf(request.body) };
+    const source = request.isMultipart() ? { upload: readUpload(request, reply, deps.config.http.bodyIdleTimeoutMs) } : { attachmentId: attachmentIdOf(request.body) };
     return reply.code(202).send({ job: await createTranscription(deps, request.actor!, request.params.id, source) });
   });
 
