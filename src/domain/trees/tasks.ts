@@ -7,7 +7,7 @@ import { requireRead, requireWrite } from '../actor.js';
 import { projectAccess, requireTreeWrite, taskAccess, treeAccess, visibleOwnerIds, type TaskRow, type TreeAccess } from '../access.js';
 import { DEFAULT_COLOR, presentTask, taskStatuses, type Task } from '../records.js';
 import { readPage, parseUpdatedSince, type Page, type PageInput } from '../paging.js';
-import { appendHistory, diff } from './history.js';
+import { appendHistory, changedFields, diff } from './history.js';
 import { chargeTree } from '../limits.js';
 import { checkColor, checkPosition } from '../fields.js';
 import { normalizeDeadline } from './deadline.js';
@@ -15,6 +15,8 @@ import { checkEnum, checkLength } from '../validate.js';
 import { DomainError } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
+import { lockTrees } from '../../store/locks.js';
+import { carryToTree, readLocked, recordInTrees, writableTree } from './move.js';
 
 export const TITLE_MAX = 500;
 export const TEXT_MAX = 10_000;
@@ -131,7 +133,11 @@ export async function createTask(deps: Deps, actor: Actor, input: TaskInput): Pr
     const access = await treeAccess(trx, actor, input.tree_id);
     requireTreeWrite(access);
     const projectId = input.project_id ?? null;
-    if (projectId !== null) await checkProject(trx, actor, projectId, access.tree.id);
+    // The project must still be in this tree at commit: a parallel move of it takes the same lock.
+    if (projectId !== null) {
+      await lockTrees(trx, deps.dialect, [access.tree.id]);
+      await checkProject(trx, actor, projectId, access.tree.id);
+    }
     await chargeTree(trx, access, { tasks: 1 });
     const now = nowIso();
     const position = input.position ?? (await nextPosition(trx, access.tree.id, projectId));
@@ -190,14 +196,15 @@ export async function updateTask(deps: Deps, actor: Actor, id: string, patch: Ta
   requireWrite(actor);
   const deadline = checkTaskFields(patch);
   return inTransaction(deps.db, async (trx) => {
-    const { task, access } = await taskAccess(trx, actor, id);
-    requireTreeWrite(access);
-    let target = access;
-    const movingTree = patch.tree_id !== undefined && patch.tree_id !== task.tree_id;
-    if (movingTree) {
-      target = await treeAccess(trx, actor, patch.tree_id!);
-      requireTreeWrite(target);
+    let found = await taskAccess(trx, actor, id);
+    requireTreeWrite(found.access);
+    const destination = patch.tree_id === undefined ? null : await writableTree(trx, actor, patch.tree_id);
+    if (patch.tree_id !== undefined || patch.project_id !== undefined) {
+      found = await readLocked(trx, deps.dialect, found, () => taskAccess(trx, actor, id), destination);
     }
+    const { task, access } = found;
+    const target = destination ?? access;
+    const movingTree = target.tree.id !== task.tree_id;
     const projectId = patch.project_id !== undefined ? patch.project_id : movingTree ? null : task.project_id;
     if (projectId !== null && (movingTree || projectId !== task.project_id)) await checkProject(trx, actor, projectId, target.tree.id);
     const now = nowIso();
@@ -215,20 +222,16 @@ export async function updateTask(deps: Deps, actor: Actor, id: string, patch: Ta
     };
     const changes = diff(task as unknown as Record<string, unknown>, next);
     if (Object.keys(changes).length === 0) return presentTask(task);
-    if (movingTree) {
-      await chargeTree(trx, access, { tasks: -1 });
-      await chargeTree(trx, target, { tasks: 1 });
-    }
+    if (movingTree) await carryToTree(trx, access, target, { projectIds: [], taskIds: [id] }, now);
     const completedAt = status === 'done' ? (task.status === 'done' ? task.completed_at : now) : null;
     const updated = await trx
       .updateTable('tasks')
-      .set({ ...next, owner_id: target.ownerId, completed_at: completedAt, updated_at: now })
+      .set({ ...changedFields(next, changes), ...(movingTree ? { owner_id: target.ownerId } : {}), completed_at: completedAt, updated_at: now })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
     const action = movingTree ? 'moved' : changes.status?.to === 'done' ? 'completed' : 'updated';
-    await appendHistory(trx, actor, { ownerId: target.ownerId, treeId: target.tree.id, entity: 'task', entityId: id, action, changes }, now);
-    if (movingTree) await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: access.tree.id, entity: 'task', entityId: id, action, changes }, now);
+    await recordInTrees(trx, actor, access, target, { entity: 'task', entityId: id, action, changes }, now);
     return presentTask(updated);
   });
 }
