@@ -21,7 +21,9 @@ export async function lockOwner(trx: Trx, dialect: DialectName, ownerId: string)
 export async function lockTrees(trx: Trx, dialect: DialectName, treeIds: Iterable<string>): Promise<boolean> {
   if (dialect !== 'postgres') return false;
   for (const id of [...new Set(treeIds)].sort()) {
-    await sql`select id from trees where id = ${id} for update`.execute(trx);
+    // NO KEY UPDATE, like the counters' UPDATE: it queues movers behind each other but not the
+    // foreign-key checks of plain edits (history rows reference the tree), which would deadlock.
+    await sql`select id from trees where id = ${id} for no key update`.execute(trx);
   }
   return true;
 }

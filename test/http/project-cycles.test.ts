@@ -57,13 +57,17 @@ describe.each(databases)('project parents under concurrency and bad data (%s)', 
       const top = await makeProject(agent, left.id);
       const child = await makeProject(agent, left.id, { parent_id: top.id });
       const task = await makeTask(agent, left.id, { project_id: child.id });
+      const carried = await makeTask(agent, left.id, { project_id: child.id });
       const other = await makeTask(agent, right.id);
       const answers = await Promise.all([
         agent.patch(`/api/v1/projects/${top.id}`, { tree_id: right.id }),
         agent.patch(`/api/v1/tasks/${other.id}`, { tree_id: left.id }),
         agent.patch(`/api/v1/tasks/${task.id}`, { project_id: null }),
+        // An edit of another field must not put the task back in the tree it read before the move.
+        agent.patch(`/api/v1/tasks/${carried.id}`, { title: `renamed ${round}` }),
       ]);
-      expect(answers.map((x) => x.status), `round ${round}`).toEqual([200, 200, 200]);
+      expect(answers.map((x) => x.status), `round ${round}`).toEqual([200, 200, 200, 200]);
+      expect((await agent.get(`/api/v1/tasks/${carried.id}`)).body.task).toMatchObject({ tree_id: right.id, title: `renamed ${round}` });
       const childNow = (await agent.get(`/api/v1/projects/${child.id}`)).body.project;
       expect(childNow.tree_id).toBe(right.id);
       // The task either left its project before the move (and stayed) or moved with it.
