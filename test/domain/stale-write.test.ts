@@ -4,8 +4,8 @@ import { startTestApp } from '../helpers/app.js';
 import { makeToken, makeUser } from '../helpers/factories.js';
 import { makeProject, makeTask, makeTree } from '../helpers/data.js';
 import { userActor } from '../../src/domain/actor.js';
-import { updateTask } from '../../src/domain/trees/tasks.js';
-import { updateProject } from '../../src/domain/trees/projects.js';
+import { createTask, deleteTask, updateTask } from '../../src/domain/trees/tasks.js';
+import { createProject, deleteProject, updateProject } from '../../src/domain/trees/projects.js';
 
 /** Holds the first result that carries `id` until released: a write paused between its read and its update. */
 class PauseAfterRead implements KyselyPlugin {
@@ -78,5 +78,57 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a write that read before a move
     expect(stored).toMatchObject({ tree_id: right.id, title: 'renamed' });
     const counts = await t.app.deps.db.selectFrom('trees').select(['id', 'task_count']).where('id', 'in', [left.id, right.id]).orderBy('id').execute();
     expect(Object.fromEntries(counts.map((c) => [c.id, c.task_count]))).toEqual({ [left.id]: 0, [right.id]: 1 });
+  });
+
+  it('a delete of a task that read it before it moved charges the tree it was in at commit', async () => {
+    const { agent, actor, left, right } = await setUp();
+    const task = await makeTask(agent, left.id);
+    const pause = new PauseAfterRead(task.id);
+    const removal = deleteTask({ ...t.app.deps, db: t.app.deps.db.withPlugin(pause) }, actor, task.id);
+    await pause.reached;
+    await updateTask(t.app.deps, actor, task.id, { tree_id: right.id });
+    pause.go();
+    await removal;
+    const counts = await t.app.deps.db.selectFrom('trees').select(['id', 'task_count']).where('id', 'in', [left.id, right.id]).execute();
+    const tasks = await t.app.deps.db.selectFrom('tasks').select(['tree_id']).where('tree_id', 'in', [left.id, right.id]).execute();
+    for (const tree of [left.id, right.id]) {
+      expect(counts.find((c) => c.id === tree)!.task_count, tree).toBe(tasks.filter((x) => x.tree_id === tree).length);
+    }
+  });
+
+  it('a cascade delete of a project that read it before it moved charges the tree it was in at commit', async () => {
+    const { agent, actor, left, right } = await setUp();
+    const project = await makeProject(agent, left.id);
+    await makeTask(agent, left.id, { project_id: project.id });
+    const pause = new PauseAfterRead(project.id);
+    const removal = deleteProject({ ...t.app.deps, db: t.app.deps.db.withPlugin(pause) }, actor, project.id, { cascade: true });
+    await pause.reached;
+    await updateProject(t.app.deps, actor, project.id, { tree_id: right.id });
+    pause.go();
+    await removal;
+    const counts = await t.app.deps.db.selectFrom('trees').select(['id', 'task_count', 'project_count']).where('id', 'in', [left.id, right.id]).orderBy('id').execute();
+    expect(counts.map((c) => [c.task_count, c.project_count])).toEqual([[0, 0], [0, 0]]);
+  });
+
+  it('a task or project created under a project that moves meanwhile lands in the tree its parent is in', async () => {
+    const { agent, actor, left, right } = await setUp();
+    for (const create of ['task', 'project'] as const) {
+      const parent = await makeProject(agent, left.id);
+      const pause = new PauseAfterRead(parent.id);
+      const paused = { ...t.app.deps, db: t.app.deps.db.withPlugin(pause) };
+      const created =
+        create === 'task'
+          ? createTask(paused, actor, { tree_id: left.id, title: 'new', project_id: parent.id }).then((x) => ({ id: x.id, table: 'tasks' as const }))
+          : createProject(paused, actor, { tree_id: left.id, name: 'new', parent_id: parent.id }).then((x) => ({ id: x.id, table: 'projects' as const }));
+      await pause.reached;
+      // Fixed, the creation holds the tree and the move waits for it; unfixed, the move commits first.
+      const move = updateProject(t.app.deps, actor, parent.id, { tree_id: right.id });
+      await Promise.race([move, new Promise((resolve) => setTimeout(resolve, 300))]);
+      pause.go();
+      const row = await created;
+      await move;
+      const stored = await t.app.deps.db.selectFrom(row.table).select('tree_id').where('id', '=', row.id).executeTakeFirstOrThrow();
+      expect(stored.tree_id, create).toBe(right.id);
+    }
   });
 });

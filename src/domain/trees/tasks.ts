@@ -160,9 +160,10 @@ export async function insertTasksBulk(deps: Deps, actor: Actor, treeId: string, 
   const inserted = await inTransaction(deps.db, async (trx) => {
     const access = await treeAccess(trx, actor, treeId);
     requireTreeWrite(access);
-    for (const projectId of new Set(inputs.map((i) => i.project_id).filter((p): p is string => typeof p === 'string'))) {
-      await checkProject(trx, actor, projectId, treeId);
-    }
+    const projectIds = new Set(inputs.map((i) => i.project_id).filter((p): p is string => typeof p === 'string'));
+    // As in createTask: the projects must still be in this tree at commit.
+    if (projectIds.size > 0) await lockTrees(trx, deps.dialect, [treeId]);
+    for (const projectId of projectIds) await checkProject(trx, actor, projectId, treeId);
     await chargeTree(trx, access, { tasks: inputs.length });
     const now = nowIso();
     const positions = new Map<string | null, number>();
@@ -245,8 +246,10 @@ export function completeTask(deps: Deps, actor: Actor, id: string): Promise<Task
 export async function deleteTask(deps: Deps, actor: Actor, id: string): Promise<void> {
   requireWrite(actor);
   const afterCommit = await inTransaction(deps.db, async (trx) => {
-    const { task, access } = await taskAccess(trx, actor, id);
-    requireTreeWrite(access);
+    const first = await taskAccess(trx, actor, id);
+    requireTreeWrite(first.access);
+    // Locked like a move: the counter charged must be the tree's the task is in at commit.
+    const { task, access } = await readLocked(trx, deps.dialect, first, () => taskAccess(trx, actor, id), null);
     const cleanup = await collectDoomed(trx, deps, { taskIds: [id] });
     await trx.deleteFrom('tasks').where('id', '=', id).execute();
     await chargeTree(trx, access, { tasks: -1 });
