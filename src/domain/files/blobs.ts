@@ -56,7 +56,7 @@ function writerGone(name: string, modifiedMs: number): boolean {
  * Attachment content on disk under `DATA_DIR/blobs`: one file per attachment at
  * `<owner>/<attachment id>`, written first to `tmp/` and renamed into place, so a reader never
  * sees half a file. The database row is the truth; a blob without a row (a crash between
- * rename and commit) is swept at start.
+ * rename and commit) is swept at start and then hourly.
  */
 export class BlobStore {
   readonly tmpDir: string;
