@@ -11,6 +11,8 @@ export interface Config {
   databaseUrl: string | null;
   /** PostgreSQL schema to work in (tests give each file its own); null means the server default. */
   databaseSchema: string | null;
+  /** PostgreSQL ends any statement that runs longer, so no query can hold a pool connection for good. */
+  statementTimeoutMs: number;
   redisUrl: string | null;
   secret: string;
   speech: {
@@ -131,6 +133,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     databaseUrl,
     databaseSchema: nonEmpty(env.DATABASE_SCHEMA),
+    statementTimeoutMs: parsePositive('DATABASE_STATEMENT_TIMEOUT_SECONDS', env.DATABASE_STATEMENT_TIMEOUT_SECONDS, 30) * 1000,
     redisUrl: nonEmpty(env.REDIS_URL),
     secret,
     speech: {

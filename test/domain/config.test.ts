@@ -25,6 +25,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...base, BODY_IDLE_TIMEOUT_SECONDS: '0' })).toThrow(/BODY_IDLE_TIMEOUT_SECONDS must be a positive number/);
   });
 
+  it('bounds every PostgreSQL statement, 30 s unless DATABASE_STATEMENT_TIMEOUT_SECONDS says otherwise', () => {
+    expect(loadConfig(base).statementTimeoutMs).toBe(30_000);
+    expect(loadConfig({ ...base, DATABASE_STATEMENT_TIMEOUT_SECONDS: '5' }).statementTimeoutMs).toBe(5_000);
+    expect(() => loadConfig({ ...base, DATABASE_STATEMENT_TIMEOUT_SECONDS: '0' })).toThrow(/DATABASE_STATEMENT_TIMEOUT_SECONDS must be a positive number/);
+  });
+
   it('turns the journal off only when asked', () => {
     expect(loadConfig(base).journal).toBe(true);
     expect(loadConfig({ ...base, JOURNAL: 'off' }).journal).toBe(false);

@@ -80,7 +80,7 @@ export interface Upload {
  * is streamed to a temp file (never held in memory), photos are cleaned of metadata, then the
  * quota is checked and the row inserted in one transaction, with the blob renamed into place
  * just before commit. Any failure removes the temp file or blob; a crash leaves at most a blob
- * without a row, which the start-up sweep removes.
+ * without a row, which the blob sweep (at start, then hourly) removes.
  * @throws insufficient_scope, plan_read_only, not_found, forbidden, payload_too_large, validation_failed, plan_limit_reached
  */
 export async function createAttachment(deps: Deps, actor: Actor, taskId: string, upload: () => Promise<Upload>): Promise<Attachment> {
