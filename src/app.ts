@@ -77,6 +77,7 @@ export async function createApp(config: Config): Promise<App> {
   const upkeep = setInterval(() => {
     purgeExpiredIdempotencyKeys(deps).catch(warnWith(server.log, 'idempotency purge failed'));
     purgeHistory(deps).catch(warnWith(server.log, 'history purge failed'));
+    deps.blobs.sweep(deps.db).catch(warnWith(server.log, 'blob sweep failed'));
   }, HOUR_MS);
   upkeep.unref();
   deps.speech.start();

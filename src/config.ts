@@ -11,6 +11,8 @@ export interface Config {
   databaseUrl: string | null;
   /** PostgreSQL schema to work in (tests give each file its own); null means the server default. */
   databaseSchema: string | null;
+  /** PostgreSQL ends any statement that runs longer, so no query can hold a pool connection for good. */
+  statementTimeoutMs: number;
   redisUrl: string | null;
   secret: string;
   speech: {
@@ -28,6 +30,19 @@ export interface Config {
   rateLimitPerMinute: number;
   /** The agent call journal (CONTRACT §8); JOURNAL=off only for measuring its cost. */
   journal: boolean;
+  /** How long a client may take to send a request, so no connection can hold the service forever. */
+  http: HttpTimeouts;
+}
+
+export interface HttpTimeouts {
+  /** From the first byte to the last header; also bounds a connection that never sends anything. */
+  headersTimeoutMs: number;
+  /** From the first byte to the last body byte (a 25 MiB upload on a slow link must fit). */
+  requestTimeoutMs: number;
+  /** The longest pause inside a streamed (multipart) body before the upload is refused with 400. */
+  bodyIdleTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -84,6 +99,22 @@ function parseRate(value: string | undefined): number {
   return rate;
 }
 
+/**
+ * The request timeouts, in (possibly fractional) seconds. Node refuses a headers timeout longer
+ * than the request timeout, so that is checked here with the variable names a user sets.
+ */
+function loadHttpTimeouts(env: Env): HttpTimeouts {
+  const seconds = (name: string, fallback: number) => parsePositive(name, env[name], fallback) * 1000;
+  const timeouts = {
+    headersTimeoutMs: seconds('HEADERS_TIMEOUT_SECONDS', 30),
+    requestTimeoutMs: seconds('REQUEST_TIMEOUT_SECONDS', 300),
+    bodyIdleTimeoutMs: seconds('BODY_IDLE_TIMEOUT_SECONDS', 30),
+    keepAliveTimeoutMs: seconds('KEEP_ALIVE_TIMEOUT_SECONDS', 72),
+  };
+  if (timeouts.headersTimeoutMs > timeouts.requestTimeoutMs) throw new Error('HEADERS_TIMEOUT_SECONDS must not exceed REQUEST_TIMEOUT_SECONDS');
+  return timeouts;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = parsePort(env.PORT);
   const host = nonEmpty(env.HOST) ?? '127.0.0.1';
@@ -102,6 +133,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     databaseUrl,
     databaseSchema: nonEmpty(env.DATABASE_SCHEMA),
+    statementTimeoutMs: parsePositive('DATABASE_STATEMENT_TIMEOUT_SECONDS', env.DATABASE_STATEMENT_TIMEOUT_SECONDS, 30) * 1000,
     redisUrl: nonEmpty(env.REDIS_URL),
     secret,
     speech: {
@@ -116,5 +148,6 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
     rateLimitPerMinute: parseRate(env.RATE_LIMIT_PER_MINUTE),
     journal: env.JOURNAL !== 'off',
+    http: loadHttpTimeouts(env),
   };
 }

@@ -5,6 +5,7 @@ import type { ProjectTable, TaskTable, TreeTable } from '../store/schema.js';
 import { effectivePlan, planLimits, type PlanName } from './plans.js';
 import { DomainError, notFound } from './errors.js';
 import { compiledOnce } from '../store/compiled.js';
+import { isStorableId } from './fields.js';
 
 export type TreeRow = Selectable<TreeTable>;
 export type ProjectRow = Selectable<ProjectTable>;
@@ -84,6 +85,8 @@ async function sharedAccess(db: Reader, actor: Actor, treeId: string): Promise<T
  * The actor's own trees take one owner-scoped lookup; anything else is resolved through a membership.
  */
 export async function treeAccess(db: Reader, actor: Actor, treeId: string): Promise<TreeAccess> {
+  // An id holding NUL would be a PostgreSQL error, not an answer; no record can have it.
+  if (!isStorableId(treeId)) throw notFound('tree');
   const [own] = await treeOfOwner(db, treeId, actor.user.id);
   const access = own !== undefined ? ownAccess(actor, own) : await sharedAccess(db, actor, treeId);
   if (access === null) throw notFound('tree');
@@ -92,6 +95,7 @@ export async function treeAccess(db: Reader, actor: Actor, treeId: string): Prom
 
 /** @throws not_found */
 export async function projectAccess(db: Reader, actor: Actor, projectId: string): Promise<{ project: ProjectRow; access: TreeAccess }> {
+  if (!isStorableId(projectId)) throw notFound('project');
   const [own] = await projectOfOwner(db, projectId, actor.user.id);
   if (own !== undefined) return { project: own, access: await treeAccess(db, actor, own.tree_id) };
   const [located] = await treeIdOfProject(db, projectId);
@@ -104,6 +108,7 @@ export async function projectAccess(db: Reader, actor: Actor, projectId: string)
 
 /** @throws not_found */
 export async function taskAccess(db: Reader, actor: Actor, taskId: string): Promise<{ task: TaskRow; access: TreeAccess }> {
+  if (!isStorableId(taskId)) throw notFound('task');
   const [own] = await taskWithTreeOfOwner(db, taskId, actor.user.id);
   if (own !== undefined) return splitTaskRow(actor, own);
   const [located] = await treeIdOfTask(db, taskId);

@@ -1,9 +1,11 @@
 import { invalid } from './errors.js';
+import { checkNoNul, EMAIL_MAX, TIMEZONE_MAX } from './fields.js';
 
 /** Field rules the domain enforces for every door (REST validates the same bounds earlier through its schema). */
 export function checkLength(path: string, value: string, min: number, max: number): void {
   const length = [...value].length;
   if (length < min || length > max) throw invalid(path, `must be ${min} to ${max} characters`);
+  checkNoNul(path, value);
 }
 
 export function checkEnum<T extends string>(path: string, value: string, allowed: readonly T[]): asserts value is T {
@@ -14,7 +16,8 @@ const EMAIL = /^[^\s@"<>(),;:\\[\]]+@[^\s@"<>(),;:\\[\]]+\.[^\s@"<>(),;:\\[\]]+$
 
 export function normalizeEmail(path: string, value: string): string {
   const email = value.trim().toLowerCase();
-  if (email.length > 254 || !EMAIL.test(email)) throw invalid(path, 'must be an email address');
+  if (email.length > EMAIL_MAX || !EMAIL.test(email)) throw invalid(path, 'must be an email address');
+  checkNoNul(path, email);
   return email;
 }
 
@@ -22,7 +25,7 @@ const ZONE_NAME = /^(?:[A-Za-z][A-Za-z0-9_+-]*)(?:\/[A-Za-z0-9_+-]+)*$/;
 
 /** An IANA time zone name, returned in its canonical spelling (`europe/berlin` -> `Europe/Berlin`). */
 export function canonicalTimeZone(path: string, value: string): string {
-  if (!ZONE_NAME.test(value) || value.length > 64) throw invalid(path, 'must be an IANA time zone name such as Europe/Berlin');
+  if (!ZONE_NAME.test(value) || value.length > TIMEZONE_MAX) throw invalid(path, 'must be an IANA time zone name such as Europe/Berlin');
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
   } catch {

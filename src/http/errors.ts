@@ -6,6 +6,12 @@ interface ErrorBodyShape {
   error: { code: string; message: string; details?: unknown[]; request_id: string };
 }
 
+/**
+ * Longer than any path Node's 16 KiB header limit lets through, so a long parameter always
+ * reaches validation (400 for an id over 160 characters), never the router's own 414.
+ */
+export const MAX_PARAM_LENGTH = 65_536;
+
 export function errorBody(request: FastifyRequest, code: string, message: string, details?: unknown[]): ErrorBodyShape {
   return { error: { code, message, ...(details !== undefined ? { details } : {}), request_id: request.id } };
 }
@@ -104,7 +110,7 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 
   // A second router that knows every path, so an unknown method on a known path is a 405, not a 404.
-  const known = FindMyWay({ ignoreTrailingSlash: false });
+  const known = FindMyWay({ ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH });
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {

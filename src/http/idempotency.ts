@@ -4,8 +4,9 @@ import { DomainError, invalid } from '../domain/errors.js';
 import { sha256 } from '../domain/crypto.js';
 import { nowIso } from '../domain/ids.js';
 import { header, isSafe } from './pipeline.js';
+import { IDEMPOTENCY_KEY_PATTERN } from './schemas/common.js';
 
-const KEY = /^[A-Za-z0-9:_.-]{8,128}$/;
+const KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 const REPLAY_MS = 7 * 86_400_000;
 /** A first request still "running" after this long died with its process; its key may be used again. */
 const ABANDONED_MS = 60_000;

@@ -5,6 +5,7 @@ import { DomainError, invalid } from '../domain/errors.js';
 import { checkCsrf } from '../domain/accounts/sessions.js';
 import { MINUTE_MS } from '../domain/rate-limit.js';
 import { sha256 } from '../domain/crypto.js';
+import { ID_MAX } from '../domain/fields.js';
 import { resolveCredentials } from './credentials.js';
 import { access as accessOf, type RouteAccess } from './access.js';
 
@@ -65,7 +66,7 @@ function authorizeCredential(request: FastifyRequest, access: RouteAccess): void
 function checkAccountGuard(request: FastifyRequest, idempotency: string | undefined): void {
   const guard = header(request, 'x-service-user');
   if (guard !== undefined) {
-    if (guard.length > 160) throw invalid('/x-service-user', 'must be at most 160 characters');
+    if (guard.length > ID_MAX) throw invalid('/x-service-user', `must be at most ${ID_MAX} characters`);
     if (request.actor === null || request.actor.user.id !== guard) {
       throw new DomainError('account_mismatch', 'X-Service-User does not match the signed-in account.');
     }

@@ -2,9 +2,11 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../domain/deps.js';
+import type { HttpTimeouts } from '../config.js';
 import { sql } from 'kysely';
 import { makeValidatorCompiler } from './validation.js';
-import { installErrorHandling } from './errors.js';
+import { installErrorHandling, MAX_PARAM_LENGTH } from './errors.js';
+import { answerClientError, answerFrameworkError } from './client-errors.js';
 import { loggerOptions, requestIdOf } from './logger.js';
 import { makePipeline } from './pipeline.js';
 import { makeIdempotencyGuard, makeIdempotencyRecorder } from './idempotency.js';
@@ -12,22 +14,38 @@ import { applyReadCaching } from './etag.js';
 import { makeJournalHook } from './journal-hook.js';
 import { registerOpenApi } from './openapi.js';
 import { ErrorBody } from './schemas/common.js';
+import { healthSchema, readinessSchema } from './schemas/service.js';
 import { restRoutes } from './rest/index.js';
 import { mcpRoutes } from './mcp/route.js';
 
 export const API_PREFIX = '/api/v1';
 const JSON_BODY_LIMIT = 1024 * 1024;
 
+/**
+ * Node checks the headers and request timeouts of open connections on an interval (30 s by
+ * default), so a timeout fires up to that late; a tenth of the shorter one keeps it close.
+ */
+function checkingInterval(timeouts: HttpTimeouts): number {
+  return Math.min(30_000, Math.max(50, Math.floor(Math.min(timeouts.headersTimeoutMs, timeouts.requestTimeoutMs) / 10)));
+}
+
 /** Builds the HTTP door: service endpoints, the OpenAPI document, and the REST API behind one pipeline. */
 export async function buildServer(deps: Deps): Promise<FastifyInstance> {
+  const timeouts = deps.config.http;
   const app = Fastify({
     logger: loggerOptions(deps.config.logLevel),
     genReqId: requestIdOf,
     requestIdHeader: false,
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: false,
-    // Ids up to 160 characters must reach validation (400), and longer ones too, not the router's 414.
-    routerOptions: { maxParamLength: 2048 },
+    // frameworkErrors answers §1 should a larger --max-http-header-size let a longer one through.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    // Nothing may hold a connection forever: Fastify's defaults wait without limit for a body.
+    requestTimeout: timeouts.requestTimeoutMs,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+    http: { headersTimeout: timeouts.headersTimeoutMs, connectionsCheckingInterval: checkingInterval(timeouts) },
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -56,13 +74,13 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   await app.register(cookie, { hook: false });
   await registerOpenApi(app, deps.config.publicUrl);
 
-  app.get('/healthz', { config: { rateLimit: false }, schema: { tags: ['Service'], summary: 'Liveness' } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { config: { rateLimit: false }, schema: { tags: ['Service'], summary: 'Readiness: the database answers' } }, async (_request, reply) => {
+  app.get('/healthz', { config: { rateLimit: false }, schema: healthSchema }, async () => ({ status: 'ok' as const }));
+  app.get('/readyz', { config: { rateLimit: false }, schema: readinessSchema }, async (_request, reply) => {
     try {
       await sql`select 1`.execute(deps.db);
-      return { status: 'ready' };
+      return { status: 'ready' as const };
     } catch {
-      return reply.code(503).send({ status: 'unavailable' });
+      return reply.code(503).send({ status: 'unavailable' as const });
     }
   });
 

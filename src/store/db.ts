@@ -23,6 +23,8 @@ export interface StoreOptions {
   dataDir: string;
   databaseUrl: string | null;
   databaseSchema?: string | null;
+  /** PostgreSQL only: the longest one statement may run (default 30 s). */
+  statementTimeoutMs?: number;
 }
 
 // int8 (COUNT, SUM, sequences) arrives as text from pg; every value we keep fits a JS number.
@@ -48,7 +50,9 @@ function openSqlite(dataDir: string): Store {
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
-async function openPostgres(url: string, schema: string | null): Promise<Store> {
+const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+
+async function openPostgres(url: string, schema: string | null, statementTimeoutMs: number): Promise<Store> {
   if (schema !== null) {
     if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name "${schema}"`);
     const client = new pg.Client({ connectionString: url });
@@ -62,6 +66,9 @@ async function openPostgres(url: string, schema: string | null): Promise<Store> 
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
+    // A runaway statement (a bug, a pathological plan) is cancelled instead of holding one of the
+    // ten connections until every tenant waits; the request answers 500 and the pool recovers.
+    statement_timeout: statementTimeoutMs,
     // public stays on the path for extensions such as pg_trgm, which live there.
     ...(schema !== null ? { options: `-c search_path=${schema},public` } : {}),
   });
@@ -71,7 +78,7 @@ async function openPostgres(url: string, schema: string | null): Promise<Store> 
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   return options.databaseUrl !== null
-    ? openPostgres(options.databaseUrl, options.databaseSchema ?? null)
+    ? openPostgres(options.databaseUrl, options.databaseSchema ?? null, options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS)
     : openSqlite(options.dataDir);
 }
 

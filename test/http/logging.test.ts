@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,36 +8,22 @@ import { setUserPlan } from '../../src/domain/accounts/accounts.js';
 import { openDeps } from '../../src/app.js';
 import { connectMcp } from '../helpers/mcp.js';
 import { loadConfig } from '../../src/config.js';
+import { spawnServer, type ServerProcess } from '../helpers/server-process.js';
 
 /** The real server process, with its stdout (the structured log) captured. */
 describe('structured logs', () => {
   let dataDir: string;
-  let server: ChildProcess;
+  let server: ServerProcess;
   let url: string;
-  let log = '';
+  const log = () => server.log();
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'tasktree-log-'));
-    server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: { PATH: process.env.PATH ?? '', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'debug' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    server.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    server.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    url = await new Promise<string>((resolve, reject) => {
-      const timer = setInterval(() => {
-        const found = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
-        if (found) {
-          clearInterval(timer);
-          resolve(found[1]!);
-        }
-      }, 50);
-      server.once('exit', (code) => reject(new Error(`server exited ${code}: ${log}`)));
-    });
+    server = await spawnServer({ DATA_DIR: dataDir, LOG_LEVEL: 'debug' });
+    url = server.url;
   });
   afterAll(async () => {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
+    await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -61,12 +46,12 @@ describe('structured logs', () => {
     await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from('file-content-marker'), name: 'filename-marker.txt' }]);
     await new Promise((resolve) => setTimeout(resolve, 200));
 
-    expect(log).toContain('"reqId"');
-    expect(log).toContain('/mcp');
-    expect(log).toContain('/api/v1/search');
+    expect(log()).toContain('"reqId"');
+    expect(log()).toContain('/mcp');
+    expect(log()).toContain('/api/v1/search');
     const secrets = [value, value.slice(4), PASSWORD, 'wrong-password-marker', person.browser.cookies.get('tt_session')!, person.browser.csrf!,
       'private-note-marker', 'title-marker', 'tree-name-marker', 'search-term-marker', 'mcp-term-marker', 'mcp-title-marker', 'mcp-note-marker',
       'file-content-marker', 'filename-marker', sessionId];
-    for (const secret of secrets) expect(log, secret).not.toContain(secret);
+    for (const secret of secrets) expect(log(), secret).not.toContain(secret);
   });
 });

@@ -139,7 +139,7 @@ describe.each(databases)('MCP tools (%s)', (kind) => {
 
       it('derives tool schemas from the REST schemas', async () => {
         const { TaskInput, Task } = await import('../../src/http/schemas/data.js');
-        const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema));
+        const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema), (key, value) => (key === '$id' ? undefined : value));
         const { tools } = await mcp.client.listTools();
         const createTool = tools.find((tool) => tool.name === 'create_task')!;
         expect(createTool.inputSchema.properties).toEqual(plain(TaskInput).properties);

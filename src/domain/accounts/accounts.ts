@@ -7,14 +7,12 @@ import { newId, nowIso } from '../ids.js';
 import { effectivePlan, isPlanName, type PlanName } from '../plans.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 import { canonicalTimeZone, checkEnum, checkLength, normalizeEmail } from '../validate.js';
+import { PASSWORD_MAX, PASSWORD_MIN, PROFILE_NAME_MAX } from '../fields.js';
 import type { Actor } from '../actor.js';
 
 export type UserRow = Selectable<UserTable>;
 
 export const languages = ['en', 'ru'] as const;
-export const PASSWORD_MIN = 10;
-export const PASSWORD_MAX = 1024;
-export const PROFILE_NAME_MAX = 120;
 
 export type Language = (typeof languages)[number];
 

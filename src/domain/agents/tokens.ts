@@ -8,6 +8,7 @@ import { newId, nowIso } from '../ids.js';
 import type { PlanName } from '../plans.js';
 import { randomSecret, sha256 } from '../crypto.js';
 import { checkLength } from '../validate.js';
+import { TOKEN_NAME_MAX } from '../fields.js';
 import { inTransaction, type Db, type Trx } from '../../store/db.js';
 import { lockOwner } from '../../store/locks.js';
 import { compiledOnce } from '../../store/compiled.js';
@@ -20,7 +21,6 @@ export type TokenRow = Selectable<PersonalTokenTable>;
 export const MAX_ACTIVE_TOKENS = 20;
 export const TOKEN_LIFETIME_DAYS = [1, 7, 30, 90, 365] as const;
 export const DEFAULT_TOKEN_DAYS = 90;
-export const TOKEN_NAME_MAX = 80;
 const TOKEN_VALUE = /^ttp_[A-Za-z0-9_-]{43}$/;
 
 export interface Token {

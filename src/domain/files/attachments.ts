@@ -4,6 +4,7 @@ import type { Actor } from '../actor.js';
 import { requireCapability } from '../actor.js';
 import { requireTreeWrite, taskAccess, type TreeAccess } from '../access.js';
 import { DomainError, invalid, notFound } from '../errors.js';
+import { checkId } from '../fields.js';
 import { hmac, safeEqual } from '../crypto.js';
 import { newId, nowIso } from '../ids.js';
 import { planLimits } from '../plans.js';
@@ -80,7 +81,7 @@ export interface Upload {
  * is streamed to a temp file (never held in memory), photos are cleaned of metadata, then the
  * quota is checked and the row inserted in one transaction, with the blob renamed into place
  * just before commit. Any failure removes the temp file or blob; a crash leaves at most a blob
- * without a row, which the start-up sweep removes.
+ * without a row, which the blob sweep (at start, then hourly) removes.
  * @throws insufficient_scope, plan_read_only, not_found, forbidden, payload_too_large, validation_failed, plan_limit_reached
  */
 export async function createAttachment(deps: Deps, actor: Actor, taskId: string, upload: () => Promise<Upload>): Promise<Attachment> {
@@ -142,7 +143,7 @@ async function checkStorage(trx: Trx, deps: Deps, ownerId: string, limit: number
 
 /** @throws not_found */
 async function attachmentAccess(db: Db | Trx, actor: Actor, id: string, write = false): Promise<{ row: AttachmentRow; access: TreeAccess }> {
-  if (id.length > 160) throw invalid('/id', 'must be at most 160 characters');
+  checkId('/id', id);
   // Found by id, then judged by its task's tree: the actor's own, or one shared with them.
   const row = await db.selectFrom('attachments').selectAll().where('id', '=', id).executeTakeFirst();
   if (row === undefined) throw notFound('attachment');

@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import { ExifTool } from 'exiftool-vendored';
+import { guardedExiftool } from './exiftool-process.js';
 
 export interface Photo {
   contentType: string;
@@ -75,7 +76,8 @@ export class PhotoCleaner {
   private tool: ExifTool | null = null;
 
   private exiftool(): ExifTool {
-    this.tool ??= new ExifTool({ maxProcs: 2, taskTimeoutMillis: 30_000 });
+    // Behind a guard that ends ExifTool with the service, even when the service is killed.
+    this.tool ??= new ExifTool({ maxProcs: 2, taskTimeoutMillis: 30_000, processFactory: guardedExiftool() });
     return this.tool;
   }
 

@@ -3,6 +3,7 @@ import type { Actor } from '../actor.js';
 import { requireCapability, requireRead } from '../actor.js';
 import { requireTreeWrite, taskAccess, type TreeAccess } from '../access.js';
 import { DomainError, invalid, notFound } from '../errors.js';
+import { checkId } from '../fields.js';
 import { newId, nowIso } from '../ids.js';
 import { planLimits } from '../plans.js';
 import type { Page, PageInput } from '../paging.js';
@@ -98,6 +99,7 @@ export async function createTranscription(deps: Deps, actor: Actor, taskId: stri
 /** @throws not_found */
 export async function getSpeechJob(deps: Deps, actor: Actor, id: string): Promise<SpeechJob> {
   requireRead(actor);
+  checkId('/id', id);
   // Found by id, then judged by its task's tree: the actor's own, or one shared with them.
   const row = await deps.db.selectFrom('speech_jobs').selectAll().where('id', '=', id).executeTakeFirst();
   if (row === undefined) throw notFound('speech job');

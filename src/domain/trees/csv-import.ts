@@ -7,9 +7,9 @@ import { membershipGrants, requireTreeWrite, treeAccess, type TreeAccess } from 
 import { chargeTree } from '../limits.js';
 import { appendHistory } from './history.js';
 import { checkTaskFields, newTaskRow, nextPosition, type TaskInput } from './tasks.js';
-import { PROJECT_NAME_MAX } from './projects.js';
 import { readCsv, type CsvRecord, type RowProblem } from './csv-read.js';
 import { DomainError } from '../errors.js';
+import { PROJECT_NAME_MAX } from '../fields.js';
 import { DEFAULT_COLOR } from '../records.js';
 import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';

@@ -51,6 +51,15 @@ export function diff<T extends Record<string, unknown>>(before: T, after: Partia
   return changes;
 }
 
+/**
+ * The fields of `after` that `changes` names. An update writes only these, so a parallel write
+ * of another field (a task carried to another tree with its project) is not undone with the
+ * stale value this write read before it.
+ */
+export function changedFields<T extends Record<string, unknown>>(after: T, changes: Changes): Partial<T> {
+  return Object.fromEntries(Object.keys(changes).map((field) => [field, after[field]])) as Partial<T>;
+}
+
 /** CONTRACT §10's history entry. */
 export interface HistoryEntry {
   id: string;

@@ -1,23 +1,23 @@
 import { collectDoomed } from '../cleanup.js';
-import { sql } from 'kysely';
 import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
 import type { Trx } from '../../store/db.js';
 import { requireRead, requireWrite } from '../actor.js';
-import { projectAccess, requireTreeWrite, treeAccess, visibleTrees, type ProjectRow, type TreeAccess } from '../access.js';
+import { projectAccess, requireTreeWrite, treeAccess, visibleTrees, type ProjectRow } from '../access.js';
 import { DEFAULT_COLOR, presentProject, type Project } from '../records.js';
 import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { listPage } from '../list-page.js';
-import { appendHistory, diff } from './history.js';
+import { appendHistory, changedFields, diff } from './history.js';
 import { chargeTree } from '../limits.js';
-import { checkColor, checkPosition } from '../fields.js';
+import { checkColor, checkPosition, positionAfter, DESCRIPTION_MAX, PROJECT_NAME_MAX } from '../fields.js';
 import { checkLength } from '../validate.js';
 import { DomainError, notFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
+import { lockTrees } from '../../store/locks.js';
+import { subtreeIds } from '../../store/project-tree.js';
+import { carryToTree, readLocked, recordInTrees, writableTree } from './move.js';
 
-export const PROJECT_NAME_MAX = 160;
-export const DESCRIPTION_MAX = 10_000;
 
 export interface ProjectInput {
   tree_id: string;
@@ -70,7 +70,7 @@ async function nextPosition(trx: Trx, treeId: string, parentId: string | null): 
   let query = trx.selectFrom('projects').select((eb) => eb.fn.max('position').as('max')).where('tree_id', '=', treeId);
   query = parentId === null ? query.where('parent_id', 'is', null) : query.where('parent_id', '=', parentId);
   const { max } = await query.executeTakeFirstOrThrow();
-  return max === null ? 0 : Number(max) + 1;
+  return positionAfter(max);
 }
 
 /** @throws validation_failed, not_found, conflict, forbidden, plan_limit_reached */
@@ -81,7 +81,11 @@ export async function createProject(deps: Deps, actor: Actor, input: ProjectInpu
     const access = await treeAccess(trx, actor, input.tree_id);
     requireTreeWrite(access);
     const parentId = input.parent_id ?? null;
-    if (parentId !== null) await checkParent(trx, actor, parentId, access.tree.id);
+    // The parent must still be in this tree at commit: a parallel move of it takes the same lock.
+    if (parentId !== null) {
+      await lockTrees(trx, deps.dialect, [access.tree.id]);
+      await checkParent(trx, actor, parentId, access.tree.id);
+    }
     await chargeTree(trx, access, { projects: 1 });
     const now = nowIso();
     const row = await trx
@@ -105,41 +109,27 @@ export async function createProject(deps: Deps, actor: Actor, input: ProjectInpu
   });
 }
 
-/** The project and every project below it. */
-async function subtreeIds(trx: Trx, rootId: string): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>`
-    with recursive sub(id) as (
-      select cast(${rootId} as text)
-      union all
-      select p.id from projects p join sub on p.parent_id = sub.id
-    )
-    select id from sub`.execute(trx);
-  return rows.map((r) => r.id);
-}
-
-async function countTasksIn(trx: Trx, projectIds: string[]): Promise<number> {
-  const { n } = await trx.selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', 'in', projectIds).executeTakeFirstOrThrow();
-  return Number(n);
-}
-
 /**
- * Moves a project, and with it every descendant and their tasks when the tree changes.
+ * Moves a project, and with it every descendant and their tasks when the tree changes. A change
+ * of place (parent or tree) locks the trees involved and checks for cycles after the lock, so
+ * two parallel moves cannot each pass the check and together close a loop.
  * @throws validation_failed, not_found, conflict (cycle, other tree), forbidden, plan_limit_reached
  */
 export async function updateProject(deps: Deps, actor: Actor, id: string, patch: ProjectPatch): Promise<Project> {
   requireWrite(actor);
   checkProjectFields(patch);
   return inTransaction(deps.db, async (trx) => {
-    const { project, access } = await projectAccess(trx, actor, id);
-    requireTreeWrite(access);
-    let target: TreeAccess = access;
-    const movingTree = patch.tree_id !== undefined && patch.tree_id !== project.tree_id;
-    if (movingTree) {
-      target = await treeAccess(trx, actor, patch.tree_id!);
-      requireTreeWrite(target);
+    let found = await projectAccess(trx, actor, id);
+    requireTreeWrite(found.access);
+    const destination = patch.tree_id === undefined ? null : await writableTree(trx, actor, patch.tree_id);
+    if (patch.tree_id !== undefined || patch.parent_id !== undefined) {
+      found = await readLocked(trx, deps.dialect, found, () => projectAccess(trx, actor, id), destination);
     }
+    const { project, access } = found;
+    const target = destination ?? access;
+    const movingTree = target.tree.id !== project.tree_id;
     // A project moved to another tree lands at its top level unless a parent there is named.
-    let parentId = patch.parent_id !== undefined ? patch.parent_id : movingTree ? null : project.parent_id;
+    const parentId = patch.parent_id !== undefined ? patch.parent_id : movingTree ? null : project.parent_id;
     if (parentId !== null && (movingTree || parentId !== project.parent_id)) {
       await checkParent(trx, actor, parentId, target.tree.id);
     }
@@ -147,16 +137,8 @@ export async function updateProject(deps: Deps, actor: Actor, id: string, patch:
     if (parentId !== null && subtree.includes(parentId)) {
       throw new DomainError('conflict', 'A project cannot be moved under itself or one of its descendants.', [{ path: '/parent_id', message: 'would make a cycle' }]);
     }
-    parentId = parentId ?? null;
     const now = nowIso();
-    if (movingTree) {
-      const taskCount = await countTasksIn(trx, subtree);
-      await chargeTree(trx, access, { projects: -subtree.length, tasks: -taskCount });
-      await chargeTree(trx, target, { projects: subtree.length, tasks: taskCount });
-      const others = subtree.filter((p) => p !== id);
-      if (others.length > 0) await trx.updateTable('projects').set({ tree_id: target.tree.id, owner_id: target.ownerId, updated_at: now }).where('id', 'in', others).execute();
-      await trx.updateTable('tasks').set({ tree_id: target.tree.id, owner_id: target.ownerId, updated_at: now }).where('project_id', 'in', subtree).execute();
-    }
+    if (movingTree) await carryToTree(trx, access, target, { projectIds: subtree, taskIds: [] }, now);
     const next = {
       tree_id: target.tree.id,
       parent_id: parentId,
@@ -167,20 +149,26 @@ export async function updateProject(deps: Deps, actor: Actor, id: string, patch:
     };
     const changes = diff(project as unknown as Record<string, unknown>, next);
     if (Object.keys(changes).length === 0) return presentProject(project);
-    const updated = await trx.updateTable('projects').set({ ...next, owner_id: target.ownerId, updated_at: now }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    const updated = await trx.updateTable('projects').set({ ...changedFields(next, changes), ...(movingTree ? { owner_id: target.ownerId } : {}), updated_at: now }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
     const action = movingTree || changes.parent_id !== undefined ? 'moved' : 'updated';
-    await appendHistory(trx, actor, { ownerId: target.ownerId, treeId: target.tree.id, entity: 'project', entityId: id, action, changes }, now);
-    if (movingTree) await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: access.tree.id, entity: 'project', entityId: id, action, changes }, now);
+    await recordInTrees(trx, actor, access, target, { entity: 'project', entityId: id, action, changes }, now);
     return presentProject(updated);
   });
+}
+
+async function countTasksIn(trx: Trx, projectIds: string[]): Promise<number> {
+  const { n } = await trx.selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', 'in', projectIds).executeTakeFirstOrThrow();
+  return Number(n);
 }
 
 /** @throws not_found, forbidden, conflict (not empty without cascade) */
 export async function deleteProject(deps: Deps, actor: Actor, id: string, options: { cascade?: boolean } = {}): Promise<void> {
   requireWrite(actor);
   const afterCommit = await inTransaction(deps.db, async (trx) => {
-    const { project, access } = await projectAccess(trx, actor, id);
-    requireTreeWrite(access);
+    const first = await projectAccess(trx, actor, id);
+    requireTreeWrite(first.access);
+    // Locked like a move: the subtree and its counts must not change under the delete.
+    const { project, access } = await readLocked(trx, deps.dialect, first, () => projectAccess(trx, actor, id), null);
     const subtree = await subtreeIds(trx, id);
     const taskCount = await countTasksIn(trx, subtree);
     if (options.cascade !== true && (subtree.length > 1 || taskCount > 0)) {

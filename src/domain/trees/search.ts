@@ -6,10 +6,10 @@ import { presentTask, type Task } from '../records.js';
 import { readPage, parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { highWater } from '../list-page.js';
 import { checkLength } from '../validate.js';
+import { QUERY_MAX } from '../fields.js';
 import { invalid } from '../errors.js';
 import { searchTaskRows } from '../../store/task-search.js';
 
-export const QUERY_MAX = 200;
 
 export interface SearchInput extends PageInput {
   q: string;

@@ -8,19 +8,18 @@ import { projectAccess, requireTreeWrite, taskAccess, treeAccess, visibleTrees, 
 import { DEFAULT_COLOR, presentTask, taskStatuses, type Task } from '../records.js';
 import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { listPage } from '../list-page.js';
-import { appendHistory, diff } from './history.js';
+import { appendHistory, changedFields, diff } from './history.js';
 import { chargeTree } from '../limits.js';
-import { checkColor, checkPosition } from '../fields.js';
+import { checkColor, checkPosition, positionAfter, NOTES_MAX, TEXT_MAX, TITLE_MAX } from '../fields.js';
 import { normalizeDeadline } from './deadline.js';
 import { checkEnum, checkLength } from '../validate.js';
 import { DomainError } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
 import { refreshTaskStatistics } from '../../store/statistics.js';
+import { lockTrees } from '../../store/locks.js';
+import { carryToTree, readLocked, recordInTrees, writableTree } from './move.js';
 
-export const TITLE_MAX = 500;
-export const TEXT_MAX = 10_000;
-export const NOTES_MAX = 50_000;
 
 export interface TaskInput {
   tree_id: string;
@@ -87,7 +86,7 @@ export async function nextPosition(trx: Trx, treeId: string, projectId: string |
   let query = trx.selectFrom('tasks').select((eb) => eb.fn.max('position').as('max')).where('tree_id', '=', treeId);
   query = projectId === null ? query.where('project_id', 'is', null) : query.where('project_id', '=', projectId);
   const { max } = await query.executeTakeFirstOrThrow();
-  return max === null ? 0 : Number(max) + 1;
+  return positionAfter(max);
 }
 
 export function newTaskRow(access: TreeAccess, actor: Actor, input: TaskInput, deadline: string | null, position: number, now: string): Omit<TaskRow, 'seq'> {
@@ -120,7 +119,11 @@ export async function createTask(deps: Deps, actor: Actor, input: TaskInput): Pr
     const access = await treeAccess(trx, actor, input.tree_id);
     requireTreeWrite(access);
     const projectId = input.project_id ?? null;
-    if (projectId !== null) await checkProject(trx, actor, projectId, access.tree.id);
+    // The project must still be in this tree at commit: a parallel move of it takes the same lock.
+    if (projectId !== null) {
+      await lockTrees(trx, deps.dialect, [access.tree.id]);
+      await checkProject(trx, actor, projectId, access.tree.id);
+    }
     await chargeTree(trx, access, { tasks: 1 });
     const now = nowIso();
     const position = input.position ?? (await nextPosition(trx, access.tree.id, projectId));
@@ -143,9 +146,10 @@ export async function insertTasksBulk(deps: Deps, actor: Actor, treeId: string, 
   const inserted = await inTransaction(deps.db, async (trx) => {
     const access = await treeAccess(trx, actor, treeId);
     requireTreeWrite(access);
-    for (const projectId of new Set(inputs.map((i) => i.project_id).filter((p): p is string => typeof p === 'string'))) {
-      await checkProject(trx, actor, projectId, treeId);
-    }
+    const projectIds = new Set(inputs.map((i) => i.project_id).filter((p): p is string => typeof p === 'string'));
+    // As in createTask: the projects must still be in this tree at commit.
+    if (projectIds.size > 0) await lockTrees(trx, deps.dialect, [treeId]);
+    for (const projectId of projectIds) await checkProject(trx, actor, projectId, treeId);
     await chargeTree(trx, access, { tasks: inputs.length });
     const now = nowIso();
     const positions = new Map<string | null, number>();
@@ -154,7 +158,7 @@ export async function insertTasksBulk(deps: Deps, actor: Actor, treeId: string, 
       const projectId = input.project_id ?? null;
       let position = positions.get(projectId);
       if (position === undefined) position = await nextPosition(trx, treeId, projectId);
-      positions.set(projectId, position + 1);
+      positions.set(projectId, positionAfter(position));
       rows.push(newTaskRow(access, actor, { ...input, tree_id: treeId }, deadlines[i]!, input.position ?? position, now));
     }
     for (let start = 0; start < rows.length; start += BULK_CHUNK) {
@@ -178,14 +182,15 @@ export async function updateTask(deps: Deps, actor: Actor, id: string, patch: Ta
   requireWrite(actor);
   const deadline = checkTaskFields(patch);
   return inTransaction(deps.db, async (trx) => {
-    const { task, access } = await taskAccess(trx, actor, id);
-    requireTreeWrite(access);
-    let target = access;
-    const movingTree = patch.tree_id !== undefined && patch.tree_id !== task.tree_id;
-    if (movingTree) {
-      target = await treeAccess(trx, actor, patch.tree_id!);
-      requireTreeWrite(target);
+    let found = await taskAccess(trx, actor, id);
+    requireTreeWrite(found.access);
+    const destination = patch.tree_id === undefined ? null : await writableTree(trx, actor, patch.tree_id);
+    if (patch.tree_id !== undefined || patch.project_id !== undefined) {
+      found = await readLocked(trx, deps.dialect, found, () => taskAccess(trx, actor, id), destination);
     }
+    const { task, access } = found;
+    const target = destination ?? access;
+    const movingTree = target.tree.id !== task.tree_id;
     const projectId = patch.project_id !== undefined ? patch.project_id : movingTree ? null : task.project_id;
     if (projectId !== null && (movingTree || projectId !== task.project_id)) await checkProject(trx, actor, projectId, target.tree.id);
     const now = nowIso();
@@ -203,20 +208,16 @@ export async function updateTask(deps: Deps, actor: Actor, id: string, patch: Ta
     };
     const changes = diff(task as unknown as Record<string, unknown>, next);
     if (Object.keys(changes).length === 0) return presentTask(task);
-    if (movingTree) {
-      await chargeTree(trx, access, { tasks: -1 });
-      await chargeTree(trx, target, { tasks: 1 });
-    }
+    if (movingTree) await carryToTree(trx, access, target, { projectIds: [], taskIds: [id] }, now);
     const completedAt = status === 'done' ? (task.status === 'done' ? task.completed_at : now) : null;
     const updated = await trx
       .updateTable('tasks')
-      .set({ ...next, owner_id: target.ownerId, completed_at: completedAt, updated_at: now })
+      .set({ ...changedFields(next, changes), ...(movingTree ? { owner_id: target.ownerId } : {}), completed_at: completedAt, updated_at: now })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
     const action = movingTree ? 'moved' : changes.status?.to === 'done' ? 'completed' : 'updated';
-    await appendHistory(trx, actor, { ownerId: target.ownerId, treeId: target.tree.id, entity: 'task', entityId: id, action, changes }, now);
-    if (movingTree) await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: access.tree.id, entity: 'task', entityId: id, action, changes }, now);
+    await recordInTrees(trx, actor, access, target, { entity: 'task', entityId: id, action, changes }, now);
     return presentTask(updated);
   });
 }
@@ -230,8 +231,10 @@ export function completeTask(deps: Deps, actor: Actor, id: string): Promise<Task
 export async function deleteTask(deps: Deps, actor: Actor, id: string): Promise<void> {
   requireWrite(actor);
   const afterCommit = await inTransaction(deps.db, async (trx) => {
-    const { task, access } = await taskAccess(trx, actor, id);
-    requireTreeWrite(access);
+    const first = await taskAccess(trx, actor, id);
+    requireTreeWrite(first.access);
+    // Locked like a move: the counter charged must be the tree's the task is in at commit.
+    const { task, access } = await readLocked(trx, deps.dialect, first, () => taskAccess(trx, actor, id), null);
     const cleanup = await collectDoomed(trx, deps, { taskIds: [id] });
     await trx.deleteFrom('tasks').where('id', '=', id).execute();
     await chargeTree(trx, access, { tasks: -1 });

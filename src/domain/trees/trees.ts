@@ -9,12 +9,12 @@ import { listPage } from '../list-page.js';
 import { appendHistory, diff } from './history.js';
 import { checkTreeLimit } from '../limits.js';
 import { checkEnum, checkLength } from '../validate.js';
+import { TREE_NAME_MAX } from '../fields.js';
 import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
 import { notFound } from '../errors.js';
 import type { UserRow } from '../accounts/accounts.js';
 
-export const TREE_NAME_MAX = 120;
 
 export interface TreeInput {
   name: string;

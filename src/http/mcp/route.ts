@@ -14,9 +14,24 @@ import { serveExchange } from './exchange.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 
+/** The CONTRACT §1 code of a JSON-RPC failure that only has an HTTP status. */
+const CODE_OF_STATUS: Record<number, string> = { 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 406: 'unsupported_media_type', 415: 'unsupported_media_type' };
+
+/**
+ * Every JSON-RPC error answered with an HTTP failure carries §1's code and the request id in
+ * `error.data`, whichever layer made it (this route, the exchange, the SDK's handler).
+ */
+function withRequestId(reply: FastifyReply, status: number, body: unknown): unknown {
+  const error = (body as { error?: { data?: unknown } } | null)?.error;
+  if (status < 400 || error === undefined || error === null || typeof error !== 'object') return body;
+  const data = typeof error.data === 'object' && error.data !== null ? error.data as Record<string, unknown> : {};
+  if (data.request_id !== undefined) return body;
+  return { ...(body as object), error: { ...error, data: { code: CODE_OF_STATUS[status] ?? 'validation_failed', ...data, request_id: reply.request.id } } };
+}
+
 /** A JSON-RPC error answer with an HTTP status, for failures before or around the SDK. */
 function rpcError(reply: FastifyReply, status: number, code: number, message: string, data?: unknown, id: string | number | null = null) {
-  return reply.code(status).type('application/json').send({ jsonrpc: '2.0', id, error: { code, message, ...(data !== undefined ? { data } : {}) } });
+  return reply.code(status).type('application/json').send(withRequestId(reply, status, { jsonrpc: '2.0', id, error: { code, message, ...(data !== undefined ? { data } : {}) } }));
 }
 
 /** The Fastify request as the web-standard Request the SDK's 2026-07-28 handler serves; the body goes as `parsedBody`. */
@@ -33,6 +48,7 @@ async function send(reply: FastifyReply, response: Response) {
   reply.code(response.status);
   for (const [name, value] of response.headers) if (name !== 'content-length') reply.header(name, value);
   const text = await response.text();
+  if (response.status >= 400 && text.startsWith('{')) return reply.send(withRequestId(reply, response.status, JSON.parse(text)));
   return reply.send(text === '' ? undefined : text);
 }
 
@@ -137,7 +153,7 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
     }
     journal(answer.status);
     reply.code(answer.status);
-    return answer.body === undefined ? reply.send() : reply.send(answer.body);
+    return answer.body === undefined ? reply.send() : reply.send(withRequestId(reply, answer.status, answer.body));
   });
 
   app.delete('/mcp', { config, schema: hidden }, async (request, reply) => {

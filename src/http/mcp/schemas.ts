@@ -3,7 +3,7 @@ import type { ValidateFunction } from 'ajv';
 import { IdParams } from '../schemas/common.js';
 import { TaskInput, TaskList, TaskListQuery, TaskOnly, TreeList, TreeListQuery } from '../schemas/data.js';
 import { Attachment, AttachmentLink } from '../rest/attachments.js';
-import { SearchQuery } from '../rest/search.js';
+import { SearchQuery } from '../schemas/data.js';
 import { OneJob, SpeechJob, TranscribeAttachment } from '../rest/speech.js';
 import { compileBodySchema } from '../validation.js';
 

@@ -15,14 +15,14 @@ const AgentCall = Type.Object(
     token_id: Type.String(),
     client: Nullable(Type.String()),
   },
-  { title: 'AgentCall' },
+  { $id: 'AgentCall', title: 'AgentCall' },
 );
 
 export const agentCallRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) => {
   app.get('/agent-calls', {
     config: { access: access.sessionUser },
     schema: {
-      tags: ['Agent call journal'], summary: "The latest 100 calls made with the user's tokens, newest first",
+      operationId: 'listAgentCalls', tags: ['Agent call journal'], summary: "The latest 100 calls made with the user's tokens, newest first",
       description: 'Metadata only: no bodies, queries, search terms, note text or credentials. At most 2,000 are kept per owner.',
       headers: ReadHeaders, response: { 200: Type.Object({ items: Type.Array(AgentCall) }), ...errors(401, 403, 409) },
     },

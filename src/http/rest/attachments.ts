@@ -26,6 +26,8 @@ export const Attachment = Type.Object(
 const AttachmentRef = Type.Ref('Attachment');
 /** An attachment and its signed content link (MCP's get_attachment answers the same). */
 export const AttachmentLink = Type.Object({ attachment: AttachmentRef, content_url: Type.String(), content_url_expires_at: Timestamp });
+/** Stored bytes, sent with the content type they were uploaded with, whatever it is. */
+const fileContent = (description: string) => ({ description, content: { '*/*': { schema: Type.String({ format: 'binary' }) } } });
 const ContentQuery = Type.Object({
   expires: Type.Optional(Type.String({ maxLength: 20 })),
   signature: Type.Optional(Type.String({ maxLength: 100 })),
@@ -84,20 +86,20 @@ export const attachmentRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async
   app.post('/tasks/:id/attachments', {
     config: { access: access.to('attachmentWrites'), idempotency: 'ignore', documentedBody: { content: { 'multipart/form-data': { schema: uploadBody } } } },
     schema: {
-      tags, summary: 'Upload a file to a task',
+      operationId: 'uploadAttachment', tags, summary: 'Upload a file to a task',
       description: 'multipart/form-data: field `file` (one file, at most 26,214,400 bytes) and optional field `filename`. Photos (JPEG, PNG, WebP, HEIC/AVIF, TIFF) lose GPS, camera, serial, owner, maker-note, XMP, IPTC and thumbnail metadata without re-encoding; Orientation is kept. Idempotency-Key is not applied to uploads.',
       params: IdParams, headers: WriteHeaders,
       response: { 201: Type.Object({ attachment: AttachmentRef }), ...errors(401, 403, 404, 409, 413, 415) },
     },
   }, async (request, reply) => {
-    const attachment = await createAttachment(deps, request.actor!, request.params.id, readUpload(request));
+    const attachment = await createAttachment(deps, request.actor!, request.params.id, readUpload(request, reply, deps.config.http.bodyIdleTimeoutMs));
     return reply.code(201).send({ attachment });
   });
 
   app.get('/tasks/:id/attachments', {
     config: { access: access.read() },
     schema: {
-      tags, summary: "A task's attachments in upload order", params: IdParams, querystring: CursorQuery, headers: ReadHeaders,
+      operationId: 'listAttachments', tags, summary: "A task's attachments in upload order", params: IdParams, querystring: CursorQuery, headers: ReadHeaders,
       response: { 200: Type.Object({ items: Type.Array(AttachmentRef), next_cursor: Nullable(Type.String()) }), ...errors(401, 403, 404, 409) },
     },
   }, async (request) => listAttachments(deps, request.actor!, request.params.id, request.query));
@@ -105,7 +107,7 @@ export const attachmentRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async
   app.get('/attachments/:id', {
     config: { access: access.to('attachments') },
     schema: {
-      tags, summary: 'An attachment and a signed content link (valid 5 minutes, no credentials needed)', params: IdParams, headers: ReadHeaders,
+      operationId: 'getAttachment', tags, summary: 'An attachment and a signed content link (valid 5 minutes, no credentials needed)', params: IdParams, headers: ReadHeaders,
       response: { 200: AttachmentLink, ...errors(401, 403, 404, 409) },
     },
   }, async (request, reply) => {
@@ -116,10 +118,10 @@ export const attachmentRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async
   app.get('/attachments/:id/content', {
     config: { access: access.anyone },
     schema: {
-      tags, summary: 'The file content',
+      operationId: 'getAttachmentContent', tags, summary: 'The file content',
       description: 'Needs read + attachments (Bearer or session), or the `expires` and `signature` of a content link. Single byte ranges answer 206. Served as a download with nosniff and a sandbox CSP.',
       params: IdParams, querystring: ContentQuery,
-      response: { 200: Type.String({ format: 'binary' }), 206: Type.String({ format: 'binary' }), ...errors(401, 403, 404, 416) },
+      response: { 200: fileContent('The whole file'), 206: fileContent('One byte range of the file'), ...errors(401, 403, 404, 416) },
     },
   }, async (request, reply) => {
     const { expires, signature } = request.query;
@@ -135,7 +137,7 @@ export const attachmentRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async
 
   app.delete('/attachments/:id', {
     config: { access: access.to('attachmentWrites') },
-    schema: { tags, summary: 'Delete an attachment and free its storage', params: IdParams, headers: WriteHeaders, response: { 200: Ok, ...errors(401, 403, 404, 409) } },
+    schema: { operationId: 'deleteAttachment', tags, summary: 'Delete an attachment and free its storage', params: IdParams, headers: WriteHeaders, response: { 200: Ok, ...errors(401, 403, 404, 409) } },
   }, async (request) => {
     await deleteAttachment(deps, request.actor!, request.params.id);
     return { ok: true };

@@ -26,7 +26,7 @@ export const authRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app)
   app.get('/auth/me', {
     config: { access: access.anyone },
     schema: {
-      tags, summary: 'The signed-in user; bootstraps the CSRF value of a browser session',
+      operationId: 'getMe', tags, summary: 'The signed-in user; bootstraps the CSRF value of a browser session',
       description: 'Works without credentials (user null). Without a session cookie, an anonymous session is started and its cookie set.',
       headers: ReadHeaders, response: { 200: Me, ...errors(401, 409) },
     },
@@ -43,7 +43,7 @@ export const authRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app)
 
   app.post('/auth/register', {
     config: { access: access.session, idempotency: 'ignore' },
-    schema: { tags, summary: 'Create an account and sign in', body: RegisterInput, headers: WriteHeaders, response: { 201: UserWithCsrf, ...errors(403, 409) } },
+    schema: { operationId: 'register', tags, summary: 'Create an account and sign in', body: RegisterInput, headers: WriteHeaders, response: { 201: UserWithCsrf, ...errors(403, 409) } },
   }, async (request, reply) => {
     const row = await registerUser(deps, request.body);
     const csrf = await rotateSession(request, reply, row.id);
@@ -52,7 +52,7 @@ export const authRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app)
 
   app.post('/auth/login', {
     config: { access: access.session, idempotency: 'ignore' },
-    schema: { tags, summary: 'Sign in with email and password', body: LoginInput, headers: WriteHeaders, response: { 200: UserWithCsrf, ...errors(401, 403, 409) } },
+    schema: { operationId: 'login', tags, summary: 'Sign in with email and password', body: LoginInput, headers: WriteHeaders, response: { 200: UserWithCsrf, ...errors(401, 403, 409) } },
   }, async (request, reply) => {
     const row = await verifyLogin(deps, request.body, request.ip);
     const csrf = await rotateSession(request, reply, row.id);
@@ -61,7 +61,7 @@ export const authRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app)
 
   app.post('/auth/logout', {
     config: { access: access.session, idempotency: 'ignore' },
-    schema: { tags, summary: 'Sign out; a fresh anonymous session replaces the old one', headers: WriteHeaders, response: { 200: UserWithCsrf, ...errors(403, 409) } },
+    schema: { operationId: 'logout', tags, summary: 'Sign out; a fresh anonymous session replaces the old one', headers: WriteHeaders, response: { 200: UserWithCsrf, ...errors(403, 409) } },
   }, async (request, reply) => {
     const csrf = await rotateSession(request, reply, null);
     return { user: null, csrf };
@@ -69,7 +69,7 @@ export const authRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app)
 
   app.patch('/auth/profile', {
     config: { access: access.sessionUser },
-    schema: { tags, summary: 'Change name, language or time zone', body: ProfileInput, headers: WriteHeaders, response: { 200: UserOnly, ...errors(401, 403, 409) } },
+    schema: { operationId: 'updateProfile', tags, summary: 'Change name, language or time zone', body: ProfileInput, headers: WriteHeaders, response: { 200: UserOnly, ...errors(401, 403, 409) } },
   }, async (request) => {
     const row = await updateProfile(deps, request.actor!, request.body);
     return { user: presentUser(row) };
@@ -78,7 +78,7 @@ export const authRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app)
   app.post('/auth/reset/request', {
     config: { access: access.session, idempotency: 'ignore' },
     schema: {
-      tags, summary: 'Ask for a password reset',
+      operationId: 'requestPasswordReset', tags, summary: 'Ask for a password reset',
       description: 'Always 202, whether or not the account exists. `delivery` is `not_configured` while no mail transport is configured.',
       body: ResetRequestInput, headers: WriteHeaders, response: { 202: ResetRequestAnswer, ...errors(403, 409) },
     },
@@ -89,7 +89,7 @@ export const authRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app)
   app.post('/auth/reset/complete', {
     config: { access: access.session, idempotency: 'ignore' },
     schema: {
-      tags, summary: 'Set a new password with a mailed reset token',
+      operationId: 'completePasswordReset', tags, summary: 'Set a new password with a mailed reset token',
       description: 'Single use, within an hour of the request. Ends every personal token, MCP session and browser session of the account, then signs this browser in with a new session and CSRF value.',
       body: ResetCompleteInput, headers: WriteHeaders, response: { 200: UserWithCsrf, ...errors(403, 409) },
     },

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { importCsv } from '../../domain/trees/csv-import.js';
 import { IMPORT_MAX_BYTES, importColumns } from '../../domain/trees/csv-read.js';
@@ -20,9 +20,9 @@ const description = `RFC 4180 CSV in UTF-8 (BOM optional, CRLF or LF) with a hea
   + 'At most 10,000 rows and 8 MiB (413). Send text/csv, or multipart/form-data with the file in "file".';
 
 /** The file as a stream: a text/csv body, or the "file" part of a multipart form. */
-function openCsv(request: FastifyRequest): () => Promise<Readable> {
+function openCsv(request: FastifyRequest, reply: FastifyReply, idleMs: number): () => Promise<Readable> {
   if (request.isMultipart()) {
-    const upload = readUpload(request);
+    const upload = readUpload(request, reply, idleMs);
     return async () => (await upload()).file;
   }
   return async () => {
@@ -41,7 +41,7 @@ export const importRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (ap
     config: { access: access.write(), documentedBody: Type.String({ description: 'the CSV file' }) },
     bodyLimit: IMPORT_MAX_BYTES + 1,
     schema: {
-      tags: ['Teamwork'], summary: 'Import tasks from a CSV file, all or nothing', description,
+      operationId: 'importTasks', tags: ['Teamwork'], summary: 'Import tasks from a CSV file, all or nothing', description,
       params: IdParams, querystring: ImportQuery, headers: WriteHeaders,
       response: { 200: ImportResult, 201: ImportResult, ...errors(401, 403, 404, 409, 413, 415) },
     },
@@ -49,7 +49,7 @@ export const importRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (ap
     const dryRun = request.query.dry_run === true;
     // A refused file may be left partly unread: end the connection with the answer rather than reuse it.
     reply.header('connection', 'close');
-    const result = await importCsv(deps, request.actor!, request.params.id, openCsv(request), { dryRun });
+    const result = await importCsv(deps, request.actor!, request.params.id, openCsv(request, reply, deps.config.http.bodyIdleTimeoutMs), { dryRun });
     return reply.code(dryRun ? 200 : 201).send(result);
   });
 };

@@ -11,13 +11,13 @@ const tags = ['Sharing'];
 export const memberRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) => {
   app.get('/trees/:id/members', {
     config: { access: access.read() },
-    schema: { tags, summary: 'Everyone invited to a tree', params: IdParams, headers: ReadHeaders, response: { 200: MemberList, ...errors(401, 403, 404, 409) } },
+    schema: { operationId: 'listMembers', tags, summary: 'Everyone invited to a tree', params: IdParams, headers: ReadHeaders, response: { 200: MemberList, ...errors(401, 403, 404, 409) } },
   }, async (request) => ({ items: await listMembers(deps, request.actor!, request.params.id) }));
 
   app.post('/trees/:id/members', {
     config: { access: access.write() },
     schema: {
-      tags, summary: 'Invite an email as viewer or editor (owner, on Grove)',
+      operationId: 'inviteMember', tags, summary: 'Invite an email as viewer or editor (owner, on Grove)',
       description: 'An existing account is bound at once; otherwise the invitation binds when the email registers. Without Grove: 403 plan_limit_reached with details [{limit: "sharing"}].',
       params: IdParams, body: InviteInput, headers: WriteHeaders, response: { 201: MemberOnly, ...errors(401, 403, 404, 409) },
     },
@@ -25,26 +25,26 @@ export const memberRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (ap
 
   app.patch('/members/:id', {
     config: { access: access.write() },
-    schema: { tags, summary: 'Change a member\'s role or expiry (owner)', params: IdParams, body: MemberPatch, headers: WriteHeaders, response: { 200: MemberOnly, ...errors(401, 403, 404, 409) } },
+    schema: { operationId: 'updateMember', tags, summary: 'Change a member\'s role or expiry (owner)', params: IdParams, body: MemberPatch, headers: WriteHeaders, response: { 200: MemberOnly, ...errors(401, 403, 404, 409) } },
   }, async (request) => ({ member: await updateMember(deps, request.actor!, request.params.id, request.body ?? {}) }));
 
   app.delete('/members/:id', {
     config: { access: access.write() },
-    schema: { tags, summary: 'Revoke a membership (owner) or leave a tree (the member)', params: IdParams, headers: WriteHeaders, response: { 200: MemberOnly, ...errors(401, 403, 404, 409) } },
+    schema: { operationId: 'removeMember', tags, summary: 'Revoke a membership (owner) or leave a tree (the member)', params: IdParams, headers: WriteHeaders, response: { 200: MemberOnly, ...errors(401, 403, 404, 409) } },
   }, async (request) => ({ member: await removeMember(deps, request.actor!, request.params.id) }));
 
   app.get('/invitations', {
     config: { access: access.read() },
-    schema: { tags, summary: 'The signed-in user\'s pending invitations', headers: ReadHeaders, response: { 200: InvitationList, ...errors(401, 403, 409) } },
+    schema: { operationId: 'listInvitations', tags, summary: 'The signed-in user\'s pending invitations', headers: ReadHeaders, response: { 200: InvitationList, ...errors(401, 403, 409) } },
   }, async (request) => ({ items: await listInvitations(deps, request.actor!) }));
 
   app.post('/invitations/:id/accept', {
     config: { access: access.write() },
-    schema: { tags, summary: 'Accept an invitation', params: IdParams, headers: WriteHeaders, response: { 200: MemberOnly, ...errors(401, 403, 404, 409) } },
+    schema: { operationId: 'acceptInvitation', tags, summary: 'Accept an invitation', params: IdParams, headers: WriteHeaders, response: { 200: MemberOnly, ...errors(401, 403, 404, 409) } },
   }, async (request) => ({ member: await acceptInvitation(deps, request.actor!, request.params.id) }));
 
   app.post('/invitations/:id/decline', {
     config: { access: access.write() },
-    schema: { tags, summary: 'Decline an invitation', params: IdParams, headers: WriteHeaders, response: { 200: MemberOnly, ...errors(401, 403, 404, 409) } },
+    schema: { operationId: 'declineInvitation', tags, summary: 'Decline an invitation', params: IdParams, headers: WriteHeaders, response: { 200: MemberOnly, ...errors(401, 403, 404, 409) } },
   }, async (request) => ({ member: await declineInvitation(deps, request.actor!, request.params.id) }));
 };

@@ -10,26 +10,26 @@ const tags = ['Projects'];
 export const projectRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) => {
   app.get('/projects', {
     config: { access: access.read() },
-    schema: { tags, summary: 'Projects in creation order, optionally of one tree', querystring: ProjectListQuery, headers: ReadHeaders, response: { 200: ProjectList, ...errors(401, 403, 404, 409) } },
+    schema: { operationId: 'listProjects', tags, summary: 'Projects in creation order, optionally of one tree', querystring: ProjectListQuery, headers: ReadHeaders, response: { 200: ProjectList, ...errors(401, 403, 404, 409) } },
   }, async (request) => listProjects(deps, request.actor!, request.query));
 
   app.post('/projects', {
     config: { access: access.write() },
     schema: {
-      tags, summary: 'Create a project', description: 'parent_id must be a project of the same tree (409 conflict otherwise).',
+      operationId: 'createProject', tags, summary: 'Create a project', description: 'parent_id must be a project of the same tree (409 conflict otherwise).',
       body: ProjectInput, headers: WriteHeaders, response: { 201: ProjectOnly, ...errors(401, 403, 404, 409) },
     },
   }, async (request, reply) => reply.code(201).send({ project: await createProject(deps, request.actor!, request.body) }));
 
   app.get('/projects/:id', {
     config: { access: access.read() },
-    schema: { tags, summary: 'One project', params: IdParams, headers: ReadHeaders, response: { 200: ProjectOnly, ...errors(401, 403, 404, 409) } },
+    schema: { operationId: 'getProject', tags, summary: 'One project', params: IdParams, headers: ReadHeaders, response: { 200: ProjectOnly, ...errors(401, 403, 404, 409) } },
   }, async (request) => ({ project: await getProject(deps, request.actor!, request.params.id) }));
 
   app.patch('/projects/:id', {
     config: { access: access.write() },
     schema: {
-      tags, summary: 'Change or move a project',
+      operationId: 'updateProject', tags, summary: 'Change or move a project',
       description: 'A cycle is 409 conflict. Moving to another tree carries every descendant project and their tasks.',
       params: IdParams, body: ProjectPatch, headers: WriteHeaders, response: { 200: ProjectOnly, ...errors(401, 403, 404, 409) },
     },
@@ -38,7 +38,7 @@ export const projectRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (a
   app.delete('/projects/:id', {
     config: { access: access.write() },
     schema: {
-      tags, summary: 'Delete a project', description: 'With child projects or tasks: 409 conflict unless cascade=true, which removes the subtree.',
+      operationId: 'deleteProject', tags, summary: 'Delete a project', description: 'With child projects or tasks: 409 conflict unless cascade=true, which removes the subtree.',
       params: IdParams, querystring: DeleteProjectQuery, headers: WriteHeaders, response: { 200: Ok, ...errors(401, 403, 404, 409) },
     },
   }, async (request) => {

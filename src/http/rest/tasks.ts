@@ -10,33 +10,33 @@ const tags = ['Tasks'];
 export const taskRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) => {
   app.get('/tasks', {
     config: { access: access.read() },
-    schema: { tags, summary: 'Tasks in creation order, filtered by tree, project or status', querystring: TaskListQuery, headers: ReadHeaders, response: { 200: TaskList, ...errors(401, 403, 404, 409) } },
+    schema: { operationId: 'listTasks', tags, summary: 'Tasks in creation order, filtered by tree, project or status', querystring: TaskListQuery, headers: ReadHeaders, response: { 200: TaskList, ...errors(401, 403, 404, 409) } },
   }, async (request) => listTasks(deps, request.actor!, request.query));
 
   app.post('/tasks', {
     config: { access: access.write() },
     schema: {
-      tags, summary: 'Create a task', description: "Defaults: status todo, color #6b8e23, position after the last sibling. project_id must be in the task's tree.",
+      operationId: 'createTask', tags, summary: 'Create a task', description: "Defaults: status todo, color #6b8e23, position after the last sibling. project_id must be in the task's tree.",
       body: TaskInput, headers: WriteHeaders, response: { 201: TaskOnly, ...errors(401, 403, 404, 409) },
     },
   }, async (request, reply) => reply.code(201).send({ task: await createTask(deps, request.actor!, request.body) }));
 
   app.get('/tasks/:id', {
     config: { access: access.read() },
-    schema: { tags, summary: 'One task', params: IdParams, headers: ReadHeaders, response: { 200: TaskOnly, ...errors(401, 403, 404, 409) } },
+    schema: { operationId: 'getTask', tags, summary: 'One task', params: IdParams, headers: ReadHeaders, response: { 200: TaskOnly, ...errors(401, 403, 404, 409) } },
   }, async (request) => ({ task: await getTask(deps, request.actor!, request.params.id) }));
 
   app.patch('/tasks/:id', {
     config: { access: access.write() },
     schema: {
-      tags, summary: 'Change or move a task', description: 'Moving to another tree clears project_id unless a project of that tree is given.',
+      operationId: 'updateTask', tags, summary: 'Change or move a task', description: 'Moving to another tree clears project_id unless a project of that tree is given.',
       params: IdParams, body: TaskPatch, headers: WriteHeaders, response: { 200: TaskOnly, ...errors(401, 403, 404, 409) },
     },
   }, async (request) => ({ task: await updateTask(deps, request.actor!, request.params.id, request.body ?? {}) }));
 
   app.delete('/tasks/:id', {
     config: { access: access.write() },
-    schema: { tags, summary: 'Delete a task', params: IdParams, headers: WriteHeaders, response: { 200: Ok, ...errors(401, 403, 404, 409) } },
+    schema: { operationId: 'deleteTask', tags, summary: 'Delete a task', params: IdParams, headers: WriteHeaders, response: { 200: Ok, ...errors(401, 403, 404, 409) } },
   }, async (request) => {
     await deleteTask(deps, request.actor!, request.params.id);
     return { ok: true };

@@ -12,27 +12,27 @@ const tags = ['Trees'];
 export const treeRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) => {
   app.get('/trees', {
     config: { access: access.read() },
-    schema: { tags, summary: 'Trees the actor can see, in creation order', querystring: TreeListQuery, headers: ReadHeaders, response: { 200: TreeList, ...errors(401, 403, 409) } },
+    schema: { operationId: 'listTrees', tags, summary: 'Trees the actor can see, in creation order', querystring: TreeListQuery, headers: ReadHeaders, response: { 200: TreeList, ...errors(401, 403, 409) } },
   }, async (request) => listTrees(deps, request.actor!, request.query));
 
   app.post('/trees', {
     config: { access: access.write() },
-    schema: { tags, summary: 'Create a tree', body: TreeInput, headers: WriteHeaders, response: { 201: TreeOnly, ...errors(401, 403, 409) } },
+    schema: { operationId: 'createTree', tags, summary: 'Create a tree', body: TreeInput, headers: WriteHeaders, response: { 201: TreeOnly, ...errors(401, 403, 409) } },
   }, async (request, reply) => reply.code(201).send({ tree: await createTree(deps, request.actor!, request.body) }));
 
   app.get('/trees/:id', {
     config: { access: access.read() },
-    schema: { tags, summary: 'The tree with its projects and its tasks that are not archived', params: IdParams, headers: ReadHeaders, response: { 200: TreeSnapshot, ...errors(401, 403, 404, 409) } },
+    schema: { operationId: 'getTree', tags, summary: 'The tree with its projects and its tasks that are not archived', params: IdParams, headers: ReadHeaders, response: { 200: TreeSnapshot, ...errors(401, 403, 404, 409) } },
   }, async (request) => getTreeSnapshot(deps, request.actor!, request.params.id));
 
   app.patch('/trees/:id', {
     config: { access: access.write() },
-    schema: { tags, summary: 'Rename a tree or change its style', params: IdParams, body: TreePatch, headers: WriteHeaders, response: { 200: TreeOnly, ...errors(401, 403, 404, 409) } },
+    schema: { operationId: 'updateTree', tags, summary: 'Rename a tree or change its style', params: IdParams, body: TreePatch, headers: WriteHeaders, response: { 200: TreeOnly, ...errors(401, 403, 404, 409) } },
   }, async (request) => ({ tree: await updateTree(deps, request.actor!, request.params.id, request.body ?? {}) }));
 
   app.delete('/trees/:id', {
     config: { access: access.write() },
-    schema: { tags, summary: 'Delete a tree and everything in it', params: IdParams, headers: WriteHeaders, response: { 200: Ok, ...errors(401, 403, 404, 409) } },
+    schema: { operationId: 'deleteTree', tags, summary: 'Delete a tree and everything in it', params: IdParams, headers: WriteHeaders, response: { 200: Ok, ...errors(401, 403, 404, 409) } },
   }, async (request) => {
     await deleteTree(deps, request.actor!, request.params.id);
     return { ok: true };
@@ -41,7 +41,7 @@ export const treeRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app)
   app.get('/trees/:id/export', {
     config: { access: access.read() },
     schema: {
-      tags, summary: 'Full export: every retained task, history in the plan window, attachment metadata',
+      operationId: 'exportTree', tags, summary: 'Full export: every retained task, history in the plan window, attachment metadata',
       description: 'Budget: 10,000 records and 8 MiB of raw text, checked before anything is read; over it: 413 export_too_large.',
       params: IdParams, headers: ReadHeaders, response: { 200: TreeExport, ...errors(401, 403, 404, 409, 413) },
     },

@@ -1,26 +1,32 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable, OneOf, Timestamp } from './common.js';
+import { languages } from '../../domain/accounts/accounts.js';
+import { planNames } from '../../domain/plans.js';
+import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN, PROFILE_NAME_MAX, TIMEZONE_MAX } from '../../domain/fields.js';
+
+const Language = OneOf(languages);
+const Plan = OneOf(planNames);
+const ProfileName = Type.String({ maxLength: PROFILE_NAME_MAX });
 
 export const User = Type.Object(
   {
     id: Type.String(),
     email: Type.String({ format: 'email' }),
-    name: Type.String({ maxLength: 120 }),
-    language: OneOf(['en', 'ru']),
+    name: ProfileName,
+    language: Language,
     timezone: Type.String({ description: 'IANA time zone name' }),
-    plan: OneOf(['seed', 'sprout', 'grove']),
+    plan: Plan,
     plan_expires_at: Nullable(Timestamp),
-    effective_plan: OneOf(['seed', 'sprout', 'grove']),
+    effective_plan: Plan,
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'User' },
+  { $id: 'User', title: 'User' },
 );
 
-const Email = Type.String({ format: 'email', maxLength: 254 });
-const Password = Type.String({ minLength: 10, maxLength: 1024, writeOnly: true });
-const Language = OneOf(['en', 'ru']);
-const Timezone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone name, e.g. Europe/Berlin' });
+const Email = Type.String({ format: 'email', maxLength: EMAIL_MAX });
+const Password = Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX, writeOnly: true });
+const Timezone = Type.String({ minLength: 1, maxLength: TIMEZONE_MAX, description: 'IANA time zone name, e.g. Europe/Berlin' });
 
 export const Me = Type.Object({ user: Nullable(User), csrf: Type.Optional(Type.String()) });
 export const UserWithCsrf = Type.Object({ user: Nullable(User), csrf: Type.String() });
@@ -30,7 +36,7 @@ export const RegisterInput = Type.Object(
   {
     email: Email,
     password: Password,
-    name: Type.Optional(Type.String({ maxLength: 120 })),
+    name: Type.Optional(ProfileName),
     language: Type.Optional(Language),
     timezone: Type.Optional(Timezone),
   },
@@ -40,7 +46,7 @@ export const RegisterInput = Type.Object(
 export const LoginInput = Type.Object({ email: Email, password: Password }, { additionalProperties: false });
 
 export const ProfileInput = Type.Object(
-  { name: Type.Optional(Type.String({ maxLength: 120 })), language: Type.Optional(Language), timezone: Type.Optional(Timezone) },
+  { name: Type.Optional(ProfileName), language: Type.Optional(Language), timezone: Type.Optional(Timezone) },
   { additionalProperties: false },
 );
 

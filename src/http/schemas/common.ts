@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { ID_MAX } from '../../domain/fields.js';
 
 /*
  * Responses are serialized by fast-json-stringify, which runs a full ajv validation of the value
@@ -7,10 +8,14 @@ import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox
  * OpenAPI 3.1 document and the serializer (a typeof check) all read directly.
  */
 
-/** `T | null` as `type: [T's type, "null"]`. */
+/**
+ * `T | null` as `type: [T's type, "null"]`. A copy of a named schema drops the name ($id, title):
+ * it is another schema, and two under one name would make the document name the wrong one.
+ */
 export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
   if (typeof schema.type !== 'string') throw new Error('Nullable needs a schema with a single type');
-  return Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type, 'null'] });
+  const { $id: _id, title: _title, ...rest } = schema;
+  return Type.Unsafe<Static<T> | null>({ ...rest, type: [schema.type, 'null'] });
 }
 
 /** One of a fixed set of strings (or integers), as `enum`. */
@@ -20,13 +25,14 @@ export function OneOf<const V extends readonly (string | number)[]>(values: V, o
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
 
-/** Ids in paths: opaque strings of at most 160 characters (CONTRACT §1). */
-export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 160 }) });
+/** Ids: opaque strings of at most 160 characters (CONTRACT §1). */
+export const Id = Type.String({ minLength: 1, maxLength: ID_MAX });
+export const IdParams = Type.Object({ id: Id });
 
 export const ErrorBody = Type.Object(
   {
     error: Type.Object({
-      code: Type.String({ description: 'snake_case error code (CONTRACT §1)' }),
+      code: Type.String({ description: 'snake_case error code, e.g. validation_failed, not_found, rate_limited' }),
       message: Type.String(),
       details: Type.Optional(Type.Array(Type.Unknown())),
       request_id: Type.String(),
@@ -60,13 +66,16 @@ export function errors(...statuses: number[]): Record<number, TSchema> {
 }
 
 export const GuardHeaders = {
-  'x-service-user': Type.Optional(Type.String({ maxLength: 160, description: 'Account guard: the signed-in user id' })),
+  'x-service-user': Type.Optional(Type.String({ maxLength: ID_MAX, description: 'Account guard: the signed-in user id' })),
 };
+
+/** Idempotency-Key: 8 to 128 characters of a URL-safe set; the guard checks the same pattern when no schema ran. */
+export const IDEMPOTENCY_KEY_PATTERN = '^[A-Za-z0-9:_.-]{8,128}$';
 
 export const WriteHeaders = Type.Object({
   ...GuardHeaders,
   'idempotency-key': Type.Optional(
-    Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9:_.-]+$', description: 'Replay protection for 7 days' }),
+    Type.String({ minLength: 8, maxLength: 128, pattern: IDEMPOTENCY_KEY_PATTERN, description: 'Replay protection for 7 days' }),
   ),
   'x-csrf-token': Type.Optional(Type.String({ description: 'Required with the session cookie' })),
 });

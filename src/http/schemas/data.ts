@@ -1,14 +1,18 @@
 import { Type, type TProperties } from '@sinclair/typebox';
-import { Nullable, OneOf, Timestamp } from './common.js';
+import { Id, Nullable, OneOf, Timestamp } from './common.js';
+import { taskStatuses, treeStyles } from '../../domain/records.js';
+import { CURSOR_MAX_LENGTH, DEFAULT_LIMIT, MAX_LIMIT } from '../../domain/paging.js';
+import {
+  COLOR_PATTERN, DEADLINE_MAX, DESCRIPTION_MAX, NOTES_MAX, QUERY_MAX, POSITION_MAX, POSITION_MIN, PROJECT_NAME_MAX, TEXT_MAX, TITLE_MAX, TREE_NAME_MAX,
+} from '../../domain/fields.js';
 
 /** Trees, projects and tasks on the wire (SPEC "Resources and their fields", CONTRACT §6). */
-const Id = Type.String({ minLength: 1, maxLength: 160 });
-const Color = Type.String({ pattern: '^#[a-fA-F0-9]{6}$', description: 'e.g. #6b8e23' });
-const Position = Type.Integer({ minimum: 0 });
-const Style = OneOf(['tidy-fan', 'space-colonization', 'lsystem'], { description: 'default tidy-fan' });
-const Status = OneOf(['todo', 'open', 'done', 'deferred', 'archived']);
+const Color = Type.String({ pattern: COLOR_PATTERN, description: 'e.g. #6b8e23' });
+const Position = Type.Integer({ minimum: POSITION_MIN, maximum: POSITION_MAX });
+const Style = OneOf(treeStyles, { description: 'default tidy-fan' });
+const Status = OneOf(taskStatuses);
 const Deadline = Type.String({
-  maxLength: 40,
+  maxLength: DEADLINE_MAX,
   pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,6})?([Zz]|[+-]\\d{2}:\\d{2}))?$',
   description: 'YYYY-MM-DD (kept as a date) or a timestamp with a zone and 0 to 6 fractional digits, returned in UTC with the digits given',
 });
@@ -23,7 +27,7 @@ export const Tree = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'Tree' },
+  { $id: 'Tree', title: 'Tree' },
 );
 
 export const Project = Type.Object(
@@ -38,7 +42,7 @@ export const Project = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'Project' },
+  { $id: 'Project', title: 'Project' },
 );
 
 export const Task = Type.Object(
@@ -59,33 +63,33 @@ export const Task = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'Task' },
+  { $id: 'Task', title: 'Task' },
 );
 
-const treeFields = { name: Type.String({ minLength: 1, maxLength: 120 }), style: Style };
-export const TreeInput = Type.Object({ name: treeFields.name, style: Type.Optional(Style) }, { additionalProperties: false, title: 'TreeInput' });
-export const TreePatch = Type.Partial(Type.Object(treeFields), { additionalProperties: false, title: 'TreePatch' });
+const treeFields = { name: Type.String({ minLength: 1, maxLength: TREE_NAME_MAX }), style: Style };
+export const TreeInput = Type.Object({ name: treeFields.name, style: Type.Optional(Style) }, { additionalProperties: false, $id: 'TreeInput', title: 'TreeInput' });
+export const TreePatch = Type.Partial(Type.Object(treeFields), { additionalProperties: false, $id: 'TreePatch', title: 'TreePatch' });
 
 const projectFields = {
   tree_id: Id,
   parent_id: Nullable(Id),
-  name: Type.String({ minLength: 1, maxLength: 160 }),
-  description: Type.String({ maxLength: 10_000 }),
+  name: Type.String({ minLength: 1, maxLength: PROJECT_NAME_MAX }),
+  description: Type.String({ maxLength: DESCRIPTION_MAX }),
   color: Color,
   position: Position,
 };
 export const ProjectInput = Type.Object(
   { ...optional(projectFields), tree_id: projectFields.tree_id, name: projectFields.name },
-  { additionalProperties: false, title: 'ProjectInput' },
+  { additionalProperties: false, $id: 'ProjectInput', title: 'ProjectInput' },
 );
-export const ProjectPatch = Type.Partial(Type.Object(projectFields), { additionalProperties: false, title: 'ProjectPatch' });
+export const ProjectPatch = Type.Partial(Type.Object(projectFields), { additionalProperties: false, $id: 'ProjectPatch', title: 'ProjectPatch' });
 
 const taskFields = {
   tree_id: Id,
   project_id: Nullable(Id),
-  title: Type.String({ minLength: 1, maxLength: 500 }),
-  text: Type.String({ maxLength: 10_000 }),
-  notes: Type.String({ maxLength: 50_000 }),
+  title: Type.String({ minLength: 1, maxLength: TITLE_MAX }),
+  text: Type.String({ maxLength: TEXT_MAX }),
+  notes: Type.String({ maxLength: NOTES_MAX }),
   status: Status,
   deadline: Nullable(Deadline),
   color: Color,
@@ -93,9 +97,9 @@ const taskFields = {
 };
 export const TaskInput = Type.Object(
   { ...optional(taskFields), tree_id: taskFields.tree_id, title: taskFields.title },
-  { additionalProperties: false, title: 'TaskInput' },
+  { additionalProperties: false, $id: 'TaskInput', title: 'TaskInput' },
 );
-export const TaskPatch = Type.Partial(Type.Object(taskFields), { additionalProperties: false, title: 'TaskPatch' });
+export const TaskPatch = Type.Partial(Type.Object(taskFields), { additionalProperties: false, $id: 'TaskPatch', title: 'TaskPatch' });
 
 function optional<T extends TProperties>(fields: T) {
   return Type.Partial(Type.Object(fields)).properties;
@@ -106,7 +110,7 @@ export const ProjectOnly = Type.Object({ project: Project });
 export const TaskOnly = Type.Object({ task: Task });
 export const TreeSnapshot = Type.Object(
   { tree: Tree, projects: Type.Array(Project), tasks: Type.Array(Task, { description: 'every task that is not archived' }) },
-  { title: 'TreeSnapshot' },
+  { $id: 'TreeSnapshot', title: 'TreeSnapshot' },
 );
 
 const NextCursor = Nullable(Type.String({ description: 'null on the last page' }));
@@ -116,8 +120,8 @@ export const TaskList = Type.Object({ items: Type.Array(Task), next_cursor: Next
 
 /** limit, cursor and updated_since: the paging parameters of every list and of search. */
 export const pageQuery = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 100 })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'opaque; from next_cursor; valid 15 minutes' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: CURSOR_MAX_LENGTH, description: 'opaque; from next_cursor; valid 15 minutes' })),
   updated_since: Type.Optional(Type.String({ maxLength: 64, description: 'ISO 8601 date-time with a zone; inclusive' })),
 };
 export const TreeListQuery = Type.Object(pageQuery);
@@ -126,3 +130,12 @@ export const CursorQuery = Type.Object({ limit: pageQuery.limit, cursor: pageQue
 export const ProjectListQuery = Type.Object({ ...pageQuery, tree_id: Type.Optional(Id) });
 export const TaskListQuery = Type.Object({ ...pageQuery, tree_id: Type.Optional(Id), project_id: Type.Optional(Id), status: Type.Optional(Status), assignee_id: Type.Optional(Id) });
 export const DeleteProjectQuery = Type.Object({ cascade: Type.Optional(Type.Boolean({ default: false, description: 'also remove child projects and tasks' })) });
+
+export const SearchQuery = Type.Object({
+  q: Type.String({
+    minLength: 1, maxLength: QUERY_MAX,
+    description: 'terms split on white space; "a quoted run" is one term; every term literal, case-insensitive, substring; all must match',
+  }),
+  tree_id: Type.Optional(Id),
+  ...pageQuery,
+});

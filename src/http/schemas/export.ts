@@ -15,5 +15,5 @@ export const TreeExport = Type.Object(
     history: Type.Array(HistoryEntry, { description: "entries inside the owner's plan window" }),
     attachments: Type.Array(Type.Unknown(), { description: 'metadata only; content through the attachment endpoints' }),
   },
-  { title: 'TreeExport' },
+  { $id: 'TreeExport', title: 'TreeExport' },
 );

@@ -58,6 +58,6 @@ export const HistoryEntry = Type.Object(
     entity: Type.String(), entity_id: Type.String(), action: Type.String({ description: 'created, updated, deleted, moved, completed, imported, …' }),
     changes: Type.Record(Type.String(), Type.Object({ from: Type.Unknown(), to: Type.Unknown() })),
   },
-  { title: 'HistoryEntry' },
+  { $id: 'HistoryEntry', title: 'HistoryEntry' },
 );
 export const HistoryList = Type.Object({ items: Type.Array(HistoryEntry), next_cursor: Nullable(Type.String()) });

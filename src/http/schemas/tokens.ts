@@ -1,7 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable, OneOf, Timestamp } from './common.js';
+import { scopeNames } from '../../domain/actor.js';
+import { DEFAULT_TOKEN_DAYS, TOKEN_LIFETIME_DAYS } from '../../domain/agents/tokens.js';
+import { TOKEN_NAME_MAX } from '../../domain/fields.js';
 
-const ScopeName = OneOf(['read', 'write', 'attachments']);
+const ScopeName = OneOf(scopeNames);
 
 export const Token = Type.Object(
   {
@@ -15,23 +18,23 @@ export const Token = Type.Object(
     revoked_at: Nullable(Timestamp),
     status: OneOf(['active', 'expired', 'revoked']),
   },
-  { title: 'Token' },
+  { $id: 'Token', title: 'Token' },
 );
 
 export const TokenInput = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 80 }),
+    name: Type.String({ minLength: 1, maxLength: TOKEN_NAME_MAX }),
     scopes: Type.Optional(Type.Array(ScopeName, { minItems: 1, uniqueItems: true })),
     expires_in_days: Type.Optional(
-      OneOf([1, 7, 30, 90, 365], { default: 90 }),
+      OneOf(TOKEN_LIFETIME_DAYS, { default: DEFAULT_TOKEN_DAYS }),
     ),
   },
-  { additionalProperties: false, title: 'TokenInput' },
+  { additionalProperties: false, $id: 'TokenInput', title: 'TokenInput' },
 );
 
 export const TokenCreated = Type.Object(
   { token: Token, value: Type.String({ description: 'ttp_… shown once; only a hash is stored' }) },
-  { title: 'TokenCreated' },
+  { $id: 'TokenCreated', title: 'TokenCreated' },
 );
 
 export const TokenList = Type.Object({ items: Type.Array(Token) });
