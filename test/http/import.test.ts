@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, startTestApp } from '../helpers/app.js';
 import { makeToken, makeUser, type Person } from '../helpers/factories.js';
@@ -159,5 +160,14 @@ describe.each(databases)('CSV import (%s)', (kind) => {
     const stranger = await makeUser(t.url, t.app);
     expect((await importCsv(stranger.browser, tree.id, 'title\nx\n')).status).toBe(404);
     expect(await countTasks(tree.id)).toBe(0);
+  });
+
+  it('imports the README\'s example file', async () => {
+    const ada = await makeUser(t.url, t.app, { plan: 'grove', email: 'ada@example.com' });
+    const tree = await makeTree(ada.browser);
+    const example = readFileSync(new URL('../../docs/import-example.csv', import.meta.url), 'utf8');
+    const answer = await importCsv(ada.browser, tree.id, example);
+    expect(answer.status, answer.text).toBe(201);
+    expect(answer.body.created).toEqual({ projects: 3, tasks: 4 });
   });
 });
