@@ -14,10 +14,10 @@ import { LEAF_SPACING as S, type Layout, type LayoutInput, type LayoutTask } fro
 /** The word grows geometrically with the rewrites: deeper nesting is opened inline at the last. */
 export const MAX_REWRITES = 6;
 /** A stem carries at most this many leaves; more tasks split into several stems. */
-const STEM_TASKS = 36;
+const STEM_TASKS = 60;
 const STEP = 0.75 * S;
 const PETIOLE = 0.9 * S;
-const CROWN_DEGREES = 160;
+const CROWN_DEGREES = 176;
 
 const F = (value: number, width: number): Module => ({ symbol: 'F', value, width });
 const turn = (degrees: number): Module => ({ symbol: degrees >= 0 ? '+' : '-', value: Math.abs(degrees) });
@@ -45,12 +45,19 @@ function leafStem(tasks: LayoutTask[], carried: number, random: Random): Module[
   return out;
 }
 
-/** A bare stretch of a stem, with a twig bud on long ones. */
+/** A bare stretch of a stem, with a twig bud or two on long ones. */
 function bareStem(length: number, width: number, random: Random): Module[] {
-  if (length < 4 * S || random() < 0.25) return [F(length, width)];
-  const side = random() < 0.5 ? 1 : -1;
-  const bud: Module = { symbol: 'X', value: Math.min(length * 0.22, 4 * S), width: 0 };
-  return [F(length * 0.45, width), PUSH, turn(side * between(random, 30, 50)), bud, POP, F(length * 0.55, width)];
+  if (length < 3 * S) return [F(length, width)];
+  const buds = length < 8 * S ? 1 : 2;
+  const out: Module[] = [];
+  let side = random() < 0.5 ? 1 : -1;
+  for (let i = 0; i < buds; i++) {
+    const bud: Module = { symbol: 'X', value: Math.min(length * 0.18, 4 * S) * between(random, 0.7, 1.1) };
+    out.push(F(length / (buds + 1), width), PUSH, turn(side * between(random, 28, 48)), bud, POP);
+    side = -side;
+  }
+  out.push(F(length / (buds + 1), width));
+  return out;
 }
 
 interface Part {
@@ -86,6 +93,12 @@ export function buildLSystem(model: TreeModel, random: Random) {
     const total = parts.reduce((sum, p) => sum + Math.sqrt(p.weight) + 1, 0);
     const out: Module[] = [];
     let at = -degrees / 2;
+    if (parts.length === 1) {
+      // A lone sub-branch takes most of the cone, to one side: the branch bends instead of
+      // running on straight, and still stays inside its parent's cone.
+      degrees *= 0.7;
+      if (random() < 0.5) at += (degrees / 0.7) * 0.3;
+    }
     for (const part of parts) {
       const share = ((Math.sqrt(part.weight) + 1) / total) * degrees;
       out.push(PUSH, turn(at + share / 2));
@@ -123,12 +136,12 @@ export function buildLSystem(model: TreeModel, random: Random) {
     // A twig bud forks (or, now and then, only bends) and buds again, a little shorter.
     X: ({ module, random: r }) => {
       const length = module.value!;
-      if (length < S / 2) return [F(length, 0.6)];
-      const bud = (): Module => ({ symbol: 'X', value: length * 0.62, width: 0 });
+      if (length < S / 2) return [F(length, 0.8)];
+      const bud = (): Module => ({ symbol: 'X', value: length * 0.62 });
       const left = [PUSH, turn(-between(r, 18, 34)), bud(), POP];
       const right = [PUSH, turn(between(r, 18, 34)), bud(), POP];
       const fork = r() < 0.3 ? (r() < 0.5 ? left : right) : [...left, ...right];
-      return [F(length, 0.7), ...fork];
+      return [F(length, Math.min(2, 0.6 + length / (2 * S))), ...fork];
     },
   };
   return { axiom: [{ symbol: 'A', id: '' }] as Module[], productions, rewrites };
