@@ -7,6 +7,7 @@ export type {
   LayoutTask,
   PlacedLeaf,
   PlacedProject,
+  TreeDrawingProps,
   TreeStyle,
 } from './types.js';
 export { LEAF_SPACING, TREE_STYLES } from './types.js';

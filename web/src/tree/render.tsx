@@ -10,22 +10,7 @@ import { useMemo } from 'preact/hooks';
 import { layoutTree } from './layout.js';
 import { buildModel, type ModelNode } from './model.js';
 import { branchPaths, CHECK_PATH, LEAF_PATH, leafColor, MIDRIB_PATH } from './paint.js';
-import type { Layout, LayoutInput, LayoutProject, LayoutTask, TreeStyle } from './types.js';
-
-export interface TreeDrawingProps {
-  input: LayoutInput;
-  style: TreeStyle;
-  highlighted?: ReadonlySet<string>;
-  selectedId?: string | null;
-  onOpenTask(id: string): void;
-  onOpenProject?(id: string): void;
-  labels: {
-    /** The drawing's accessible name; must contain the tree name. */
-    drawing: string;
-    task(t: LayoutTask): string;
-    project(p: LayoutProject): string;
-  };
-}
+import type { Layout, LayoutTask, TreeDrawingProps } from './types.js';
 
 const activates = (e: KeyboardEvent) => e.key === 'Enter' || e.key === ' ';
 
@@ -60,7 +45,8 @@ function Nodes(props: TreeDrawingProps & { layout: Layout; nodes: ModelNode[] })
   const leaves = useMemo(() => new Map(layout.leaves.map((l) => [l.id, l])), [layout]);
   const knots = useMemo(() => new Map(layout.projects.map((p) => [p.id, p])), [layout]);
   const out: JSX.Element[] = [];
-  // Document order is tab order: each project, then its tasks, then its sub-projects.
+  // Document order is tab order: each project, then its tasks, then its sub-projects. (On SVG,
+  // Preact sets attributes by the name given, and only the lowercase `tabindex` is one.)
   for (const node of nodes) {
     const knot = node.project && knots.get(node.id);
     if (node.project && knot) {
@@ -71,7 +57,7 @@ function Nodes(props: TreeDrawingProps & { layout: Layout; nodes: ModelNode[] })
           key={`p:${project.id}`}
           class="tree-project"
           data-project-id={project.id}
-          tabIndex={0}
+          tabindex={0}
           role="button"
           aria-label={labels.project(project)}
           transform={`translate(${knot.x} ${knot.y})`}
@@ -125,7 +111,7 @@ function Leaf({ task, x, y, angle, label, highlighted, selected, onOpen }: LeafP
     <g
       class={classes.filter(Boolean).join(' ')}
       data-task-id={task.id}
-      tabIndex={0}
+      tabindex={0}
       role="button"
       aria-label={label}
       transform={`translate(${x} ${y})`}

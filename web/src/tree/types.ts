@@ -61,6 +61,23 @@ export interface Layout {
   height: number;
 }
 
+/** The props of render.tsx's TreeDrawing (here, so that code without JSX can name them too). */
+export interface TreeDrawingProps {
+  input: LayoutInput;
+  style: TreeStyle;
+  /** Task ids to ring, e.g. search results. */
+  highlighted?: ReadonlySet<string>;
+  selectedId?: string | null;
+  onOpenTask(id: string): void;
+  onOpenProject?(id: string): void;
+  labels: {
+    /** The drawing's accessible name; must contain the tree name. */
+    drawing: string;
+    task(t: LayoutTask): string;
+    project(p: LayoutProject): string;
+  };
+}
+
 /** A leaf is drawn about this long (viewBox units), centred on its point. */
 export const LEAF_LENGTH = 10;
 /** Every layout keeps leaf centres at least this far apart, so leaves never cover each other. */
