@@ -63,42 +63,49 @@ export function colonize(input: LayoutInput): Colonized {
   // The direction each node last grew in: a node pulled the same way again would only put a
   // duplicate on top of its child (the classic stall of space colonization).
   const grewToward = new Map<number, { dx: number; dy: number }>();
-  // Steps an attraction point has been pulling the same node without that node getting closer.
-  const stuck = new Map<Attractor, { node: number; steps: number }>();
+  // Per point: the node it pulled last step, and for how many steps that node came no nearer.
+  const pulled = new Int32Array(live.length).fill(-1);
+  const waited = new Int32Array(live.length);
+  let alive = live.map((_, i) => i);
   // Only nodes within reach of a live point can ever matter again (points are only ever
   // removed), so each step indexes the nodes the last step's queries found plus the new ones.
+  const seenAt: number[] = [];
   let active = nodes.map((_, i) => i);
   let steps = 0;
-  while (live.length > 0 && steps < stepCap) {
+  while (alive.length > 0 && steps < stepCap) {
     steps++;
     const index = indexOf(nodes, active);
     const firstNew = nodes.length;
-    const seen = new Set<number>();
     const pull = new Map<number, { dx: number; dy: number }>();
-    const killed = new Set<Attractor>();
-    for (const a of live) {
-      const closest = closestWithin(index, nodes, a, attractionDistance, seen);
-      if (closest.node < 0) continue;
-      const last = stuck.get(a);
-      const waiting = last && last.node === closest.node ? last.steps + 1 : 0;
-      stuck.set(a, { node: closest.node, steps: waiting });
+    const next: number[] = [];
+    for (const i of alive) {
+      const a = live[i]!;
+      const closest = closestWithin(index, nodes, a, attractionDistance, seenAt, steps);
+      if (closest.node < 0) {
+        next.push(i);
+        continue;
+      }
+      waited[i] = pulled[i] === closest.node ? waited[i]! + 1 : 0;
+      pulled[i] = closest.node;
       // Reached, or caught between rival points so that its node never comes nearer: the twig
       // bridges the rest (at most the attraction distance).
-      if (closest.distance <= killDistance || waiting >= STUCK_STEPS) {
-        killed.add(a);
+      if (closest.distance <= killDistance || waited[i]! >= STUCK_STEPS) {
         reach(a, closest.node);
         continue;
       }
+      next.push(i);
       const dir = pull.get(closest.node) ?? { dx: 0, dy: 0 };
       dir.dx += (a.x - nodes[closest.node]!.x) / closest.distance;
       dir.dy += (a.y - nodes[closest.node]!.y) / closest.distance;
       pull.set(closest.node, dir);
     }
-    live = live.filter((a) => !killed.has(a));
+    alive = next;
     for (const [id, dir] of pull) grow(nodes, id, dir, L, random, grewToward);
-    active = [...seen].sort((a, b) => a - b);
+    active = [];
+    for (let i = 0; i < firstNew; i++) if (seenAt[i] === steps) active.push(i);
     for (let i = firstNew; i < nodes.length; i++) active.push(i);
   }
+  live = alive.map((i) => live[i]!);
 
   // A stalled point (none of the nodes came within reach in time) still gets its leaf.
   const fallbacks = live.length;
@@ -113,30 +120,42 @@ export function colonize(input: LayoutInput): Colonized {
 interface NodeIndex {
   tree: KDBush;
   ids: number[];
+  /** Reused for every query's results: no array per query. */
+  found: Uint32Array;
 }
 
 function indexOf(nodes: GrowNode[], ids: number[]): NodeIndex {
   const tree = new KDBush(Math.max(ids.length, 1));
   for (const id of ids) tree.add(nodes[id]!.x, nodes[id]!.y);
   if (ids.length === 0) tree.add(Infinity, Infinity);
-  return { tree: tree.finish(), ids };
+  return { tree: tree.finish(), ids, found: new Uint32Array(Math.max(ids.length, 1)) };
 }
 
-function closestWithin(index: NodeIndex, nodes: GrowNode[], p: { x: number; y: number }, radius: number, seen?: Set<number>) {
+function closestWithin(
+  index: NodeIndex,
+  nodes: GrowNode[],
+  p: { x: number; y: number },
+  radius: number,
+  seenAt?: number[],
+  step = 0,
+) {
   let node = -1;
-  let distance = Infinity;
-  for (const k of index.tree.within(p.x, p.y, radius)) {
-    const id = index.ids[k];
+  let best = Infinity;
+  const count = index.tree.withinInto(p.x, p.y, radius, index.found);
+  for (let j = 0; j < count; j++) {
+    const id = index.ids[index.found[j]!];
     if (id === undefined) continue;
-    seen?.add(id);
-    const d = Math.hypot(nodes[id]!.x - p.x, nodes[id]!.y - p.y);
+    if (seenAt) seenAt[id] = step;
+    const dx = nodes[id]!.x - p.x;
+    const dy = nodes[id]!.y - p.y;
+    const d = dx * dx + dy * dy;
     // Ties go to the older node, so the result never depends on KDBush's internal order.
-    if (d < distance || (d === distance && id < node)) {
+    if (d < best || (d === best && id < node)) {
       node = id;
-      distance = d;
+      best = d;
     }
   }
-  return { node, distance };
+  return { node, distance: Math.sqrt(best) };
 }
 
 function nearest(index: NodeIndex, nodes: GrowNode[], p: { x: number; y: number }): number {
