@@ -49,9 +49,9 @@ export function barkColor(width: number, thickest: number): string {
   return `#${[r, g, b].map((c) => c.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** A task colour as given, if it is a hex colour; otherwise leaf green. */
+/** A task colour as given, if it is a hex colour; otherwise the API's default task colour. */
 export function leafColor(color: string): string {
-  return /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(color) ? color : '#4f9d3a';
+  return /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(color) ? color : '#6b8e23';
 }
 
 /** A rounded leaf about 10 long pointing along +x, centred on the origin, and its midrib. */
