@@ -10,6 +10,10 @@ import { sampleTree } from './sample-tree.js';
 const small = sampleTree({ projects: 4, tasks: 20 });
 const nested = sampleTree({ projects: 10, tasks: 200, nestEvery: 3 });
 const large = sampleTree({ projects: 20, tasks: 1000 });
+// Lopsided shapes: one big project, only loose tasks, a deep chain of nested projects.
+const oneProject = sampleTree({ projects: 1, tasks: 500 });
+const loose = sampleTree({ projects: 0, tasks: 300 });
+const deep = sampleTree({ projects: 12, tasks: 120, nestEvery: 12 });
 
 /** Odd but possible data: a parent we were not given, a parent cycle, a task of an unknown project. */
 const odd: LayoutInput = {
@@ -45,7 +49,7 @@ describe.each(TREE_STYLES)('%s', (style) => {
   });
 
   it('places every project and every task but the archived ones, inside the viewBox', () => {
-    for (const input of [small, nested, large, odd]) {
+    for (const input of [small, nested, large, oneProject, loose, deep, odd]) {
       const layout = layoutTree(input, style);
       expectEverythingPlaced(input, layout);
       expectInsideViewBox(layout);
@@ -54,7 +58,7 @@ describe.each(TREE_STYLES)('%s', (style) => {
   });
 
   it('keeps leaves apart, up to 1,000 tasks', () => {
-    for (const input of [small, nested, large]) expectLeavesApart(layoutTree(input, style));
+    for (const input of [small, nested, large, oneProject, loose, deep]) expectLeavesApart(layoutTree(input, style));
   });
 
   it('draws an empty tree as a bare trunk', () => {

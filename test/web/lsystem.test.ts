@@ -50,19 +50,20 @@ describe('the rewriter', () => {
 });
 
 describe('lsystem', () => {
-  it('rewrites a one-project tree to the expected word', () => {
+  it('rewrites a two-project tree to the expected word', () => {
+    const task = (id: string, project: string) => ({ id, project_id: project, title: id, color: '#e4572e', status: 'todo' as const, position: 0 });
     const input: LayoutInput = {
       treeId: 'tiny',
       name: 'Tiny',
-      projects: [{ id: 'p1', parent_id: null, name: 'P1', color: '#2e933c', position: 0 }],
-      tasks: [
-        { id: 't2', project_id: 'p1', title: 'T2', color: '#e4572e', status: 'todo', position: 2 },
-        { id: 't1', project_id: 'p1', title: 'T1', color: '#e4572e', status: 'todo', position: 1 },
+      projects: [
+        { id: 'p2', parent_id: null, name: 'P2', color: '#2e933c', position: 2 },
+        { id: 'p1', parent_id: null, name: 'P1', color: '#2e933c', position: 1 },
       ],
+      tasks: [task('t2', 'p2'), task('t1', 'p1')],
     };
-    // Rewrite 1 opens the trunk's bud into the trunk and one cone; rewrite 2 the project's bud
-    // into its bare stem, its knot K and its two tasks hung on alternate sides.
-    expect(wordToString(lsystemWord(input))).toBe('F[+FK(p1)F[+FL(t1)]F[-FL(t2)]]');
+    // Rewrite 1 opens the trunk's bud into the trunk and two cones, left (-) and right (+);
+    // rewrite 2 opens each project's bud into its bare stem, its knot K and its task's leaf.
+    expect(wordToString(lsystemWord(input))).toBe('F[-FK(p1)F[+FL(t1)]][+FK(p2)F[+FL(t2)]]');
   });
 
   it('rewrites to the nesting depth + 1, and more rewrites give more segments', () => {

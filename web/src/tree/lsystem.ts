@@ -27,10 +27,10 @@ const POP: Module = { symbol: ']' };
 /**
  * How far a stem in a cone of `degrees` must run bare before its first leaf, so that leaves
  * (a petiole plus half a spacing to either side of it) stay inside its cone, clear of its
- * neighbours' cones.
+ * neighbours' cones. `offset` is the cone's centre seen from the stem: the nearer edge counts.
  */
-function clearance(degrees: number): number {
-  const half = Math.min((degrees * Math.PI) / 360, Math.PI / 2);
+function clearance(degrees: number, offset = 0): number {
+  const half = Math.min(((degrees / 2 - Math.abs(offset)) * Math.PI) / 180, Math.PI / 2);
   return Math.max(2 * S, (1.6 * S) / Math.sin(half));
 }
 
@@ -87,40 +87,44 @@ export function buildLSystem(model: TreeModel, random: Random) {
   const rewrites = Math.min(model.depth + 1, MAX_REWRITES);
   const byId = new Map(model.nodes.map((n) => [n.id, n]));
 
-  // The fan at a stem's end: each part gets a cone share by the square root of what it carries.
-  const fanOut = (node: ModelNode, degrees: number, inline: boolean): Module[] => {
+  // The fan at a stem's end. Cones are relative to the turtle's heading: [offset ± degrees/2].
+  // Each part gets a share by the square root of what it carries; a lone part keeps the whole
+  // cone but bends to one side within it, so a chain of nested projects zigzags instead of
+  // running on straight or narrowing its cone level by level.
+  const fanOut = (node: ModelNode, degrees: number, offset: number, inline: boolean): Module[] => {
     const parts = partsOf(node);
     const total = parts.reduce((sum, p) => sum + Math.sqrt(p.weight) + 1, 0);
     const out: Module[] = [];
-    let at = -degrees / 2;
-    if (parts.length === 1) {
-      // A lone sub-branch takes most of the cone, to one side: the branch bends instead of
-      // running on straight, and still stays inside its parent's cone.
-      degrees *= 0.7;
-      if (random() < 0.5) at += (degrees / 0.7) * 0.3;
-    }
+    let at = offset - degrees / 2;
     for (const part of parts) {
       const share = ((Math.sqrt(part.weight) + 1) / total) * degrees;
-      out.push(PUSH, turn(at + share / 2));
+      const lone = parts.length === 1;
+      const bend = lone ? (random() < 0.5 ? -1 : 1) * Math.min(degrees / 4, 24) * between(random, 0.5, 1) : 0;
+      const heading = lone ? offset + bend : at + share / 2;
+      // The part's cone, seen from its own heading.
+      const coneOffset = lone ? -bend : 0;
+      out.push(PUSH, turn(heading));
       if (part.node === null) {
-        out.push(...bareStem(clearance(share), pipeWidth(part.weight), random));
+        out.push(...bareStem(clearance(share, coneOffset), pipeWidth(part.weight), random));
         out.push(...leafStem(part.tasks, part.weight, random));
-      } else if (inline) out.push(...projectStem(part.node, share, true));
-      else out.push({ symbol: 'A', id: part.node.id, value: share });
+      } else if (inline) out.push(...projectStem(part.node, share, coneOffset, true));
+      else out.push({ symbol: 'A', id: part.node.id, value: share, offset: coneOffset });
       out.push(POP);
       at += share;
     }
     return out;
   };
 
-  const projectStem = (node: ModelNode, degrees: number, inline: boolean): Module[] => {
+  const projectStem = (node: ModelNode, degrees: number, offset: number, inline: boolean): Module[] => {
     // A project with no tasks anywhere below has no leaves to keep clear: a short shoot.
-    const out = node.weight === 0 ? [F(2 * S, 1)] : bareStem(clearance(degrees), pipeWidth(node.weight), random);
+    const out = node.weight === 0 ? [F(2 * S, 1)] : bareStem(clearance(degrees, offset), pipeWidth(node.weight), random);
     out.push({ symbol: 'K', id: node.id });
     const own = node.tasks.length <= STEM_TASKS ? node.tasks : [];
     out.push(...leafStem(own, node.weight, random));
     // Sub-projects fan out even when empty: every project gets its branch.
-    if (partsOf(node).length > 0) out.push(F(2 * S, pipeWidth(node.weight - own.length)), ...fanOut(node, degrees, inline));
+    if (partsOf(node).length > 0) {
+      out.push(F(2 * S, pipeWidth(node.weight - own.length)), ...fanOut(node, degrees, offset, inline));
+    }
     return out;
   };
 
@@ -129,9 +133,9 @@ export function buildLSystem(model: TreeModel, random: Random) {
       const node = byId.get(module.id!)!;
       // At the last rewrite, nesting deeper than the cap opens inline, so every task is placed.
       const inline = iteration === rewrites;
-      if (node.project !== null) return projectStem(node, module.value!, inline);
+      if (node.project !== null) return projectStem(node, module.value!, module.offset ?? 0, inline);
       const trunk = Math.max(60, 4 * Math.sqrt(model.taskCount) * S * 0.25);
-      return [F(trunk, trunkWidth(model.taskCount)), ...fanOut(node, CROWN_DEGREES, inline)];
+      return [F(trunk, trunkWidth(model.taskCount)), ...fanOut(node, CROWN_DEGREES, 0, inline)];
     },
     // A twig bud forks (or, now and then, only bends) and buds again, a little shorter.
     X: ({ module, random: r }) => {

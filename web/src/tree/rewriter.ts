@@ -8,8 +8,10 @@ export interface Module {
   symbol: string;
   value?: number;
   id?: string;
-  /** Branch width for F; how deep a bud is for X. */
+  /** Branch width for F. */
   width?: number;
+  /** For a project's bud A: where its cone's centre lies, in degrees from the turtle's heading. */
+  offset?: number;
 }
 
 export interface SuccessorContext {

@@ -56,12 +56,14 @@ export function seedAttractors(model: TreeModel, random: Random, fan: number, in
   ];
   while (stack.length > 0) {
     const { node, from, to, rho } = stack.pop()!;
-    const mid = (from + to) / 2;
     if (node.project) {
-      // The bud where the project's branch begins; pushed outward until it has room.
+      // The bud where the project's branch begins, somewhere in the middle half of its sector
+      // (nested projects that inherit a whole sector would otherwise stack in one column);
+      // pushed outward until it has room.
+      const angle = between(random, from + (to - from) / 4, to - (to - from) / 4);
       let r = rho;
-      let p = polar(mid, r);
-      while (!grid.free(p.x, p.y)) p = polar(mid, (r += LEAF_SPACING / 4));
+      let p = polar(angle, r);
+      while (!grid.free(p.x, p.y)) p = polar(angle, (r += LEAF_SPACING / 4));
       place(node.id, 'project', p.x, p.y);
     }
     // The project's own tasks fill the slice [rho, end] of its sector.
