@@ -2,9 +2,9 @@
 // bud per project, clustered by project: sectors.ts) pull the closest node within the attraction
 // distance; every pulled node grows one segment toward the mean direction; points a node reaches
 // within the kill distance are removed and their leaf (or project knot) hangs there.
-import KDBush from 'kdbush';
 import { emptySketch, frame, leafAngle, pipeWidth, trunkWidth } from './frame.js';
 import { buildModel } from './model.js';
+import { closestWithin, indexOf, nearest, type GrowNode } from './nodeIndex.js';
 import { makeRandom, type Random } from './prng.js';
 import { seedAttractors, type Attractor } from './sectors.js';
 import { LEAF_SPACING, type Layout, type LayoutInput } from './types.js';
@@ -20,12 +20,6 @@ export const SETTINGS = {
 
 /** Steps a point may pull one node that never comes nearer before a twig bridges the gap. */
 const STUCK_STEPS = 3;
-
-interface GrowNode {
-  x: number;
-  y: number;
-  parent: number;
-}
 
 export interface Colonized {
   layout: Layout;
@@ -43,11 +37,11 @@ export function layoutSpaceColonization(input: LayoutInput): Layout {
 export function colonize(input: LayoutInput): Colonized {
   const model = buildModel(input);
   const random = makeRandom(`space-colonization:${input.treeId}`);
-  const { segmentLength: L, attractionDistance, killDistance, fan } = SETTINGS;
+  const { segmentLength: L, attractionDistance, fan } = SETTINGS;
   const { attractors: seeded, outer } = seedAttractors(model, random, fan, LEAF_SPACING * 2.5);
   // A crown wider than a half circle hangs below its centre: the trunk lifts it clear of the ground.
   const trunk = Math.max(60, outer * Math.max(0, -Math.cos(fan / 2)) + LEAF_SPACING * 3);
-  let live: Attractor[] = seeded.map((a) => ({ ...a, y: a.y - trunk }));
+  const live: Attractor[] = seeded.map((a) => ({ ...a, y: a.y - trunk }));
 
   const nodes: GrowNode[] = [{ x: 0, y: 0, parent: -1 }];
   for (let y = -L; y > -trunk; y -= L) nodes.push({ x: 0, y, parent: nodes.length - 1 });
@@ -60,6 +54,24 @@ export function colonize(input: LayoutInput): Colonized {
   };
 
   const stepCap = Math.ceil(((outer + LEAF_SPACING) / L) * 3) + 20;
+  const { steps, left } = growSteps(nodes, live, reach, stepCap, random);
+
+  // A stalled point (none of the nodes came within reach in time) still gets its leaf.
+  const fallbacks = left.length;
+  if (left.length > 0) {
+    const index = indexOf(nodes, nodes.map((_, i) => i));
+    for (const a of left) reach(a, nearest(index, nodes, a, attractionDistance));
+  }
+  return { layout: draw(nodes, reached, seeded, trunkTop, model.taskCount), steps, stepCap, fallbacks };
+}
+
+/**
+ * The growth loop: each step every live point pulls its closest node within the attraction
+ * distance, or is reached; pulled nodes grow one segment. Returns the steps taken and the points
+ * never reached.
+ */
+function growSteps(nodes: GrowNode[], live: Attractor[], reach: (a: Attractor, from: number) => void, stepCap: number, random: Random) {
+  const { segmentLength: L, attractionDistance, killDistance } = SETTINGS;
   // The direction each node last grew in: a node pulled the same way again would only put a
   // duplicate on top of its child (the classic stall of space colonization).
   const grewToward = new Map<number, { dx: number; dy: number }>();
@@ -105,64 +117,7 @@ export function colonize(input: LayoutInput): Colonized {
     for (let i = 0; i < firstNew; i++) if (seenAt[i] === steps) active.push(i);
     for (let i = firstNew; i < nodes.length; i++) active.push(i);
   }
-  live = alive.map((i) => live[i]!);
-
-  // A stalled point (none of the nodes came within reach in time) still gets its leaf.
-  const fallbacks = live.length;
-  if (live.length > 0) {
-    const index = indexOf(nodes, nodes.map((_, i) => i));
-    for (const a of live) reach(a, nearest(index, nodes, a));
-  }
-  return { layout: draw(nodes, reached, seeded, trunkTop, model.taskCount), steps, stepCap, fallbacks };
-}
-
-/** A KDBush over the given nodes; queries answer node ids through `ids`. */
-interface NodeIndex {
-  tree: KDBush;
-  ids: number[];
-  /** Reused for every query's results: no array per query. */
-  found: Uint32Array;
-}
-
-function indexOf(nodes: GrowNode[], ids: number[]): NodeIndex {
-  const tree = new KDBush(Math.max(ids.length, 1));
-  for (const id of ids) tree.add(nodes[id]!.x, nodes[id]!.y);
-  if (ids.length === 0) tree.add(Infinity, Infinity);
-  return { tree: tree.finish(), ids, found: new Uint32Array(Math.max(ids.length, 1)) };
-}
-
-function closestWithin(
-  index: NodeIndex,
-  nodes: GrowNode[],
-  p: { x: number; y: number },
-  radius: number,
-  seenAt?: number[],
-  step = 0,
-) {
-  let node = -1;
-  let best = Infinity;
-  const count = index.tree.withinInto(p.x, p.y, radius, index.found);
-  for (let j = 0; j < count; j++) {
-    const id = index.ids[index.found[j]!];
-    if (id === undefined) continue;
-    if (seenAt) seenAt[id] = step;
-    const dx = nodes[id]!.x - p.x;
-    const dy = nodes[id]!.y - p.y;
-    const d = dx * dx + dy * dy;
-    // Ties go to the older node, so the result never depends on KDBush's internal order.
-    if (d < best || (d === best && id < node)) {
-      node = id;
-      best = d;
-    }
-  }
-  return { node, distance: Math.sqrt(best) };
-}
-
-function nearest(index: NodeIndex, nodes: GrowNode[], p: { x: number; y: number }): number {
-  for (let r = SETTINGS.attractionDistance; ; r *= 2) {
-    const found = closestWithin(index, nodes, p, r);
-    if (found.node >= 0) return found.node;
-  }
+  return { steps, left: alive.map((i) => live[i]!) };
 }
 
 function grow(
