@@ -83,34 +83,69 @@ function partsOf(node: ModelNode): Part[] {
   return parts;
 }
 
+/** Past this many parts, a fan gathers them on limbs, about the square root of their number. */
+const LIMBS_FROM = 6;
+const LIMB = 6 * S;
+
+function limbsOf(parts: Part[]): Part[][] {
+  if (parts.length <= LIMBS_FROM) return parts.map((p) => [p]);
+  const count = Math.round(Math.sqrt(parts.length));
+  const limbs: Part[][] = [];
+  for (let i = 0; i < count; i++) {
+    limbs.push(parts.slice(Math.round((i * parts.length) / count), Math.round(((i + 1) * parts.length) / count)));
+  }
+  return limbs;
+}
+
 export function buildLSystem(model: TreeModel, random: Random) {
   const rewrites = Math.min(model.depth + 1, MAX_REWRITES);
   const byId = new Map(model.nodes.map((n) => [n.id, n]));
 
+  // One part's stem, in a cone of `share` degrees whose centre lies `coneOffset` from its heading.
+  const partStem = (part: Part, share: number, coneOffset: number, inline: boolean): Module[] => {
+    if (part.node === null) {
+      return [...bareStem(clearance(share, coneOffset), pipeWidth(part.weight), random), ...leafStem(part.tasks, part.weight, random)];
+    }
+    if (inline) return projectStem(part.node, share, coneOffset, true);
+    return [{ symbol: 'A', id: part.node.id, value: share, offset: coneOffset }];
+  };
+
   // The fan at a stem's end. Cones are relative to the turtle's heading: [offset ± degrees/2].
   // Each part gets a share by the square root of what it carries; a lone part keeps the whole
   // cone but bends to one side within it, so a chain of nested projects zigzags instead of
-  // running on straight or narrowing its cone level by level.
+  // running on straight or narrowing its cone level by level. Many parts are gathered on a few
+  // limbs, each fanning its parts out from its end within its own share of the cone: the
+  // crown branches like a tree instead of bursting from one point.
   const fanOut = (node: ModelNode, degrees: number, offset: number, inline: boolean): Module[] => {
     const parts = partsOf(node);
+    if (parts.length === 1) {
+      const bend = (random() < 0.5 ? -1 : 1) * Math.min(degrees / 4, 24) * between(random, 0.5, 1);
+      return [PUSH, turn(offset + bend), ...partStem(parts[0]!, degrees, -bend, inline), POP];
+    }
     const total = parts.reduce((sum, p) => sum + Math.sqrt(p.weight) + 1, 0);
+    const shareOf = (p: Part) => ((Math.sqrt(p.weight) + 1) / total) * degrees;
     const out: Module[] = [];
     let at = offset - degrees / 2;
-    for (const part of parts) {
-      const share = ((Math.sqrt(part.weight) + 1) / total) * degrees;
-      const lone = parts.length === 1;
-      const bend = lone ? (random() < 0.5 ? -1 : 1) * Math.min(degrees / 4, 24) * between(random, 0.5, 1) : 0;
-      const heading = lone ? offset + bend : at + share / 2;
-      // The part's cone, seen from its own heading.
-      const coneOffset = lone ? -bend : 0;
+    for (const limb of limbsOf(parts)) {
+      const cone = limb.reduce((sum, p) => sum + shareOf(p), 0);
+      const heading = at + cone / 2;
       out.push(PUSH, turn(heading));
-      if (part.node === null) {
-        out.push(...bareStem(clearance(share, coneOffset), pipeWidth(part.weight), random));
-        out.push(...leafStem(part.tasks, part.weight, random));
-      } else if (inline) out.push(...projectStem(part.node, share, coneOffset, true));
-      else out.push({ symbol: 'A', id: part.node.id, value: share, offset: coneOffset });
+      if (limb.length > 1) {
+        const weight = limb.reduce((sum, p) => sum + p.weight, 0);
+        // Long enough to read as a limb beside the bare runs of the stems it carries.
+        const length = Math.max(LIMB, 0.45 * clearance(cone / limb.length));
+        out.push(F(length * between(random, 0.85, 1.15), pipeWidth(weight)));
+      }
+      let partAt = -cone / 2;
+      for (const part of limb) {
+        const share = shareOf(part);
+        if (limb.length > 1) out.push(PUSH, turn(partAt + share / 2));
+        out.push(...partStem(part, share, 0, inline));
+        if (limb.length > 1) out.push(POP);
+        partAt += share;
+      }
       out.push(POP);
-      at += share;
+      at += cone;
     }
     return out;
   };
