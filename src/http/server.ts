@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../domain/deps.js';
 import { sql } from 'kysely';
 import { makeValidatorCompiler } from './validation.js';
-import { installErrorHandling } from './errors.js';
+import { installErrorHandling, type NotFoundFallback } from './errors.js';
 import { loggerOptions, requestIdOf } from './logger.js';
 import { makePipeline } from './pipeline.js';
 import { makeIdempotencyGuard, makeIdempotencyRecorder } from './idempotency.js';
@@ -14,6 +14,7 @@ import { registerOpenApi } from './openapi.js';
 import { ErrorBody } from './schemas/common.js';
 import { restRoutes } from './rest/index.js';
 import { mcpRoutes } from './mcp/route.js';
+import { registerWebApp } from './web.js';
 
 export const API_PREFIX = '/api/v1';
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -33,7 +34,9 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
 
   app.setValidatorCompiler(makeValidatorCompiler());
   app.addSchema(ErrorBody);
-  installErrorHandling(app);
+  // The browser app's fallback is known only once its files are registered, after the handler.
+  const notFoundFallback: { current: NotFoundFallback | null } = { current: null };
+  installErrorHandling(app, notFoundFallback);
   acceptEmptyJsonBodies(app);
   app.decorateRequest('actor', null);
   app.decorateRequest('sessionId', null);
@@ -77,6 +80,8 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     for (const routes of restRoutes) await api.register(routes(deps));
   }, { prefix: API_PREFIX });
 
+  const web = await registerWebApp(app);
+  notFoundFallback.current = web?.fallback ?? null;
   return app;
 }
 

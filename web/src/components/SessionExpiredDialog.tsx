@@ -1,0 +1,48 @@
+import { useState } from 'preact/hooks';
+import { auth } from '../api/endpoints';
+import { useSession, useUser } from '../session';
+import { useT } from '../i18n/use-t';
+import { Modal } from './Modal';
+import { ErrorNote, messageOf } from './ErrorNote';
+
+/**
+ * Shown over the page when a request finds the session gone. The page below stays mounted, so
+ * whatever the person typed is still there after they sign in again and press Save once more.
+ */
+export function SessionExpiredDialog() {
+  const user = useUser();
+  const { setUser } = useSession();
+  const t = useT();
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function submit(event: Event) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      setUser(await auth.login(user.email, password));
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Modal title={t('session.expiredTitle')} onClose={() => setUser(null)}>
+      <p class="muted">{t('session.expiredText')}</p>
+      <form onSubmit={submit} class="stack">
+        <label class="field">
+          <span>{t('fields.email')}</span>
+          <input type="email" value={user.email} readOnly autoComplete="username" />
+        </label>
+        <label class="field">
+          <span>{t('fields.password')}</span>
+          <input type="password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} required minLength={10} autoComplete="current-password" />
+        </label>
+        <ErrorNote error={error} />
+        <div class="actions"><button class="btn primary" disabled={busy}>{t('auth.signIn')}</button></div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,31 @@
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { auth } from '../api/endpoints';
+import { useSession } from '../session';
+import { useT } from '../i18n/use-t';
+
+export function SignOutButton() {
+  const { setUser } = useSession();
+  const { route } = useLocation();
+  const t = useT();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function signOut() {
+    setBusy(true);
+    try {
+      await auth.logout();
+      setUser(null);
+      route('/signin');
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <>
+      <button type="button" class="btn ghost small" onClick={signOut} disabled={busy}>{t('auth.signOut')}</button>
+      {error !== null ? <span role="alert" class="inline-error">{error}</span> : null}
+    </>
+  );
+}
