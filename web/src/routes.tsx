@@ -5,6 +5,14 @@ import { Home } from './pages/Home';
 import { About } from './pages/About';
 
 // Each page is its own chunk: the first load carries only the shell and the page it opens.
+const SignIn = lazy(() => import('./pages/auth/SignIn').then((m) => m.SignIn));
+const Register = lazy(() => import('./pages/auth/Register').then((m) => m.Register));
+const Forgot = lazy(() => import('./pages/auth/Forgot').then((m) => m.Forgot));
+const Reset = lazy(() => import('./pages/auth/Reset').then((m) => m.Reset));
+const Trees = lazy(() => import('./pages/trees/TreesPage').then((m) => m.TreesPage));
+const TreePage = lazy(() => import('./pages/tree/TreePage').then((m) => m.TreePage));
+const Agents = lazy(() => import('./pages/agents/AgentsPage').then((m) => m.AgentsPage));
+const Account = lazy(() => import('./pages/AccountPage').then((m) => m.AccountPage));
 const Billing = lazy(() => import('./pages/BillingPage').then((m) => m.BillingPage));
 const NotFound = lazy(() => import('./pages/NotFound').then((m) => m.NotFound));
 
@@ -12,13 +20,21 @@ const NotFound = lazy(() => import('./pages/NotFound').then((m) => m.NotFound));
 function signedIn<P extends object>(Page: ComponentType<P>): ComponentType<P> {
   return (props: P) => <SignedIn><Page {...props} /></SignedIn>;
 }
-export function signedOut<P extends object>(Page: ComponentType<P>): ComponentType<P> {
+function signedOut<P extends object>(Page: ComponentType<P>): ComponentType<P> {
   return (props: P) => <SignedOut><Page {...props} /></SignedOut>;
 }
 
 export const routes: { path: string; component: ComponentType<object> }[] = [
   { path: '/', component: Home },
   { path: '/about', component: About },
+  { path: '/signin', component: signedOut(SignIn) },
+  { path: '/register', component: signedOut(Register) },
+  { path: '/forgot', component: Forgot },
+  { path: '/reset', component: Reset },
+  { path: '/trees', component: signedIn(Trees) },
+  { path: '/trees/:id', component: signedIn(TreePage) },
+  { path: '/agents', component: signedIn(Agents) },
+  { path: '/account', component: signedIn(Account) },
   { path: '/billing', component: signedIn(Billing) },
   { path: '/*', component: NotFound },
 ];
