@@ -31,6 +31,8 @@ export const routes: { path: string; component: ComponentType<object> }[] = [
   { path: '/register', component: signedOut(Register) },
   { path: '/forgot', component: Forgot },
   { path: '/reset', component: Reset },
+  // The reset mail (src/domain/accounts/password-reset.ts) links here; CONTRACT §15 names /reset.
+  { path: '/reset-password', component: Reset },
   { path: '/trees', component: signedIn(Trees) },
   { path: '/trees/:id', component: signedIn(TreePage) },
   { path: '/agents', component: signedIn(Agents) },

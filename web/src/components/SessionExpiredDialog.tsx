@@ -4,6 +4,7 @@ import { useSession, useUser } from '../session';
 import { useT } from '../i18n/use-t';
 import { Modal } from './Modal';
 import { ErrorNote, messageOf } from './ErrorNote';
+import { Field } from './Field';
 
 /**
  * Shown over the page when a request finds the session gone. The page below stays mounted, so
@@ -32,14 +33,12 @@ export function SessionExpiredDialog() {
     <Modal title={t('session.expiredTitle')} onClose={() => setUser(null)}>
       <p class="muted">{t('session.expiredText')}</p>
       <form onSubmit={submit} class="stack">
-        <label class="field">
-          <span>{t('fields.email')}</span>
-          <input type="email" value={user.email} readOnly autoComplete="username" />
-        </label>
-        <label class="field">
-          <span>{t('fields.password')}</span>
-          <input type="password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} required minLength={10} autoComplete="current-password" />
-        </label>
+        <Field label={t('fields.email')}>{(id) => (<>
+          <input id={id} type="email" value={user.email} readOnly autoComplete="username" />
+        </>)}</Field>
+        <Field label={t('fields.password')}>{(id) => (<>
+          <input id={id} type="password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} required minLength={10} autoComplete="current-password" />
+        </>)}</Field>
         <ErrorNote error={error} />
         <div class="actions"><button class="btn primary" disabled={busy}>{t('auth.signIn')}</button></div>
       </form>

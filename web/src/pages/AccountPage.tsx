@@ -6,6 +6,7 @@ import { LANGUAGES, type Language } from '../i18n';
 import { formatDateTime } from '../i18n/format';
 import { ErrorNote, messageOf } from '../components/ErrorNote';
 import { usePageTitle } from '../components/usePageTitle';
+import { Field } from '../components/Field';
 
 /** Every IANA zone the browser knows; the user's own stays listed even if this browser lacks it. */
 function timeZones(current: string): string[] {
@@ -48,27 +49,23 @@ export function AccountPage() {
       <p class="lead">{t('account.lead')}</p>
       <form class="card stack" onSubmit={save}>
         <h2>{t('account.profile')}</h2>
-        <label class="field">
-          <span>{t('fields.email')}</span>
-          <input type="email" value={user.email} readOnly />
-        </label>
-        <label class="field">
-          <span>{t('fields.name')}</span>
-          <input value={name} onInput={(e) => setName(e.currentTarget.value)} maxLength={120} autoComplete="name" />
-        </label>
+        <Field label={t('fields.email')}>{(id) => (<>
+          <input id={id} type="email" value={user.email} readOnly />
+        </>)}</Field>
+        <Field label={t('fields.name')}>{(id) => (<>
+          <input id={id} value={name} onInput={(e) => setName(e.currentTarget.value)} maxLength={120} autoComplete="name" />
+        </>)}</Field>
         <div class="grid-2">
-          <label class="field">
-            <span>{t('fields.language')}</span>
-            <select value={language} onChange={(e) => setLanguage(e.currentTarget.value as Language)}>
+          <Field label={t('fields.language')}>{(id) => (<>
+            <select id={id} value={language} onChange={(e) => setLanguage(e.currentTarget.value as Language)}>
               {LANGUAGES.map((l) => <option key={l} value={l} lang={l}>{t(`account.languages.${l}`)}</option>)}
             </select>
-          </label>
-          <label class="field">
-            <span>{t('fields.timezone')}</span>
-            <select value={timezone} onChange={(e) => setTimezone(e.currentTarget.value)}>
+          </>)}</Field>
+          <Field label={t('fields.timezone')}>{(id) => (<>
+            <select id={id} value={timezone} onChange={(e) => setTimezone(e.currentTarget.value)}>
               {zones.map((z) => <option key={z} value={z}>{z.replaceAll('_', ' ')}</option>)}
             </select>
-          </label>
+          </>)}</Field>
         </div>
         <ErrorNote error={error} />
         {saved ? <p class="note ok" role="status">{t('account.saved')}</p> : null}

@@ -5,6 +5,7 @@ import { useT } from '../../i18n/use-t';
 import { useUser } from '../../session';
 import { Modal } from '../../components/Modal';
 import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { Field } from '../../components/Field';
 
 const LIFETIMES = [1, 7, 30, 90, 365] as const;
 
@@ -35,10 +36,9 @@ export function CreateTokenDialog({ onCreated, onClose }: { onCreated(answer: { 
   return (
     <Modal title={t('agents.createToken')} onClose={onClose}>
       <form class="stack" onSubmit={submit}>
-        <label class="field">
-          <span>{t('fields.name')}</span>
-          <input value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={80} placeholder="Claude Desktop" />
-        </label>
+        <Field label={t('fields.name')}>{(id) => (<>
+          <input id={id} value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={80} placeholder="Claude Desktop" />
+        </>)}</Field>
         <fieldset>
           <legend>{t('fields.scopes')}</legend>
           {SCOPES.map((scope) => (
@@ -48,12 +48,11 @@ export function CreateTokenDialog({ onCreated, onClose }: { onCreated(answer: { 
             </label>
           ))}
         </fieldset>
-        <label class="field">
-          <span>{t('fields.lifetime')}</span>
-          <select value={String(days)} onChange={(e) => setDays(Number(e.currentTarget.value))}>
+        <Field label={t('fields.lifetime')}>{(id) => (<>
+          <select id={id} value={String(days)} onChange={(e) => setDays(Number(e.currentTarget.value))}>
             {LIFETIMES.map((d) => <option key={d} value={String(d)}>{t('agents.days', { count: d })}</option>)}
           </select>
-        </label>
+        </>)}</Field>
         <ErrorNote error={error} />
         <div class="actions">
           <button type="button" class="btn ghost" onClick={onClose}>{t('common.cancel')}</button>

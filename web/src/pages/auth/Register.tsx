@@ -6,6 +6,7 @@ import type { Language } from '../../i18n';
 import { ErrorNote, messageOf } from '../../components/ErrorNote';
 import { usePageTitle } from '../../components/usePageTitle';
 import { EmailField, PasswordField } from './fields';
+import { Field } from '../../components/Field';
 
 /** A new account starts in the language the page is shown in and in the browser's time zone. */
 export function Register() {
@@ -36,10 +37,9 @@ export function Register() {
       <h1>{t('auth.registerTitle')}</h1>
       <p class="muted">{t('auth.registerLead')}</p>
       <form class="stack" onSubmit={submit}>
-        <label class="field">
-          <span>{t('fields.name')}</span>
-          <input name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} maxLength={120} autoComplete="name" />
-        </label>
+        <Field label={t('fields.name')}>{(id) => (<>
+          <input id={id} name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} maxLength={120} autoComplete="name" />
+        </>)}</Field>
         <EmailField value={email} onInput={setEmail} />
         <PasswordField value={password} onInput={setPassword} autoComplete="new-password" />
         <ErrorNote error={error} />

@@ -22,7 +22,7 @@ export function Reset() {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    if (query.token !== undefined) history.replaceState(null, '', '/reset');
+    if (query.token !== undefined) history.replaceState(null, '', location.pathname);
   }, [query.token]);
 
   async function submit(event: Event) {

@@ -8,6 +8,7 @@ import { useLoad } from '../../components/useLoad';
 import { ErrorNote, messageOf } from '../../components/ErrorNote';
 import { Confirm } from '../../components/Confirm';
 import { Thumbnail } from './Thumbnail';
+import { Field } from '../../components/Field';
 
 /** A task's files: the list, an upload with a progress bar, photo thumbnails and delete. */
 export function Attachments({ taskId }: { taskId: string }) {
@@ -53,10 +54,9 @@ export function Attachments({ taskId }: { taskId: string }) {
           </li>
         ))}
       </ul>
-      <label class="field">
-        <span>{t('files.upload')}</span>
-        <input type="file" onChange={(e) => void upload(e.currentTarget)} disabled={progress !== null} />
-      </label>
+      <Field label={t('files.upload')}>{(id) => (<>
+        <input id={id} type="file" onChange={(e) => void upload(e.currentTarget)} disabled={progress !== null} />
+      </>)}</Field>
       {progress !== null ? (
         <div class="stack">
           <span class="small-text">{t('files.uploading', { name: progress.name })}</span>

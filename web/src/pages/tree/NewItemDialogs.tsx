@@ -5,6 +5,7 @@ import { useT } from '../../i18n/use-t';
 import { Modal } from '../../components/Modal';
 import { ErrorNote, messageOf } from '../../components/ErrorNote';
 import { ProjectSelect } from './ProjectSelect';
+import { Field } from '../../components/Field';
 
 /** "New project": a name and where it grows (the trunk or inside another project). */
 export function NewProjectDialog({ treeId, all, onCreated, onClose }: { treeId: string; all: Project[]; onCreated(p: Project): void; onClose(): void }) {
@@ -28,10 +29,9 @@ export function NewProjectDialog({ treeId, all, onCreated, onClose }: { treeId: 
   return (
     <Modal title={t('tree.newProject')} onClose={onClose}>
       <form class="stack" onSubmit={submit}>
-        <label class="field">
-          <span>{t('fields.name')}</span>
-          <input value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={160} />
-        </label>
+        <Field label={t('fields.name')}>{(id) => (<>
+          <input id={id} value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={160} />
+        </>)}</Field>
         <ProjectSelect label={t('fields.parent')} projects={all} value={parent} onChange={setParent} noneLabel={t('tree.topLevel')} />
         <ErrorNote error={error} />
         <div class="actions">
@@ -65,10 +65,9 @@ export function NewTaskDialog({ treeId, all, initialProject, onCreated, onClose 
   return (
     <Modal title={t('tree.newTask')} onClose={onClose}>
       <form class="stack" onSubmit={submit}>
-        <label class="field">
-          <span>{t('fields.title')}</span>
-          <input value={title} onInput={(e) => setTitle(e.currentTarget.value)} required maxLength={500} />
-        </label>
+        <Field label={t('fields.title')}>{(id) => (<>
+          <input id={id} value={title} onInput={(e) => setTitle(e.currentTarget.value)} required maxLength={500} />
+        </>)}</Field>
         <ProjectSelect label={t('fields.project')} projects={all} value={project} onChange={setProject} noneLabel={t('tree.noProject')} />
         <ErrorNote error={error} />
         <div class="actions">

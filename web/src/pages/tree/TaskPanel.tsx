@@ -9,6 +9,7 @@ import { Confirm } from '../../components/Confirm';
 import { ProjectSelect } from './ProjectSelect';
 import { Attachments } from './Attachments';
 import { Speech } from './Speech';
+import { Field } from '../../components/Field';
 
 interface Props {
   task: Task;
@@ -77,41 +78,35 @@ export function TaskPanel({ task, projects, onSaved, onDeleted, onClose }: Props
         <button type="button" class="btn ghost icon" onClick={onClose} aria-label={t('common.close')}>×</button>
       </div>
       <form class="stack" onSubmit={save}>
-        <label class="field">
-          <span>{t('fields.title')}</span>
-          <input value={draft.title} onInput={(e) => set('title')(e.currentTarget.value)} required maxLength={500} />
-        </label>
+        <Field label={t('fields.title')}>{(id) => (<>
+          <input id={id} value={draft.title} onInput={(e) => set('title')(e.currentTarget.value)} required maxLength={500} />
+        </>)}</Field>
         <div class="grid-2">
-          <label class="field">
-            <span>{t('fields.status')}</span>
-            <select value={draft.status} onChange={(e) => set('status')(e.currentTarget.value as TaskStatus)}>
+          <Field label={t('fields.status')}>{(id) => (<>
+            <select id={id} value={draft.status} onChange={(e) => set('status')(e.currentTarget.value as TaskStatus)}>
               {TASK_STATUSES.map((s) => <option key={s} value={s}>{t(`status.${s}`)}</option>)}
             </select>
-          </label>
-          <label class="field">
-            <span>{t('fields.deadline')}</span>
+          </>)}</Field>
+          <Field label={t('fields.deadline')}>{(id) => (<>
             {deadlineIsDate ? (
-              <input type="date" value={draft.deadline} onInput={(e) => set('deadline')(e.currentTarget.value)} />
+              <input id={id} type="date" value={draft.deadline} onInput={(e) => set('deadline')(e.currentTarget.value)} />
             ) : (
-              <input value={draft.deadline} onInput={(e) => set('deadline')(e.currentTarget.value)} maxLength={40} />
+              <input id={id} value={draft.deadline} onInput={(e) => set('deadline')(e.currentTarget.value)} maxLength={40} />
             )}
-          </label>
+          </>)}</Field>
         </div>
         <div class="grid-2">
           <ProjectSelect label={t('fields.project')} projects={projects} value={draft.project_id} onChange={set('project_id')} noneLabel={t('tree.noProject')} />
-          <label class="field">
-            <span>{t('fields.color')}</span>
-            <input type="color" value={draft.color} onInput={(e) => set('color')(e.currentTarget.value)} />
-          </label>
+          <Field label={t('fields.color')}>{(id) => (<>
+            <input id={id} type="color" value={draft.color} onInput={(e) => set('color')(e.currentTarget.value)} />
+          </>)}</Field>
         </div>
-        <label class="field">
-          <span>{t('fields.text')}</span>
-          <textarea value={draft.text} onInput={(e) => set('text')(e.currentTarget.value)} maxLength={10000} />
-        </label>
-        <label class="field">
-          <span>{t('fields.notes')}</span>
-          <textarea value={draft.notes} onInput={(e) => set('notes')(e.currentTarget.value)} maxLength={50000} />
-        </label>
+        <Field label={t('fields.text')}>{(id) => (<>
+          <textarea id={id} value={draft.text} onInput={(e) => set('text')(e.currentTarget.value)} maxLength={10000} />
+        </>)}</Field>
+        <Field label={t('fields.notes')}>{(id) => (<>
+          <textarea id={id} value={draft.notes} onInput={(e) => set('notes')(e.currentTarget.value)} maxLength={50000} />
+        </>)}</Field>
         <ErrorNote error={error} />
         {saved ? <p class="note ok" role="status">{t('common.saved')}</p> : null}
         <div class="actions">

@@ -4,6 +4,7 @@ import { TREE_STYLES, type Tree, type TreeStyleName } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { Modal } from '../../components/Modal';
 import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { Field } from '../../components/Field';
 
 /** Create a tree, or rename and restyle one; the fields keep what was typed when saving fails. */
 export function TreeDialog({ tree, onSaved, onClose }: { tree: Tree | null; onSaved(tree: Tree): void; onClose(): void }) {
@@ -27,10 +28,9 @@ export function TreeDialog({ tree, onSaved, onClose }: { tree: Tree | null; onSa
   return (
     <Modal title={tree === null ? t('trees.newTree') : t('trees.editTitle')} onClose={onClose}>
       <form class="stack" onSubmit={submit}>
-        <label class="field">
-          <span>{t('fields.name')}</span>
-          <input value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={120} />
-        </label>
+        <Field label={t('fields.name')}>{(id) => (<>
+          <input id={id} value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={120} />
+        </>)}</Field>
         <StyleSelect value={style} onChange={setStyle} />
         <ErrorNote error={error} />
         <div class="actions">
@@ -45,11 +45,10 @@ export function TreeDialog({ tree, onSaved, onClose }: { tree: Tree | null; onSa
 export function StyleSelect({ value, onChange }: { value: TreeStyleName; onChange(style: TreeStyleName): void }) {
   const t = useT();
   return (
-    <label class="field">
-      <span>{t('fields.style')}</span>
-      <select value={value} onChange={(e) => onChange(e.currentTarget.value as TreeStyleName)}>
+    <Field label={t('fields.style')}>{(id) => (<>
+      <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value as TreeStyleName)}>
         {TREE_STYLES.map((s) => <option key={s} value={s}>{t(`trees.styles.${s}`)}</option>)}
       </select>
-    </label>
+    </>)}</Field>
   );
 }

@@ -41,10 +41,10 @@ export function TreesPage() {
         <ul class="tree-cards">
           {items.map((tree) => (
             <li key={tree.id} class="tree-card">
-              <a class="tree-card-link" href={`/trees/${tree.id}`}>
-                <span class="tree-card-name" id={`tree-name-${tree.id}`}>{tree.name}</span>
+              <div class="tree-card-main">
+                <a class="tree-card-name" href={`/trees/${tree.id}`} id={`tree-name-${tree.id}`}>{tree.name}</a>
                 <span class="tree-card-meta">{t(`trees.styles.${tree.style}`)} · {t('trees.updated', { date: formatDateTime(tree.updated_at, user.timezone) })}</span>
-              </a>
+              </div>
               <span class={tree.access === 'owner' ? 'badge grey' : 'badge'}>{t(`trees.role.${tree.access}`)}</span>
               {tree.access === 'owner' ? (
                 <div class="row">
