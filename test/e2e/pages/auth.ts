@@ -22,7 +22,7 @@ export class RegisterPage {
     await this.email.fill(email);
     await this.password.fill(password);
     await this.submit.click();
-    await this.page.waitForURL('**/trees');
+    await this.page.waitForURL(/\/trees/);
     return new TreesPage(this.page);
   }
 }
@@ -44,7 +44,7 @@ export class SignInPage {
     await this.email.fill(email);
     await this.password.fill(password);
     await this.submit.click();
-    await this.page.waitForURL('**/trees');
+    await this.page.waitForURL(/\/trees/);
     return new TreesPage(this.page);
   }
 }

@@ -8,11 +8,11 @@ import { launch, openPage, type Watched } from './browser.js';
 export const PASSWORD = 'correct horse battery staple';
 
 /** One built app on a loopback socket, one Chromium and one watched page for a describe block. */
-export function useBrowserApp(kind: DatabaseKind, env: Record<string, string> = {}) {
+export function useBrowserApp(kind: DatabaseKind, env: () => Record<string, string> = () => ({})) {
   const state = {} as { t: Awaited<ReturnType<typeof startTestApp>>; browser: Browser; w: Watched };
   beforeAll(async () => {
     await ensureWebBuilt();
-    state.t = await startTestApp(kind, env);
+    state.t = await startTestApp(kind, env());
     state.browser = await launch();
     state.w = await openPage(state.browser, state.t.url);
   });

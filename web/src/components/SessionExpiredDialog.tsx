@@ -22,6 +22,8 @@ export function SessionExpiredDialog() {
     setBusy(true);
     setError(null);
     try {
+      // The old session is gone with its CSRF value: open a fresh one (and its CSRF) before signing in.
+      await auth.me();
       setUser(await auth.login(user.email, password));
     } catch (e) {
       setError(messageOf(e));

@@ -1,12 +1,10 @@
 import { useState } from 'preact/hooks';
-import { useLocation } from 'preact-iso';
 import { auth } from '../api/endpoints';
 import { useSession } from '../session';
 import { useT } from '../i18n/use-t';
 
 export function SignOutButton() {
   const { setUser } = useSession();
-  const { route } = useLocation();
   const t = useT();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -14,8 +12,8 @@ export function SignOutButton() {
     setBusy(true);
     try {
       await auth.logout();
+      // The signed-in page's guard sends the person to sign in (and back here after).
       setUser(null);
-      route('/signin');
     } catch (e) {
       setError((e as Error).message);
     } finally {
