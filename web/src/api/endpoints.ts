@@ -5,6 +5,18 @@ import type { Language } from '../i18n';
 
 interface Session { user: User | null; csrf?: string }
 
+/** Every page of a list: the app shows whole lists (a Grove account may hold 250 trees). */
+async function allPages<T>(path: string, params: Record<string, string | number | undefined> = {}): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await api<Page<T>>('GET', `${path}${query({ ...params, limit: 200, cursor })}`);
+    items.push(...page.items);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor !== undefined);
+  return items;
+}
+
 /** Every call that changes the session also brings its new CSRF value. */
 async function session(promise: Promise<Session>): Promise<User | null> {
   const answer = await promise;
@@ -25,7 +37,7 @@ export const auth = {
 };
 
 export const trees = {
-  list: () => api<Page<Tree>>('GET', `/trees${query({ limit: 200 })}`),
+  list: () => allPages<Tree>('/trees'),
   get: (id: string) => api<TreeSnapshot>('GET', `/trees/${encodeURIComponent(id)}`),
   create: (name: string, style: TreeStyleName) => api<{ tree: Tree }>('POST', '/trees', { name, style }).then((a) => a.tree),
   update: (id: string, patch: { name?: string; style?: TreeStyleName }) => api<{ tree: Tree }>('PATCH', `/trees/${encodeURIComponent(id)}`, patch).then((a) => a.tree),
@@ -45,14 +57,14 @@ export const tasks = {
 };
 
 export const attachments = {
-  list: (taskId: string) => api<Page<Attachment>>('GET', `/tasks/${encodeURIComponent(taskId)}/attachments${query({ limit: 200 })}`),
+  list: (taskId: string) => allPages<Attachment>(`/tasks/${encodeURIComponent(taskId)}/attachments`),
   get: (id: string) => api<{ attachment: Attachment; content_url: string; content_url_expires_at: string }>('GET', `/attachments/${encodeURIComponent(id)}`),
   remove: (id: string) => api<unknown>('DELETE', `/attachments/${encodeURIComponent(id)}`),
 };
 
 export const speech = {
   status: () => api<SpeechStatus>('GET', '/speech/status'),
-  jobs: (taskId: string) => api<Page<SpeechJob>>('GET', `/tasks/${encodeURIComponent(taskId)}/transcriptions${query({ limit: 200 })}`),
+  jobs: (taskId: string) => allPages<SpeechJob>(`/tasks/${encodeURIComponent(taskId)}/transcriptions`),
   transcribe: (taskId: string, attachmentId: string) =>
     api<{ job: SpeechJob }>('POST', `/tasks/${encodeURIComponent(taskId)}/transcriptions`, { attachment_id: attachmentId }).then((a) => a.job),
 };

@@ -13,7 +13,7 @@ import { Field } from '../../components/Field';
 /** A task's files: the list, an upload with a progress bar, photo thumbnails and delete. */
 export function Attachments({ taskId }: { taskId: string }) {
   const t = useT();
-  const list = useLoad(() => attachments.list(taskId).then((page) => page.items), [taskId]);
+  const list = useLoad(() => attachments.list(taskId), [taskId]);
   const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Attachment | null>(null);

@@ -8,8 +8,8 @@ import { ErrorNote, messageOf } from '../../components/ErrorNote';
 export function Speech({ taskId }: { taskId: string }) {
   const t = useT();
   const status = useLoad(() => speech.status(), []);
-  const jobs = useLoad(() => speech.jobs(taskId).then((p) => p.items), [taskId]);
-  const audio = useLoad(() => attachments.list(taskId).then((p) => p.items.filter((a) => a.content_type.startsWith('audio/'))), [taskId]);
+  const jobs = useLoad(() => speech.jobs(taskId), [taskId]);
+  const audio = useLoad(() => attachments.list(taskId).then((items) => items.filter((a) => a.content_type.startsWith('audio/'))), [taskId]);
   const [error, setError] = useState<string | null>(null);
 
   async function transcribe(attachmentId: string) {

@@ -16,7 +16,7 @@ export function TreesPage() {
   const t = useT();
   const user = useUser();
   usePageTitle(t('nav.trees'));
-  const list = useLoad(() => trees.list().then((page) => page.items), []);
+  const list = useLoad(() => trees.list(), []);
   const [editing, setEditing] = useState<Editing>(null);
   const items = list.data ?? [];
 
