@@ -4,6 +4,8 @@ import preact from '@preact/preset-vite';
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [preact()],
+  // `npm run dev:web`: the app from Vite, the API from a service started with `npm run dev`.
+  server: { proxy: { '/api': 'http://127.0.0.1:8080', '/mcp': 'http://127.0.0.1:8080' } },
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,

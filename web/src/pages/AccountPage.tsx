@@ -49,23 +49,23 @@ export function AccountPage() {
       <p class="lead">{t('account.lead')}</p>
       <form class="card stack" onSubmit={save}>
         <h2>{t('account.profile')}</h2>
-        <Field label={t('fields.email')}>{(id) => (<>
+        <Field label={t('fields.email')}>{(id) => (
           <input id={id} type="email" value={user.email} readOnly />
-        </>)}</Field>
-        <Field label={t('fields.name')}>{(id) => (<>
+        )}</Field>
+        <Field label={t('fields.name')}>{(id) => (
           <input id={id} value={name} onInput={(e) => setName(e.currentTarget.value)} maxLength={120} autoComplete="name" />
-        </>)}</Field>
+        )}</Field>
         <div class="grid-2">
-          <Field label={t('fields.language')}>{(id) => (<>
+          <Field label={t('fields.language')}>{(id) => (
             <select id={id} value={language} onChange={(e) => setLanguage(e.currentTarget.value as Language)}>
               {LANGUAGES.map((l) => <option key={l} value={l} lang={l}>{t(`account.languages.${l}`)}</option>)}
             </select>
-          </>)}</Field>
-          <Field label={t('fields.timezone')}>{(id) => (<>
+          )}</Field>
+          <Field label={t('fields.timezone')}>{(id) => (
             <select id={id} value={timezone} onChange={(e) => setTimezone(e.currentTarget.value)}>
               {zones.map((z) => <option key={z} value={z}>{z.replaceAll('_', ' ')}</option>)}
             </select>
-          </>)}</Field>
+          )}</Field>
         </div>
         <ErrorNote error={error} />
         {saved ? <p class="note ok" role="status">{t('account.saved')}</p> : null}

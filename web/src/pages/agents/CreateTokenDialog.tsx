@@ -36,9 +36,9 @@ export function CreateTokenDialog({ onCreated, onClose }: { onCreated(answer: { 
   return (
     <Modal title={t('agents.createToken')} onClose={onClose}>
       <form class="stack" onSubmit={submit}>
-        <Field label={t('fields.name')}>{(id) => (<>
+        <Field label={t('fields.name')}>{(id) => (
           <input id={id} value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={80} placeholder="Claude Desktop" />
-        </>)}</Field>
+        )}</Field>
         <fieldset>
           <legend>{t('fields.scopes')}</legend>
           {SCOPES.map((scope) => (
@@ -48,11 +48,11 @@ export function CreateTokenDialog({ onCreated, onClose }: { onCreated(answer: { 
             </label>
           ))}
         </fieldset>
-        <Field label={t('fields.lifetime')}>{(id) => (<>
+        <Field label={t('fields.lifetime')}>{(id) => (
           <select id={id} value={String(days)} onChange={(e) => setDays(Number(e.currentTarget.value))}>
             {LIFETIMES.map((d) => <option key={d} value={String(d)}>{t('agents.days', { count: d })}</option>)}
           </select>
-        </>)}</Field>
+        )}</Field>
         <ErrorNote error={error} />
         <div class="actions">
           <button type="button" class="btn ghost" onClick={onClose}>{t('common.cancel')}</button>

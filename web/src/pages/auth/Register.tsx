@@ -37,9 +37,9 @@ export function Register() {
       <h1>{t('auth.registerTitle')}</h1>
       <p class="muted">{t('auth.registerLead')}</p>
       <form class="stack" onSubmit={submit}>
-        <Field label={t('fields.name')}>{(id) => (<>
+        <Field label={t('fields.name')}>{(id) => (
           <input id={id} name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} maxLength={120} autoComplete="name" />
-        </>)}</Field>
+        )}</Field>
         <EmailField value={email} onInput={setEmail} />
         <PasswordField value={password} onInput={setPassword} autoComplete="new-password" />
         <ErrorNote error={error} />

@@ -5,9 +5,9 @@ import { Field } from '../../components/Field';
 export function EmailField({ value, onInput }: { value: string; onInput(value: string): void }) {
   const t = useT();
   return (
-    <Field label={t('fields.email')}>{(id) => (<>
+    <Field label={t('fields.email')}>{(id) => (
       <input id={id} type="email" name="email" value={value} onInput={(e) => onInput(e.currentTarget.value)} required autoComplete="username" />
-    </>)}</Field>
+    )}</Field>
   );
 }
 

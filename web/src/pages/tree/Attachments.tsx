@@ -54,9 +54,9 @@ export function Attachments({ taskId }: { taskId: string }) {
           </li>
         ))}
       </ul>
-      <Field label={t('files.upload')}>{(id) => (<>
+      <Field label={t('files.upload')}>{(id) => (
         <input id={id} type="file" onChange={(e) => void upload(e.currentTarget)} disabled={progress !== null} />
-      </>)}</Field>
+      )}</Field>
       {progress !== null ? (
         <div class="stack">
           <span class="small-text">{t('files.uploading', { name: progress.name })}</span>

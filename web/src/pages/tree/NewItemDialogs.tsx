@@ -29,9 +29,9 @@ export function NewProjectDialog({ treeId, all, onCreated, onClose }: { treeId: 
   return (
     <Modal title={t('tree.newProject')} onClose={onClose}>
       <form class="stack" onSubmit={submit}>
-        <Field label={t('fields.name')}>{(id) => (<>
+        <Field label={t('fields.name')}>{(id) => (
           <input id={id} value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={160} />
-        </>)}</Field>
+        )}</Field>
         <ProjectSelect label={t('fields.parent')} projects={all} value={parent} onChange={setParent} noneLabel={t('tree.topLevel')} />
         <ErrorNote error={error} />
         <div class="actions">
@@ -65,9 +65,9 @@ export function NewTaskDialog({ treeId, all, initialProject, onCreated, onClose 
   return (
     <Modal title={t('tree.newTask')} onClose={onClose}>
       <form class="stack" onSubmit={submit}>
-        <Field label={t('fields.title')}>{(id) => (<>
+        <Field label={t('fields.title')}>{(id) => (
           <input id={id} value={title} onInput={(e) => setTitle(e.currentTarget.value)} required maxLength={500} />
-        </>)}</Field>
+        )}</Field>
         <ProjectSelect label={t('fields.project')} projects={all} value={project} onChange={setProject} noneLabel={t('tree.noProject')} />
         <ErrorNote error={error} />
         <div class="actions">

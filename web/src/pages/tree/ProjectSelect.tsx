@@ -6,11 +6,11 @@ import { Field } from '../../components/Field';
 export function ProjectSelect({ label, projects, value, onChange, noneLabel }: { label: string; projects: Project[]; value: string | null; onChange(id: string | null): void; noneLabel: string }) {
   const paths = projectPaths(projects);
   return (
-    <Field label={label}>{(id) => (<>
+    <Field label={label}>{(id) => (
       <select id={id} value={value ?? ''} onChange={(e) => onChange(e.currentTarget.value === '' ? null : e.currentTarget.value)}>
         <option value="">{noneLabel}</option>
         {paths.map(([id, path]) => <option key={id} value={id}>{path}</option>)}
       </select>
-    </>)}</Field>
+    )}</Field>
   );
 }

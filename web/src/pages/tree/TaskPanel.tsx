@@ -78,15 +78,15 @@ export function TaskPanel({ task, projects, onSaved, onDeleted, onClose }: Props
         <button type="button" class="btn ghost icon" onClick={onClose} aria-label={t('common.close')}>×</button>
       </div>
       <form class="stack" onSubmit={save}>
-        <Field label={t('fields.title')}>{(id) => (<>
+        <Field label={t('fields.title')}>{(id) => (
           <input id={id} value={draft.title} onInput={(e) => set('title')(e.currentTarget.value)} required maxLength={500} />
-        </>)}</Field>
+        )}</Field>
         <div class="grid-2">
-          <Field label={t('fields.status')}>{(id) => (<>
+          <Field label={t('fields.status')}>{(id) => (
             <select id={id} value={draft.status} onChange={(e) => set('status')(e.currentTarget.value as TaskStatus)}>
               {TASK_STATUSES.map((s) => <option key={s} value={s}>{t(`status.${s}`)}</option>)}
             </select>
-          </>)}</Field>
+          )}</Field>
           <Field label={t('fields.deadline')}>{(id) => (<>
             {deadlineIsDate ? (
               <input id={id} type="date" value={draft.deadline} onInput={(e) => set('deadline')(e.currentTarget.value)} />
@@ -97,16 +97,16 @@ export function TaskPanel({ task, projects, onSaved, onDeleted, onClose }: Props
         </div>
         <div class="grid-2">
           <ProjectSelect label={t('fields.project')} projects={projects} value={draft.project_id} onChange={set('project_id')} noneLabel={t('tree.noProject')} />
-          <Field label={t('fields.color')}>{(id) => (<>
+          <Field label={t('fields.color')}>{(id) => (
             <input id={id} type="color" value={draft.color} onInput={(e) => set('color')(e.currentTarget.value)} />
-          </>)}</Field>
+          )}</Field>
         </div>
-        <Field label={t('fields.text')}>{(id) => (<>
+        <Field label={t('fields.text')}>{(id) => (
           <textarea id={id} value={draft.text} onInput={(e) => set('text')(e.currentTarget.value)} maxLength={10000} />
-        </>)}</Field>
-        <Field label={t('fields.notes')}>{(id) => (<>
+        )}</Field>
+        <Field label={t('fields.notes')}>{(id) => (
           <textarea id={id} value={draft.notes} onInput={(e) => set('notes')(e.currentTarget.value)} maxLength={50000} />
-        </>)}</Field>
+        )}</Field>
         <ErrorNote error={error} />
         {saved ? <p class="note ok" role="status">{t('common.saved')}</p> : null}
         <div class="actions">

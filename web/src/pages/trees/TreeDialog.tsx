@@ -28,9 +28,9 @@ export function TreeDialog({ tree, onSaved, onClose }: { tree: Tree | null; onSa
   return (
     <Modal title={tree === null ? t('trees.newTree') : t('trees.editTitle')} onClose={onClose}>
       <form class="stack" onSubmit={submit}>
-        <Field label={t('fields.name')}>{(id) => (<>
+        <Field label={t('fields.name')}>{(id) => (
           <input id={id} value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={120} />
-        </>)}</Field>
+        )}</Field>
         <StyleSelect value={style} onChange={setStyle} />
         <ErrorNote error={error} />
         <div class="actions">
@@ -45,10 +45,10 @@ export function TreeDialog({ tree, onSaved, onClose }: { tree: Tree | null; onSa
 export function StyleSelect({ value, onChange }: { value: TreeStyleName; onChange(style: TreeStyleName): void }) {
   const t = useT();
   return (
-    <Field label={t('fields.style')}>{(id) => (<>
+    <Field label={t('fields.style')}>{(id) => (
       <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value as TreeStyleName)}>
         {TREE_STYLES.map((s) => <option key={s} value={s}>{t(`trees.styles.${s}`)}</option>)}
       </select>
-    </>)}</Field>
+    )}</Field>
   );
 }
