@@ -4,16 +4,15 @@ import { uploadAttachment } from '../../api/upload';
 import type { Attachment } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { formatBytes } from '../../i18n/format';
-import { useLoad } from '../../components/useLoad';
+import type { Loaded } from '../../components/useLoad';
 import { ErrorNote, messageOf } from '../../components/ErrorNote';
 import { Confirm } from '../../components/Confirm';
 import { Thumbnail } from './Thumbnail';
 import { Field } from '../../components/Field';
 
-/** A task's files: the list, an upload with a progress bar, photo thumbnails and delete. */
-export function Attachments({ taskId }: { taskId: string }) {
+/** A task's files: the list (loaded by the panel, shared with transcription), an upload with a progress bar, photo thumbnails and delete. */
+export function Attachments({ taskId, list }: { taskId: string; list: Loaded<Attachment[]> }) {
   const t = useT();
-  const list = useLoad(() => attachments.list(taskId), [taskId]);
   const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Attachment | null>(null);

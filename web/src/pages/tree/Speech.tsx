@@ -1,16 +1,24 @@
-import { useState } from 'preact/hooks';
-import { attachments, speech } from '../../api/endpoints';
+import { useEffect, useState } from 'preact/hooks';
+import { speech } from '../../api/endpoints';
+import type { Attachment } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { useLoad } from '../../components/useLoad';
 import { ErrorNote, messageOf } from '../../components/ErrorNote';
 
 /** Transcription: whether the service offers it, the task's jobs, and starting one from an audio attachment. */
-export function Speech({ taskId }: { taskId: string }) {
+export function Speech({ taskId, files }: { taskId: string; files: Attachment[] }) {
   const t = useT();
   const status = useLoad(() => speech.status(), []);
   const jobs = useLoad(() => speech.jobs(taskId), [taskId]);
-  const audio = useLoad(() => attachments.list(taskId).then((items) => items.filter((a) => a.content_type.startsWith('audio/'))), [taskId]);
+  const audio = files.filter((a) => a.content_type.startsWith('audio/'));
   const [error, setError] = useState<string | null>(null);
+  // A queued or running job is looked at again shortly, so its transcript appears without a click.
+  const pending = (jobs.data ?? []).some((job) => job.status === 'queued' || job.status === 'running');
+  useEffect(() => {
+    if (!pending) return;
+    const timer = setTimeout(() => void jobs.reload(), 1500);
+    return () => clearTimeout(timer);
+  }, [pending, jobs.data, jobs.reload]);
 
   async function transcribe(attachmentId: string) {
     setError(null);
@@ -26,7 +34,7 @@ export function Speech({ taskId }: { taskId: string }) {
     <section class="panel-section" aria-labelledby="speech-title">
       <div class="spread">
         <h3 id="speech-title">{t('speech.title')}</h3>
-        <button type="button" class="btn ghost small" onClick={() => { void jobs.reload(); void audio.reload(); }}>{t('common.refresh')}</button>
+        <button type="button" class="btn ghost small" onClick={() => void jobs.reload()}>{t('common.refresh')}</button>
       </div>
       {status.data !== null ? (
         <p class="muted small-text">{status.data.configured ? t('speech.configured', { provider: status.data.provider ?? '' }) : t('speech.notConfigured')}</p>
@@ -34,7 +42,7 @@ export function Speech({ taskId }: { taskId: string }) {
       <ErrorNote error={status.error ?? jobs.error} />
       {status.data?.configured === true ? (
         <ul class="files">
-          {(audio.data ?? []).map((a) => (
+          {audio.map((a) => (
             <li key={a.id} class="file">
               <span class="file-name">{a.filename}</span>
               <button type="button" class="btn small" onClick={() => void transcribe(a.id)}>{t('speech.transcribe')}</button>

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { tasks, type TaskPatch } from '../../api/endpoints';
+import { attachments, tasks, type TaskPatch } from '../../api/endpoints';
+import { useLoad } from '../../components/useLoad';
 import { TASK_STATUSES, type Project, type Task, type TaskStatus } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { useUser } from '../../session';
@@ -48,6 +49,7 @@ export function TaskPanel({ task, projects, onSaved, onDeleted, onClose }: Props
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const files = useLoad(() => attachments.list(task.id), [task.id]);
   const set = <K extends keyof Draft>(key: K) => (value: Draft[K]) => {
     setDraft((d) => ({ ...d, [key]: value }));
     setSaved(false);
@@ -118,8 +120,8 @@ export function TaskPanel({ task, projects, onSaved, onDeleted, onClose }: Props
           {task.completed_at !== null ? ` · ${t('task.completed', { date: formatDateTime(task.completed_at, user.timezone) })}` : ''}
         </p>
       </form>
-      <Attachments taskId={task.id} />
-      <Speech taskId={task.id} />
+      <Attachments taskId={task.id} list={files} />
+      <Speech taskId={task.id} files={files.data ?? []} />
       <section class="panel-section">
         <h3>{t('task.tabs.comments')} · {t('task.tabs.history')}</h3>
         <p class="muted small-text">{t('task.teamsSoon')}</p>
