@@ -88,6 +88,8 @@ browserDescribe.each(databases)('a person in the browser (%s)', (kind) => {
     expect(await again.field('Status').inputValue()).toBe('done');
     expect(await again.field('Deadline').inputValue()).toBe('2026-12-24');
     expect(await again.field('Notes').inputValue()).toBe('Tomatoes, beans');
+    // The list view shows the deadline as a calendar day in the page's language.
+    await tree.listView.getByText('Dec 24, 2026').waitFor();
   });
 
   it('highlights the leaves that a search finds', async () => {
@@ -160,6 +162,12 @@ browserDescribe.each(databases)('a person in the browser (%s)', (kind) => {
     expect(await s.w.page.evaluate('document.documentElement.lang')).toBe('ru');
     await s.w.page.reload();
     await s.w.page.getByRole('heading', { name: 'Профиль', level: 1 }).waitFor();
+    // Times are shown on the person's clock (Tokyo), not the browser's (Berlin).
+    await s.w.page.goto('/trees');
+    const garden = ((await s.w.page.evaluate("fetch('/api/v1/trees').then((r) => r.json())")) as { items: { name: string; updated_at: string }[] }).items.find((x) => x.name === 'Garden')!;
+    const tokyo = new Intl.DateTimeFormat('ru', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Tokyo' }).format(new Date(garden.updated_at));
+    const flat = (text: string) => text.replace(/\s+/g, ' ');
+    await expect.poll(async () => flat((await s.w.page.locator('.tree-card-meta').first().textContent()) ?? '')).toContain(flat(tokyo));
     await s.w.page.goto(`/trees/${treeId}`);
     await s.w.page.getByRole('button', { name: 'Новая задача' }).waitFor();
     await expectAccessible(s.w.page, 'tree in Russian');

@@ -1,5 +1,7 @@
 import type { Task } from '../../api/types';
 import { useT } from '../../i18n/use-t';
+import { useUser } from '../../session';
+import { formatDeadline } from '../../i18n/format';
 import { buildOutline, type OutlineNode } from './outline';
 import type { Project } from '../../api/types';
 
@@ -14,6 +16,7 @@ interface Props {
 /** The same tree as the drawing, as nested lists: projects as headings of their lists, tasks as buttons. */
 export function TreeOutline({ projects, tasks, selectedId, highlighted, onOpenTask }: Props) {
   const t = useT();
+  const user = useUser();
   const { roots, loose } = buildOutline(projects, tasks);
   const taskItem = (task: Task) => (
     <li key={task.id}>
@@ -25,6 +28,7 @@ export function TreeOutline({ projects, tasks, selectedId, highlighted, onOpenTa
       >
         <svg class="swatch" viewBox="0 0 10 10" width="10" height="10" aria-hidden="true"><circle cx="5" cy="5" r="5" fill={task.color} /></svg>
         <span class="outline-title">{task.title}</span>
+        {task.deadline !== null ? <span class="muted small-text">{formatDeadline(task.deadline, user.timezone)}</span> : null}
         <span class="badge grey">{t(`status.${task.status}`)}</span>
       </button>
     </li>
