@@ -8,7 +8,8 @@ import { makeUser } from '../helpers/factories.js';
 
 const run = promisify(execFile);
 
-describe.each(databases)('tasktree command-line tool (%s)', (kind) => {
+// Each call starts a process that compiles the CLI with tsx: seconds apiece on a busy 2-core machine.
+describe.each(databases)('tasktree command-line tool (%s)', { timeout: 120_000 }, (kind) => {
   let env: TestEnv;
   let app: Running;
   let childEnv: Record<string, string>;
