@@ -42,4 +42,4 @@ export interface HistoryEntry {
   changes: Record<string, { from: unknown; to: unknown }>;
 }
 export interface ImportResult { created: { projects: number; tasks: number }; dry_run?: boolean }
-export interface RowProblem { row: number; column: string; message: string }
+export interface RowProblem { row: number; column: string | null; message: string }

@@ -13,17 +13,22 @@ export function Assignees({ task, people, canWrite, onSaved }: { task: Task; peo
   const t = useT();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const current = new Set(task.assignee_ids);
+  // The boxes show the choice at once; a refused change puts them back as the server has them.
+  const [chosen, setChosen] = useState<readonly string[]>(task.assignee_ids);
   // Someone assigned earlier who has since left still shows, so the list never hides an assignment.
-  const choices = [...people.assignable, ...task.assignee_ids.filter((id) => !people.assignable.some((p) => p.id === id)).map((id) => ({ id, label: people.label(id) }))];
+  const choices = [...people.assignable, ...chosen.filter((id) => !people.assignable.some((p) => p.id === id)).map((id) => ({ id, label: people.label(id) }))];
 
   async function toggle(userId: string, on: boolean) {
-    const next = on ? [...task.assignee_ids, userId] : task.assignee_ids.filter((id) => id !== userId);
+    const next = on ? [...chosen, userId] : chosen.filter((id) => id !== userId);
+    setChosen(next);
     setBusy(true);
     setError(null);
     try {
-      onSaved(await assignees.set(task.id, next));
+      const saved = await assignees.set(task.id, next);
+      setChosen(saved.assignee_ids);
+      onSaved(saved);
     } catch (e) {
+      setChosen(task.assignee_ids);
       setError(messageOf(e));
     } finally {
       setBusy(false);
@@ -38,7 +43,7 @@ export function Assignees({ task, people, canWrite, onSaved }: { task: Task; peo
           <legend class="visually-hidden">{t('assignees.choose')}</legend>
           {choices.map((p) => (
             <label key={p.id} class="check">
-              <input type="checkbox" checked={current.has(p.id)} disabled={busy} onChange={(e) => void toggle(p.id, e.currentTarget.checked)} />
+              <input type="checkbox" checked={chosen.includes(p.id)} disabled={busy} onChange={(e) => void toggle(p.id, e.currentTarget.checked)} />
               <span>{p.label}</span>
             </label>
           ))}

@@ -90,7 +90,7 @@ function BadRows({ rows }: { rows: RowProblem[] }) {
         <table>
           <thead><tr><th scope="col">{t('csv.row')}</th><th scope="col">{t('csv.column')}</th><th scope="col">{t('csv.problem')}</th></tr></thead>
           <tbody>
-            {rows.map((r, i) => <tr key={i}><td>{r.row}</td><td><code>{r.column}</code></td><td>{r.message}</td></tr>)}
+            {rows.map((r, i) => <tr key={i}><td>{r.row}</td><td>{r.column !== null ? <code>{r.column}</code> : '—'}</td><td>{r.message}</td></tr>)}
           </tbody>
         </table>
       </div>
