@@ -29,7 +29,7 @@ browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
     // The owner and the tree come through the API: 52 tasks make the history longer than one page.
     const api = new Client(s.t.url);
     await api.get('/api/v1/auth/me');
-    expect((await api.post('/api/v1/auth/register', { email: ownerEmail, password: PASSWORD, name: 'Ada' })).status).toBe(201);
+    expect((await api.post('/api/v1/auth/register', { email: ownerEmail, password: PASSWORD, name: 'Ada', timezone: 'Asia/Tokyo' })).status).toBe(201);
     const tree = await makeTree(api, { name: 'Shared garden' });
     treeId = tree.id;
     await makeTask(api, treeId, { title: 'Water the beans' });
@@ -53,7 +53,10 @@ browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
     await sharing.changeRole(viewerEmail, 'Viewer');
     await expect.poll(async () => (await s.t.app.deps.db.selectFrom('members').select('role').where('email', '=', viewerEmail).executeTakeFirstOrThrow()).role).toBe('viewer');
     await sharing.row(editorEmail).getByText('Invited').waitFor();
-    await sharing.row(viewerEmail).getByText(/2030/).waitFor();
+    // The end of access is typed and shown on the owner's clock (Tokyo), not the browser's (Berlin).
+    await sharing.row(viewerEmail).getByText('Jan 31, 2030, 6:00 PM').waitFor();
+    const stored = await s.t.app.deps.db.selectFrom('members').select('expires_at').where('email', '=', viewerEmail).executeTakeFirstOrThrow();
+    expect(new Date(stored.expires_at!).toISOString()).toBe('2030-01-31T09:00:00.000Z');
     await expectAccessible(owner(), 'sharing');
     await shot(owner(), 'sharing');
   });
