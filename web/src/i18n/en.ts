@@ -69,7 +69,7 @@ export const en = {
     roles: { viewer: 'Viewer', editor: 'Editor' }, statuses: { pending: 'Invited', active: 'Active', revoked: 'Revoked', expired: 'Expired' },
     invite: 'Invite', inviteTitle: 'Invite someone', expiresOptional: 'Access ends (optional)', invited: '{{email}} is invited.',
     roleOf: 'Role of {{email}}', revoke: 'Revoke', revokeTitle: 'Revoke access?', revokeText: '{{email}} loses access to this tree at once.',
-    needsGrove: 'Sharing trees needs the Grove plan. Your tree stays yours until you choose it.', seeBilling: 'See the plans on the Billing page',
+    needsGrove: 'Sharing trees needs the Grove plan.', seeBilling: 'See the plans on the Billing page',
     ownerOnly: 'Only the owner of this tree manages who it is shared with.',
   },
   invitations: {

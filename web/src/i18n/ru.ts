@@ -68,7 +68,7 @@ export const ru: typeof en = {
     roles: { viewer: 'Читатель', editor: 'Редактор' }, statuses: { pending: 'Приглашён', active: 'Активен', revoked: 'Отозван', expired: 'Истёк' },
     invite: 'Пригласить', inviteTitle: 'Пригласить человека', expiresOptional: 'Доступ до (необязательно)', invited: '{{email}} приглашён(а).',
     roleOf: 'Роль {{email}}', revoke: 'Отозвать', revokeTitle: 'Отозвать доступ?', revokeText: '{{email}} сразу потеряет доступ к этому дереву.',
-    needsGrove: 'Чтобы делиться деревьями, нужен тариф Grove. Дерево остаётся только вашим, пока вы его не выберете.', seeBilling: 'Тарифы на странице «Оплата»',
+    needsGrove: 'Чтобы делиться деревьями, нужен тариф Grove.', seeBilling: 'Тарифы на странице «Оплата»',
     ownerOnly: 'Доступом к дереву управляет только его владелец.',
   },
   invitations: {

@@ -41,7 +41,7 @@ export function SharingPage() {
             </div>
           </div>
           {tree.access !== 'owner' ? <p class="note info" role="status">{t('sharing.ownerOnly')}</p> : (
-            <>
+            <div class="stack">
               {needsGrove || user.effective_plan !== 'grove' ? (
                 <p class="note info" role="status">{t('sharing.needsGrove')} <a href="/billing">{t('sharing.seeBilling')}</a></p>
               ) : (
@@ -51,7 +51,7 @@ export function SharingPage() {
                 <h2>{t('sharing.members')}</h2>
                 <MembersTable items={page.data.items} onChanged={upsert} />
               </div>
-            </>
+            </div>
           )}
         </>
       ) : null}

@@ -69,7 +69,7 @@ export function ImportDialog({ treeId, onImported, onClose }: { treeId: string; 
           </div>
         ) : null}
         {step.kind === 'bad' ? <BadRows rows={step.rows} /> : null}
-        {step.kind === 'ready' ? <p class="note" role="status">{t('csv.preview', { tasks: step.result.created.tasks, projects: step.result.created.projects })}</p> : null}
+        {step.kind === 'ready' ? <p class="note info" role="status">{t('csv.preview', { tasks: step.result.created.tasks, projects: step.result.created.projects })}</p> : null}
         {step.kind === 'done' ? <p class="note ok" role="status">{t('csv.done', { tasks: step.result.created.tasks, projects: step.result.created.projects })}</p> : null}
         <ErrorNote error={error} />
         <div class="actions">

@@ -87,7 +87,7 @@ export function TaskPanel({ task, projects, people, access, onSaved, onDeleted, 
         <button type="button" class="btn ghost icon" onClick={onClose} aria-label={t('common.close')}>×</button>
       </div>
       <form class="stack" onSubmit={save}>
-        {canWrite ? null : <p class="note" role="note">{t('task.readOnly')}</p>}
+        {canWrite ? null : <p class="note info" role="note">{t('task.readOnly')}</p>}
         {/* A viewer sees the fields as read-only text boxes: a disabled fieldset, and no Save or Delete. */}
         <fieldset class="plain-fieldset stack" disabled={!canWrite}>
         <Field label={t('fields.title')}>{(id) => (
