@@ -19,6 +19,7 @@ browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
   let editor: Watched;
   let viewer: Watched;
   const owner = () => s.w.page;
+  let api: Client; // the owner over HTTP, for seeding
 
   async function historyTab(page: Page) {
     await page.getByRole('tab', { name: 'History' }).click();
@@ -27,7 +28,7 @@ browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
 
   it('points the owner without Grove to Billing', async () => {
     // The owner and the tree come through the API: 52 tasks make the history longer than one page.
-    const api = new Client(s.t.url);
+    api = new Client(s.t.url);
     await api.get('/api/v1/auth/me');
     expect((await api.post('/api/v1/auth/register', { email: ownerEmail, password: PASSWORD, name: 'Ada', timezone: 'Asia/Tokyo' })).status).toBe(201);
     const tree = await makeTree(api, { name: 'Shared garden' });
@@ -93,8 +94,16 @@ browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
   it('gives a viewer no control it cannot use', async () => {
     viewer = await openPage(s.browser, s.t.url);
     const trees = await (await RegisterPage.open(viewer.page)).register('Cy', viewerEmail, PASSWORD);
-    await new InvitationsCard(trees.page).accept('Shared garden');
+    // A second invitation, declined: it leaves the card and never becomes a tree on the list.
+    const spare = await makeTree(api, { name: 'Spare bed' });
+    expect((await api.post(`/api/v1/trees/${spare.id}/members`, { email: viewerEmail, role: 'editor' })).status).toBe(201);
+    await trees.page.reload();
+    const invitations = new InvitationsCard(trees.page);
+    await invitations.item('Spare bed').getByRole('button', { name: 'Decline' }).click();
+    await invitations.item('Spare bed').waitFor({ state: 'detached' });
+    await invitations.accept('Shared garden');
     await trees.row('Shared garden').getByText('Shared with you · viewer').waitFor();
+    expect(await trees.page.getByRole('link', { name: 'Spare bed' }).count()).toBe(0);
     const tree = await trees.open('Shared garden');
     for (const name of ['New task', 'New project', 'Import CSV']) expect(await viewer.page.getByRole('button', { name }).count(), name).toBe(0);
     expect(await viewer.page.getByRole('link', { name: 'Share', exact: true }).count()).toBe(0);
