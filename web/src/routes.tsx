@@ -10,6 +10,7 @@ const Register = lazy(() => import('./pages/auth/Register').then((m) => m.Regist
 const Forgot = lazy(() => import('./pages/auth/Forgot').then((m) => m.Forgot));
 const Reset = lazy(() => import('./pages/auth/Reset').then((m) => m.Reset));
 const Trees = lazy(() => import('./pages/trees/TreesPage').then((m) => m.TreesPage));
+const Sharing = lazy(() => import('./pages/sharing/SharingPage').then((m) => m.SharingPage));
 const TreePage = lazy(() => import('./pages/tree/TreePage').then((m) => m.TreePage));
 const Agents = lazy(() => import('./pages/agents/AgentsPage').then((m) => m.AgentsPage));
 const Account = lazy(() => import('./pages/AccountPage').then((m) => m.AccountPage));
@@ -35,6 +36,7 @@ export const routes: { path: string; component: ComponentType<object> }[] = [
   { path: '/reset-password', component: Reset },
   { path: '/trees', component: signedIn(Trees) },
   { path: '/trees/:id', component: signedIn(TreePage) },
+  { path: '/trees/:id/sharing', component: signedIn(Sharing) },
   { path: '/agents', component: signedIn(Agents) },
   { path: '/account', component: signedIn(Account) },
   { path: '/billing', component: signedIn(Billing) },

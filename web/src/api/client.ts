@@ -8,6 +8,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly retryAfter: number | null = null,
+    /** The error's `details` as the API sent them (bad CSV rows, the plan limit that was hit). */
+    readonly details: unknown[] = [],
   ) {
     super(message);
   }
@@ -36,10 +38,12 @@ export function describeError(status: number, code: string, retryAfter: number |
 }
 
 export function toApiError(status: number, body: unknown, retryAfterHeader: string | null): ApiError {
-  const code = (body as { error?: { code?: unknown } } | null)?.error?.code;
+  const error = (body as { error?: { code?: unknown; details?: unknown } } | null)?.error;
+  const code = error?.code;
+  const details = Array.isArray(error?.details) ? error.details : [];
   const retryAfter = retryAfterHeader !== null && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : null;
   const name = typeof code === 'string' ? code : `http_${status}`;
-  return new ApiError(status, name, describeError(status, name, retryAfter), retryAfter);
+  return new ApiError(status, name, describeError(status, name, retryAfter), retryAfter, details);
 }
 
 let csrf: string | null = null;

@@ -1,6 +1,6 @@
 /** One typed function per endpoint the app uses; paths and bodies as the OpenAPI document has them. */
 import { api, query, setCsrf } from './client';
-import type { AgentCall, Attachment, Page, Project, Scope, SpeechJob, SpeechStatus, Task, Token, Tree, TreeSnapshot, TreeStyleName, User } from './types';
+import type { AgentCall, Attachment, Comment, HistoryEntry, Invitation, Member, MemberRole, Message, Page, Project, Scope, SpeechJob, SpeechStatus, Task, Token, Tree, TreeSnapshot, TreeStyleName, User } from './types';
 import type { Language } from '../i18n';
 
 interface Session { user: User | null; csrf?: string }
@@ -77,4 +77,42 @@ export const tokens = {
 
 export const agentCalls = {
   latest: () => api<{ items: AgentCall[] }>('GET', '/agent-calls').then((a) => a.items),
+};
+
+const enc = encodeURIComponent;
+
+/** Sharing a tree (owner) and the signed-in user's invitations (CONTRACT §10). */
+export const members = {
+  list: (treeId: string) => api<{ items: Member[] }>('GET', `/trees/${enc(treeId)}/members`).then((a) => a.items),
+  invite: (treeId: string, input: { email: string; role: MemberRole; expires_at?: string | null }) =>
+    api<{ member: Member }>('POST', `/trees/${enc(treeId)}/members`, input).then((a) => a.member),
+  update: (id: string, patch: { role?: MemberRole; expires_at?: string | null }) => api<{ member: Member }>('PATCH', `/members/${enc(id)}`, patch).then((a) => a.member),
+  revoke: (id: string) => api<{ member: Member }>('DELETE', `/members/${enc(id)}`).then((a) => a.member),
+};
+
+export const invitations = {
+  list: () => api<{ items: Invitation[] }>('GET', '/invitations').then((a) => a.items),
+  accept: (id: string) => api<{ member: Member }>('POST', `/invitations/${enc(id)}/accept`, {}).then((a) => a.member),
+  decline: (id: string) => api<{ member: Member }>('POST', `/invitations/${enc(id)}/decline`, {}).then((a) => a.member),
+};
+
+export const assignees = {
+  set: (taskId: string, userIds: string[]) => api<{ task: Task }>('PUT', `/tasks/${enc(taskId)}/assignees`, { user_ids: userIds }).then((a) => a.task),
+};
+
+export const comments = {
+  list: (taskId: string) => allPages<Comment>(`/tasks/${enc(taskId)}/comments`),
+  create: (taskId: string, body: string) => api<{ comment: Comment }>('POST', `/tasks/${enc(taskId)}/comments`, { body }).then((a) => a.comment),
+  update: (id: string, body: string) => api<{ comment: Comment }>('PATCH', `/comments/${enc(id)}`, { body }).then((a) => a.comment),
+  remove: (id: string) => api<unknown>('DELETE', `/comments/${enc(id)}`),
+};
+
+export const messages = {
+  list: (treeId: string) => allPages<Message>(`/trees/${enc(treeId)}/messages`),
+  create: (treeId: string, body: string) => api<{ message: Message }>('POST', `/trees/${enc(treeId)}/messages`, { body }).then((a) => a.message),
+};
+
+/** History is long: one page at a time, newest first, the next on "Load more". */
+export const history = {
+  page: (treeId: string, cursor?: string) => api<Page<HistoryEntry>>('GET', `/trees/${enc(treeId)}/history${query({ limit: 50, cursor })}`),
 };

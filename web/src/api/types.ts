@@ -26,3 +26,20 @@ export interface Attachment { id: string; task_id: string; filename: string; con
 export interface SpeechStatus { configured: boolean; provider: string | null; max_bytes: number; formats: string[] }
 export interface SpeechJob { id: string; task_id: string; attachment_id: string | null; status: 'queued' | 'running' | 'succeeded' | 'failed'; transcript: string | null; error: string | null; created_at: string; updated_at: string; finished_at: string | null }
 export interface Page<T> { items: T[]; next_cursor: string | null }
+
+/** Teams (CONTRACT §10). */
+export type MemberRole = 'viewer' | 'editor';
+export const MEMBER_ROLES: readonly MemberRole[] = ['viewer', 'editor'];
+export interface Member {
+  id: string; tree_id: string; user_id: string | null; email: string; role: MemberRole; status: 'pending' | 'active' | 'revoked' | 'expired';
+  expires_at: string | null; invited_by: string; created_at: string; updated_at: string;
+}
+export interface Invitation extends Member { tree_name: string }
+export interface Comment { id: string; task_id: string; author_id: string; body: string; created_at: string; updated_at: string }
+export interface Message { id: string; tree_id: string; author_id: string; body: string; created_at: string; updated_at: string }
+export interface HistoryEntry {
+  id: string; at: string; tree_id: string; actor_id: string; via: string; entity: string; entity_id: string; action: string;
+  changes: Record<string, { from: unknown; to: unknown }>;
+}
+export interface ImportResult { created: { projects: number; tasks: number }; dry_run?: boolean }
+export interface RowProblem { row: number; column: string | null; message: string }

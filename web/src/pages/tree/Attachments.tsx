@@ -10,8 +10,8 @@ import { Confirm } from '../../components/Confirm';
 import { Thumbnail } from './Thumbnail';
 import { Field } from '../../components/Field';
 
-/** A task's files: the list (loaded by the panel, shared with transcription), an upload with a progress bar, photo thumbnails and delete. */
-export function Attachments({ taskId, list }: { taskId: string; list: Loaded<Attachment[]> }) {
+/** A task's files (a viewer only reads them): the list (loaded by the panel, shared with transcription), an upload with a progress bar, photo thumbnails and delete. */
+export function Attachments({ taskId, list, canWrite }: { taskId: string; list: Loaded<Attachment[]>; canWrite: boolean }) {
   const t = useT();
   const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -48,14 +48,16 @@ export function Attachments({ taskId, list }: { taskId: string; list: Loaded<Att
               <span class="muted small-text">{formatBytes(a.size)}</span>
               {a.metadata_removed.length > 0 ? <span class="muted small-text">{t('files.removed', { what: a.metadata_removed.join(', ') })}</span> : null}
             </span>
-            <button type="button" class="btn small danger" aria-describedby={`file-${a.id}`} onClick={() => setDeleting(a)}>{t('common.delete')}</button>
+            {canWrite ? <button type="button" class="btn small danger" aria-describedby={`file-${a.id}`} onClick={() => setDeleting(a)}>{t('common.delete')}</button> : null}
             <span id={`file-${a.id}`} class="visually-hidden">{a.filename}</span>
           </li>
         ))}
       </ul>
-      <Field label={t('files.upload')}>{(id) => (
-        <input id={id} type="file" onChange={(e) => void upload(e.currentTarget)} disabled={progress !== null} />
-      )}</Field>
+      {canWrite ? (
+        <Field label={t('files.upload')}>{(id) => (
+          <input id={id} type="file" onChange={(e) => void upload(e.currentTarget)} disabled={progress !== null} />
+        )}</Field>
+      ) : null}
       {progress !== null ? (
         <div class="stack">
           <span class="small-text">{t('files.uploading', { name: progress.name })}</span>

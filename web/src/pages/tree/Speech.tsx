@@ -5,8 +5,8 @@ import { useT } from '../../i18n/use-t';
 import { useLoad } from '../../components/useLoad';
 import { ErrorNote, messageOf } from '../../components/ErrorNote';
 
-/** Transcription: whether the service offers it, the task's jobs, and starting one from an audio attachment. */
-export function Speech({ taskId, files }: { taskId: string; files: Attachment[] }) {
+/** Transcription (starting one is a write, so a viewer only reads the transcripts): whether the service offers it, the task's jobs, and starting one from an audio attachment. */
+export function Speech({ taskId, files, canWrite }: { taskId: string; files: Attachment[]; canWrite: boolean }) {
   const t = useT();
   const status = useLoad(() => speech.status(), []);
   const jobs = useLoad(() => speech.jobs(taskId), [taskId]);
@@ -40,7 +40,7 @@ export function Speech({ taskId, files }: { taskId: string; files: Attachment[] 
         <p class="muted small-text">{status.data.configured ? t('speech.configured', { provider: status.data.provider ?? '' }) : t('speech.notConfigured')}</p>
       ) : null}
       <ErrorNote error={status.error ?? jobs.error} />
-      {status.data?.configured === true ? (
+      {status.data?.configured === true && canWrite ? (
         <ul class="files">
           {audio.map((a) => (
             <li key={a.id} class="file">

@@ -11,10 +11,16 @@ import { ProjectSelect } from './ProjectSelect';
 import { Attachments } from './Attachments';
 import { Speech } from './Speech';
 import { Field } from '../../components/Field';
+import { Comments } from './Comments';
+import { Assignees } from './Assignees';
+import type { People } from './people';
 
 interface Props {
   task: Task;
   projects: Project[];
+  people: People;
+  /** The actor's role on the tree: a viewer reads, an editor writes, the owner also deletes others' comments. */
+  access: 'owner' | 'editor' | 'viewer';
   onSaved(task: Task): void;
   onDeleted(id: string): void;
   onClose(): void;
@@ -41,7 +47,7 @@ function changes(task: Task, draft: Draft): TaskPatch {
  * The task panel. The draft lives here until the server accepts it: a failed save (a dead
  * session, a 429, the network gone) leaves every field as the person typed it.
  */
-export function TaskPanel({ task, projects, onSaved, onDeleted, onClose }: Props) {
+export function TaskPanel({ task, projects, people, access, onSaved, onDeleted, onClose }: Props) {
   const t = useT();
   const user = useUser();
   const [draft, setDraft] = useState<Draft>(() => draftOf(task));
@@ -49,6 +55,7 @@ export function TaskPanel({ task, projects, onSaved, onDeleted, onClose }: Props
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const canWrite = access !== 'viewer';
   const files = useLoad(() => attachments.list(task.id), [task.id]);
   const set = <K extends keyof Draft>(key: K) => (value: Draft[K]) => {
     setDraft((d) => ({ ...d, [key]: value }));
@@ -80,6 +87,9 @@ export function TaskPanel({ task, projects, onSaved, onDeleted, onClose }: Props
         <button type="button" class="btn ghost icon" onClick={onClose} aria-label={t('common.close')}>×</button>
       </div>
       <form class="stack" onSubmit={save}>
+        {canWrite ? null : <p class="note info" role="note">{t('task.readOnly')}</p>}
+        {/* A viewer sees the fields as read-only text boxes: a disabled fieldset, and no Save or Delete. */}
+        <fieldset class="plain-fieldset stack" disabled={!canWrite}>
         <Field label={t('fields.title')}>{(id) => (
           <input id={id} value={draft.title} onInput={(e) => set('title')(e.currentTarget.value)} required maxLength={500} />
         )}</Field>
@@ -109,23 +119,24 @@ export function TaskPanel({ task, projects, onSaved, onDeleted, onClose }: Props
         <Field label={t('fields.notes')}>{(id) => (
           <textarea id={id} value={draft.notes} onInput={(e) => set('notes')(e.currentTarget.value)} maxLength={50000} />
         )}</Field>
+        </fieldset>
         <ErrorNote error={error} />
         {saved ? <p class="note ok" role="status">{t('common.saved')}</p> : null}
-        <div class="actions">
-          <button type="button" class="btn danger" onClick={() => setConfirming(true)}>{t('common.delete')}</button>
-          <button class="btn primary" disabled={busy}>{t('common.save')}</button>
-        </div>
+        {canWrite ? (
+          <div class="actions">
+            <button type="button" class="btn danger" onClick={() => setConfirming(true)}>{t('common.delete')}</button>
+            <button class="btn primary" disabled={busy}>{t('common.save')}</button>
+          </div>
+        ) : null}
         <p class="muted small-text">
           {t('task.created', { date: formatDateTime(task.created_at, user.timezone) })}
           {task.completed_at !== null ? ` · ${t('task.completed', { date: formatDateTime(task.completed_at, user.timezone) })}` : ''}
         </p>
       </form>
-      <Attachments taskId={task.id} list={files} />
-      <Speech taskId={task.id} files={files.data ?? []} />
-      <section class="panel-section">
-        <h3>{t('task.tabs.comments')} · {t('task.tabs.history')}</h3>
-        <p class="muted small-text">{t('task.teamsSoon')}</p>
-      </section>
+      <Assignees task={task} people={people} canWrite={canWrite} onSaved={onSaved} />
+      <Comments taskId={task.id} people={people} canWrite={canWrite} isOwner={access === 'owner'} />
+      <Attachments taskId={task.id} list={files} canWrite={canWrite} />
+      <Speech taskId={task.id} files={files.data ?? []} canWrite={canWrite} />
       {confirming ? (
         <Confirm
           title={t('task.deleteTitle')}

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
-import { trees } from '../../api/endpoints';
+import { members, trees } from '../../api/endpoints';
 import type { Project, Task, TreeSnapshot, TreeStyleName } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { useLoad } from '../../components/useLoad';
@@ -12,13 +12,21 @@ import { TreeOutline } from './TreeOutline';
 import { TaskPanel } from './TaskPanel';
 import { SearchBox } from './SearchBox';
 import { NewProjectDialog, NewTaskDialog } from './NewItemDialogs';
+import { ImportDialog } from './ImportDialog';
+import { Activity } from './Activity';
+import { peopleOf } from './people';
+import type { Names } from './historyText';
+import { useUser } from '../../session';
 
-type Dialog = 'project' | 'task' | null;
+type Dialog = 'project' | 'task' | 'import' | null;
 
 export function TreePage() {
   const t = useT();
   const id = useRoute().params.id ?? '';
+  const user = useUser();
   const snapshot = useLoad(() => trees.get(id), [id]);
+  // Members name the people in comments, assignees and history; a failure leaves them unnamed, never blocks the tree.
+  const team = useLoad(() => members.list(id).catch(() => []), [id]);
   const [selected, setSelected] = useState<string | null>(null);
   const [highlighted, setHighlighted] = useState<ReadonlySet<string>>(new Set());
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -52,10 +60,18 @@ export function TreePage() {
     () => (data === null ? null : { treeId: data.tree.id, name: data.tree.name, projects: data.projects, tasks: data.tasks }),
     [data],
   );
+  const people = useMemo(
+    () => (data === null ? null : peopleOf(data.tree, team.data ?? [], user, { owner: t('people.owner'), someone: t('people.someone') })),
+    [data?.tree, team.data, user, t],
+  );
+  const names = useMemo<Names>(() => ({
+    task: (taskId) => data?.tasks.find((x) => x.id === taskId)?.title ?? null,
+    project: (projectId) => data?.projects.find((x) => x.id === projectId)?.name ?? null,
+  }), [data]);
   const task = data?.tasks.find((x) => x.id === selected) ?? null;
   const canEdit = data !== null && data.tree.access !== 'viewer';
 
-  if (data === null || input === null) {
+  if (data === null || input === null || people === null) {
     return (
       <section class="page">
         <a href="/trees" class="back">← {t('tree.back')}</a>
@@ -72,8 +88,10 @@ export function TreePage() {
         <h1>{data.tree.name}</h1>
         <div class="row">
           {data.tree.access === 'owner' ? <div class="inline-style"><StyleSelect value={data.tree.style} onChange={(s) => void restyle(s)} /></div> : null}
+          {data.tree.access === 'owner' ? <a class="btn" href={`/trees/${id}/sharing`}>{t('sharing.link')}</a> : null}
           {canEdit ? (
             <>
+              <button type="button" class="btn" onClick={() => setDialog('import')}>{t('csv.button')}</button>
               <button type="button" class="btn" onClick={() => { setSelected(null); setDialog('project'); }}>{t('tree.newProject')}</button>
               <button type="button" class="btn primary" onClick={() => { setSelected(null); setDialog('task'); }}>{t('tree.newTask')}</button>
             </>
@@ -103,12 +121,14 @@ export function TreePage() {
             <h2>{t('tree.listView')}</h2>
             <TreeOutline projects={data.projects} tasks={data.tasks} selectedId={selected} highlighted={highlighted} onOpenTask={setSelected} />
           </div>
+          <Activity treeId={id} people={people} names={names} canWrite={canEdit} />
         </div>
         {task !== null ? (
-          <TaskPanel key={task.id} task={task} projects={data.projects} onSaved={saveTask} onDeleted={dropTask} onClose={() => setSelected(null)} />
+          <TaskPanel key={task.id} task={task} projects={data.projects} people={people} access={data.tree.access} onSaved={saveTask} onDeleted={dropTask} onClose={() => setSelected(null)} />
         ) : null}
       </div>
       {dialog === 'project' ? <NewProjectDialog treeId={id} all={data.projects} onCreated={addProject} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'import' ? <ImportDialog treeId={id} onImported={() => void snapshot.reload()} onClose={() => setDialog(null)} /> : null}
       {dialog === 'task' ? <NewTaskDialog treeId={id} all={data.projects} initialProject={null} onCreated={addTask} onClose={() => setDialog(null)} /> : null}
     </section>
   );

@@ -9,6 +9,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { Confirm } from '../../components/Confirm';
 import { usePageTitle } from '../../components/usePageTitle';
 import { TreeDialog } from './TreeDialog';
+import { Invitations } from './Invitations';
 
 type Editing = { kind: 'create' } | { kind: 'edit'; tree: Tree } | { kind: 'delete'; tree: Tree } | null;
 
@@ -34,6 +35,7 @@ export function TreesPage() {
         </div>
         <button type="button" class="btn primary" onClick={() => setEditing({ kind: 'create' })}>{t('trees.newTree')}</button>
       </div>
+      <Invitations onAccepted={() => void list.reload()} />
       <ErrorNote error={list.error} onRetry={list.reload} />
       {list.loading && list.data === null ? <p class="muted">{t('common.loading')}</p> : null}
       {list.data !== null && items.length === 0 ? <div class="card empty">{t('trees.empty')}</div> : null}
@@ -48,6 +50,7 @@ export function TreesPage() {
               <span class={tree.access === 'owner' ? 'badge grey' : 'badge'}>{t(`trees.role.${tree.access}`)}</span>
               {tree.access === 'owner' ? (
                 <div class="row">
+                  <a class="btn small" href={`/trees/${tree.id}/sharing`} aria-describedby={`tree-name-${tree.id}`}>{t('sharing.link')}</a>
                   <button type="button" class="btn small" onClick={() => setEditing({ kind: 'edit', tree })} aria-describedby={`tree-name-${tree.id}`}>{t('common.edit')}</button>
                   <button type="button" class="btn small danger" onClick={() => setEditing({ kind: 'delete', tree })} aria-describedby={`tree-name-${tree.id}`}>{t('common.delete')}</button>
                 </div>

@@ -1,0 +1,68 @@
+import { useState } from 'preact/hooks';
+import { members } from '../../api/endpoints';
+import { ApiError } from '../../api/client';
+import { MEMBER_ROLES, type Member, type MemberRole } from '../../api/types';
+import { useT } from '../../i18n/use-t';
+import { useUser } from '../../session';
+import { zonedToIso } from '../../i18n/zoned';
+import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { Field } from '../../components/Field';
+
+/** True for the API's answer to sharing without Grove: 403 plan_limit_reached, details [{limit: "sharing"}]. */
+export function isSharingLimit(error: unknown): boolean {
+  return error instanceof ApiError && error.code === 'plan_limit_reached'
+    && error.details.some((d) => (d as { limit?: unknown } | null)?.limit === 'sharing');
+}
+
+/** Invite by email as viewer or editor, with an optional end of access in the owner's own time zone. */
+export function InviteForm({ treeId, onInvited, onNeedsGrove }: { treeId: string; onInvited(member: Member): void; onNeedsGrove(): void }) {
+  const t = useT();
+  const user = useUser();
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<MemberRole>('viewer');
+  const [expires, setExpires] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    setDone(null);
+    try {
+      const member = await members.invite(treeId, { email: email.trim(), role, ...(expires !== '' ? { expires_at: zonedToIso(expires, user.timezone) } : {}) });
+      onInvited(member);
+      setDone(t('sharing.invited', { email: member.email }));
+      setEmail('');
+      setExpires('');
+    } catch (e) {
+      if (isSharingLimit(e)) onNeedsGrove();
+      else setError(messageOf(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form class="stack" onSubmit={submit}>
+      <h2>{t('sharing.inviteTitle')}</h2>
+      <div class="grid-3">
+        <Field label={t('fields.email')}>{(id) => (
+          <input id={id} type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} required maxLength={254} autocomplete="off" />
+        )}</Field>
+        <Field label={t('sharing.role')}>{(id) => (
+          <select id={id} value={role} onChange={(e) => setRole(e.currentTarget.value as MemberRole)}>
+            {MEMBER_ROLES.map((r) => <option key={r} value={r}>{t(`sharing.roles.${r}`)}</option>)}
+          </select>
+        )}</Field>
+        <Field label={t('sharing.expiresOptional')}>{(id) => (
+          <input id={id} type="datetime-local" value={expires} onInput={(e) => setExpires(e.currentTarget.value)} />
+        )}</Field>
+      </div>
+      <ErrorNote error={error} />
+      {done !== null ? <p class="note ok" role="status">{done}</p> : null}
+      <div class="actions"><button class="btn primary" disabled={busy}>{t('sharing.invite')}</button></div>
+    </form>
+  );
+}
