@@ -23,9 +23,7 @@ browserDescribe.each(databases)('a big tree in the browser (%s)', (kind) => {
 
     await s.w.page.goto(`/trees/${tree.id}`);
     const page = new TreePage(s.w.page);
-    // The nodes sit beside the picture's role=img, in the outer svg.
-    const leaves = s.w.page.locator('svg.tree-drawing [data-task-id]');
-    await expect.poll(() => leaves.count()).toBe(61);
+    await expect.poll(() => page.leaves().count()).toBe(61);
     const rows = page.listView.locator('.outline-task');
     await expect.poll(() => rows.count()).toBe(51); // 50 of Apples, and the loose one
     const more = page.listView.getByRole('button', { name: 'Show all 60 tasks' });
@@ -40,7 +38,7 @@ browserDescribe.each(databases)('a big tree in the browser (%s)', (kind) => {
     const page = new TreePage(s.w.page);
     await s.w.page.reload();
     await expect.poll(() => page.listView.locator('.outline-task').count()).toBe(51);
-    await s.w.page.locator('svg.tree-drawing [data-task-id]').nth(58).click();
+    await page.leaves().nth(58).click();
     await page.panel.waitFor();
     await expect.poll(() => page.listView.locator('.outline-task').count()).toBe(61);
   });

@@ -7,7 +7,9 @@ export class TreePage {
   readonly panel: Locator;
   readonly listView: Locator;
   constructor(readonly page: Page) {
-    this.drawing = page.getByRole('img', { name: /Drawing of the tree|Рисунок дерева/ });
+    // The outer svg: the picture inside it is the role=img named for the tree, and the focusable
+    // nodes are its siblings (focusable content inside role=img is hidden from assistive tech).
+    this.drawing = page.locator('svg.tree-drawing').filter({ has: page.getByRole('img', { name: /Drawing of the tree|Рисунок дерева/ }) });
     this.dialog = page.getByRole('dialog');
     this.panel = page.getByRole('complementary');
     this.listView = page.locator('.outline');
