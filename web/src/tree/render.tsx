@@ -14,7 +14,11 @@ import { branchPaths, leafColor } from './paint.js';
 import type { Layout, LayoutTask, TreeDrawingProps } from './types.js';
 
 const activates = (e: KeyboardEvent) => e.key === 'Enter' || e.key === ' ';
-/** The focusable circle over a leaf: inside LEAF_SPACING / 2, so neighbours never cover each other. */
+/**
+ * The focusable circle over a leaf: inside LEAF_SPACING / 2, so neighbours never cover each other.
+ * Unpainted (fill none) but hit by the pointer (pointer-events all): 10,000 transparent fills are
+ * 10,000 paint operations for nothing.
+ */
 const HIT_RADIUS = 6;
 
 export function TreeDrawing(props: TreeDrawingProps): JSX.Element {
@@ -74,7 +78,7 @@ function Nodes(props: TreeDrawingProps & { layout: Layout; nodes: ModelNode[] })
     const label = labels.task(task);
     const classes = `tree-leaf tree-leaf--${task.status}${marked ? ' tree-leaf--highlighted' : ''}${selected ? ' tree-leaf--selected' : ''}`;
     return (
-      <circle key={`t:${task.id}`} class={classes} data-task-id={task.id} tabindex={0} role="button" aria-label={label} cx={at.x} cy={at.y} r={HIT_RADIUS} fill="transparent">
+      <circle key={`t:${task.id}`} class={classes} data-task-id={task.id} tabindex={0} role="button" aria-label={label} cx={at.x} cy={at.y} r={HIT_RADIUS} fill="none" pointer-events="all">
         <title>{label}</title>
       </circle>
     );
