@@ -99,10 +99,36 @@ describe('TreeDrawing', () => {
     expect(leaf(archived.id)).toBeNull();
     expect(leaf(done.id).getAttribute('class')).toContain('tree-leaf--done');
     expect(leaf(done.id).getAttribute('class')).toContain('tree-leaf--selected');
-    expect(leaf(done.id).querySelectorAll('path').length).toBe(2); // the leaf and its check
     expect(leaf(open.id).getAttribute('class')).toContain('tree-leaf--highlighted');
-    expect(leaf(open.id).querySelectorAll('circle').length).toBe(1);
     expect(root.querySelectorAll('.tree-leaf--highlighted').length).toBe(1);
+    // The rings are drawn where the marked leaves are, outside the accessibility tree.
+    const ring = (kind: string) => root.querySelector(`.tree-marks .tree-ring--${kind}`).parentNode.getAttribute('transform');
+    const at = (id: string) => { const c = leaf(id); return `translate(${c.getAttribute('cx')} ${c.getAttribute('cy')})`; };
+    expect(ring('highlighted')).toBe(at(open.id));
+    expect(ring('selected')).toBe(at(done.id));
+    expect(root.querySelectorAll('.tree-marks circle').length).toBe(2);
+    expect(root.querySelector('.tree-marks').getAttribute('aria-hidden')).toBe('true');
+    // Every done leaf that is drawn carries a check mark in the picture.
+    const drawnDone = input.tasks.filter((t) => t.status === 'done' && leaf(t.id) !== null).length;
+    expect(drawnDone).toBeGreaterThan(0);
+    expect(root.querySelector('.tree-checks').getAttribute('d').match(/M/g).length).toBe(drawnDone);
+  });
+
+  it('paints the leaves as a few paths and keeps one light node per task (10,000 tasks draw in seconds)', () => {
+    const root = mount(props(input));
+    const img = root.querySelector('svg[role="img"]');
+    const colours = new Set(input.tasks.map((t) => t.color)).size;
+    const leafPaths = img.querySelectorAll('.tree-leaves path');
+    // At most one path per colour and look (plain, deferred, done), the midribs and the checks.
+    expect(leafPaths.length).toBeLessThanOrEqual(colours * 3 + 2);
+    const subpaths = [...img.querySelectorAll('.tree-leaves path[fill]:not([fill="none"])')].reduce((n: number, p: any) => n + p.getAttribute('d').match(/M/g).length, 0);
+    const nodes = [...root.querySelectorAll('[data-task-id]')];
+    expect(subpaths).toBe(nodes.length);
+    // A task's node is one element and its title: no shapes of its own, no handler of its own.
+    for (const node of nodes) {
+      expect(node.children.length).toBe(1);
+      expect(node.children[0].tagName.toLowerCase()).toBe('title');
+    }
   });
 
   it('renders user text as text and uses no inline style (strict CSP)', () => {

@@ -46,7 +46,7 @@ export const en = {
     listView: 'List view', taskLabel: '{{title}} ({{status}})', projectLabel: 'Project {{name}}', noProject: 'Not in a project',
     emptyTree: 'This tree has no tasks yet. Add a project or a task to watch it grow.', searchPlaceholder: 'Search this tree',
     searchResults_one: '{{count}} task found', searchResults_few: '{{count}} tasks found', searchResults_many: '{{count}} tasks found', searchResults_other: '{{count}} tasks found', clearSearch: 'Clear',
-    topLevel: 'At the trunk', tasksCount_one: '{{count}} task', tasksCount_few: '{{count}} tasks', tasksCount_many: '{{count}} tasks', tasksCount_other: '{{count}} tasks',
+    topLevel: 'At the trunk', showAllTasks_one: 'Show all {{count}} tasks', showAllTasks_few: 'Show all {{count}} tasks', showAllTasks_many: 'Show all {{count}} tasks', showAllTasks_other: 'Show all {{count}} tasks', tasksCount_one: '{{count}} task', tasksCount_few: '{{count}} tasks', tasksCount_many: '{{count}} tasks', tasksCount_other: '{{count}} tasks',
   },
   status: { todo: 'To do', open: 'Open', done: 'Done', deferred: 'Deferred', archived: 'Archived' },
   task: {

@@ -45,7 +45,7 @@ export const ru: typeof en = {
     emptyTree: 'В дереве пока нет задач. Добавьте проект или задачу — и оно начнёт расти.', searchPlaceholder: 'Поиск по дереву',
     searchResults_one: 'Найдена {{count}} задача', searchResults_few: 'Найдено {{count}} задачи', searchResults_many: 'Найдено {{count}} задач', searchResults_other: 'Найдено {{count}} задачи',
     clearSearch: 'Сбросить', topLevel: 'У ствола',
-    tasksCount_one: '{{count}} задача', tasksCount_few: '{{count}} задачи', tasksCount_many: '{{count}} задач', tasksCount_other: '{{count}} задачи',
+    showAllTasks_one: 'Показать все задачи: {{count}}', showAllTasks_few: 'Показать все задачи: {{count}}', showAllTasks_many: 'Показать все задачи: {{count}}', showAllTasks_other: 'Показать все задачи: {{count}}', tasksCount_one: '{{count}} задача', tasksCount_few: '{{count}} задачи', tasksCount_many: '{{count}} задач', tasksCount_other: '{{count}} задачи',
   },
   status: { todo: 'К выполнению', open: 'В работе', done: 'Готово', deferred: 'Отложено', archived: 'В архиве' },
   task: {

@@ -9,11 +9,18 @@
 import type { JSX } from 'preact';
 import { useMemo } from 'preact/hooks';
 import { layoutTree } from './layout.js';
+import { paintLeaves } from './leafPaint.js';
 import { buildModel, type ModelNode } from './model.js';
-import { branchPaths, CHECK_PATH, LEAF_PATH, leafColor, MIDRIB_PATH } from './paint.js';
+import { branchPaths, leafColor } from './paint.js';
 import type { Layout, LayoutTask, TreeDrawingProps } from './types.js';
 
 const activates = (e: KeyboardEvent) => e.key === 'Enter' || e.key === ' ';
+/**
+ * The focusable circle over a leaf: inside LEAF_SPACING / 2, so neighbours never cover each other.
+ * Unpainted (fill none) but hit by the pointer (pointer-events all): 10,000 transparent fills are
+ * 10,000 paint operations for nothing.
+ */
+const HIT_RADIUS = 6;
 
 export function TreeDrawing(props: TreeDrawingProps): JSX.Element {
   const { input, style } = props;
@@ -21,6 +28,7 @@ export function TreeDrawing(props: TreeDrawingProps): JSX.Element {
   const layout = useMemo(() => layoutTree(input, style), [input, style]);
   const paths = useMemo(() => branchPaths(layout.branches), [layout]);
   const nodes = useMemo(() => buildModel(input).nodes, [input]);
+  const leaves = useMemo(() => paintLeaves(layout.leaves, new Map(input.tasks.map((t) => [t.id, t]))), [layout, input]);
   const { width, height } = layout;
   const viewBox = `0 0 ${width} ${height}`;
   const ground = layout.branches[0]?.y1 ?? height;
@@ -30,10 +38,24 @@ export function TreeDrawing(props: TreeDrawingProps): JSX.Element {
       <svg viewBox={viewBox} width={width} height={height}>
         <ellipse cx={width / 2} cy={ground} rx={width * 0.42} ry={Math.max(6, width * 0.025)} fill="#7c9a4e" fill-opacity="0.18" />
         <path d={`M${width * 0.06} ${ground}H${width * 0.94}`} stroke="#7c9a4e" stroke-opacity="0.55" stroke-width="2" stroke-linecap="round" />
-        <g fill="none" stroke-linecap="round" stroke-linejoin="round">
+        <g class="tree-branches" fill="none" stroke-linecap="round" stroke-linejoin="round">
           {paths.map((p) => (
             <path key={p.width} d={p.d} stroke={p.color} stroke-width={p.width} />
           ))}
+        </g>
+        <g class="tree-leaves" stroke-width="1">
+          {leaves.groups.map((g) => (
+            <path
+              key={`${g.color} ${g.look}`}
+              d={g.d}
+              fill={g.color}
+              fill-opacity={g.look === 'done' ? 0.3 : g.look === 'deferred' ? 0.6 : 1}
+              stroke={g.color}
+              stroke-dasharray={g.look === 'deferred' ? '2 1.5' : undefined}
+            />
+          ))}
+          <path d={leaves.midribs} stroke="#ffffff" stroke-opacity="0.45" stroke-width="0.7" fill="none" />
+          <path class="tree-checks" d={leaves.checks} stroke="#1f5130" stroke-width="1.6" fill="none" stroke-linecap="round" stroke-linejoin="round" />
         </g>
       </svg>
       <Nodes {...props} layout={layout} nodes={nodes} />
@@ -41,95 +63,79 @@ export function TreeDrawing(props: TreeDrawingProps): JSX.Element {
   );
 }
 
+/**
+ * One focusable, labelled node per project and task over the picture. One click and one key
+ * handler for all of them (no closure per node), and the nodes are built once per layout and
+ * labels: a selection or a search only swaps the few nodes it marks, so Preact skips the rest.
+ */
 function Nodes(props: TreeDrawingProps & { layout: Layout; nodes: ModelNode[] }): JSX.Element {
-  const { layout, nodes, highlighted, selectedId, labels } = props;
-  const leaves = useMemo(() => new Map(layout.leaves.map((l) => [l.id, l])), [layout]);
+  const { layout, nodes, highlighted, selectedId, labels, onOpenTask, onOpenProject } = props;
+  const placed = useMemo(() => new Map(layout.leaves.map((l) => [l.id, l])), [layout]);
   const knots = useMemo(() => new Map(layout.projects.map((p) => [p.id, p])), [layout]);
-  const out: JSX.Element[] = [];
+  const tasks = useMemo(() => nodes.flatMap((node) => node.tasks), [nodes]);
+
+  const leaf = (task: LayoutTask, marked: boolean, selected: boolean) => {
+    const at = placed.get(task.id)!;
+    const label = labels.task(task);
+    const classes = `tree-leaf tree-leaf--${task.status}${marked ? ' tree-leaf--highlighted' : ''}${selected ? ' tree-leaf--selected' : ''}`;
+    return (
+      <circle key={`t:${task.id}`} class={classes} data-task-id={task.id} tabindex={0} cx={at.x} cy={at.y} r={HIT_RADIUS} fill="none" pointer-events="all">
+        <title>{label}</title>
+      </circle>
+    );
+  };
+
   // Document order is tab order: each project, then its tasks, then its sub-projects. (On SVG,
   // Preact sets attributes by the name given, and only the lowercase `tabindex` is one.)
-  for (const node of nodes) {
-    const knot = node.project && knots.get(node.id);
-    if (node.project && knot) {
-      const project = node.project;
-      const open = () => props.onOpenProject?.(project.id);
-      out.push(
-        <g
-          key={`p:${project.id}`}
-          class="tree-project"
-          data-project-id={project.id}
-          tabindex={0}
-          transform={`translate(${knot.x} ${knot.y})`}
-          onClick={open}
-          onKeyDown={(e) => activates(e) && (e.preventDefault(), open())}
-        >
-          <title>{labels.project(project)}</title>
-          {selectedId === project.id && <circle r="9" fill="none" stroke="#1d4ed8" stroke-width="2.5" />}
-          <circle r="5" fill={leafColor(project.color)} stroke="#4e3423" stroke-width="2" />
-        </g>,
-      );
+  const plain = useMemo(() => {
+    const out: JSX.Element[] = [];
+    for (const node of nodes) {
+      const knot = node.project && knots.get(node.id);
+      if (node.project && knot) {
+        const label = labels.project(node.project);
+        out.push(
+          <g key={`p:${node.id}`} class="tree-project" data-project-id={node.id} tabindex={0} transform={`translate(${knot.x} ${knot.y})`}>
+            <title>{label}</title>
+            <circle r="5" fill={leafColor(node.project.color)} stroke="#4e3423" stroke-width="2" />
+          </g>,
+        );
+      }
+      for (const task of node.tasks) if (placed.has(task.id)) out.push(leaf(task, false, false));
     }
-    for (const task of node.tasks) {
-      const leaf = leaves.get(task.id);
-      if (!leaf) continue;
-      out.push(
-        <Leaf
-          key={`t:${task.id}`}
-          task={task}
-          x={leaf.x}
-          y={leaf.y}
-          angle={leaf.angle}
-          label={labels.task(task)}
-          highlighted={highlighted?.has(task.id) ?? false}
-          selected={selectedId === task.id}
-          onOpen={props.onOpenTask}
-        />,
-      );
-    }
-  }
-  return <g class="tree-nodes">{out}</g>;
-}
+    return out;
+    // `leaf` reads only placed and labels.
+  }, [nodes, knots, placed, labels]);
 
-interface LeafProps {
-  task: LayoutTask;
-  x: number;
-  y: number;
-  angle: number;
-  label: string;
-  highlighted: boolean;
-  selected: boolean;
-  onOpen(id: string): void;
-}
+  const marked = tasks.filter((t) => placed.has(t.id) && (highlighted?.has(t.id) || t.id === selectedId));
+  const swaps = new Map(marked.map((t) => [`t:${t.id}`, leaf(t, highlighted?.has(t.id) ?? false, t.id === selectedId)]));
+  const out = swaps.size === 0 ? plain : plain.map((v) => swaps.get(String(v.key)) ?? v);
 
-function Leaf({ task, x, y, angle, label, highlighted, selected, onOpen }: LeafProps): JSX.Element {
-  const color = leafColor(task.color);
-  const done = task.status === 'done';
-  const open = () => onOpen(task.id);
-  const classes = ['tree-leaf', `tree-leaf--${task.status}`, highlighted && 'tree-leaf--highlighted', selected && 'tree-leaf--selected'];
+  const target = (e: Event) => (e.target as Element).closest('[data-task-id], [data-project-id]');
+  const open = (e: Event) => {
+    const node = target(e);
+    const task = node?.getAttribute('data-task-id');
+    const project = node?.getAttribute('data-project-id');
+    if (task) onOpenTask(task);
+    else if (project) onOpenProject?.(project);
+    return node !== null;
+  };
   return (
-    <g
-      class={classes.filter(Boolean).join(' ')}
-      data-task-id={task.id}
-      tabindex={0}
-      transform={`translate(${x} ${y})`}
-      onClick={open}
-      onKeyDown={(e) => activates(e) && (e.preventDefault(), open())}
-    >
-      <title>{label}</title>
-      {highlighted && <circle r="8.5" fill="#fde047" fill-opacity="0.35" stroke="#ca8a04" stroke-width="2" />}
-      {selected && <circle r="8.5" fill="none" stroke="#1d4ed8" stroke-width="2.5" />}
-      <g transform={`rotate(${angle})`}>
-        <path
-          d={LEAF_PATH}
-          fill={color}
-          fill-opacity={done ? 0.3 : task.status === 'deferred' ? 0.6 : 1}
-          stroke={color}
-          stroke-width="1"
-          stroke-dasharray={task.status === 'deferred' ? '2 1.5' : undefined}
-        />
-        {!done && <path d={MIDRIB_PATH} stroke="#ffffff" stroke-opacity="0.45" stroke-width="0.7" fill="none" />}
+    <>
+      <g class="tree-marks" aria-hidden="true">
+        {marked.map((t) => {
+          const at = placed.get(t.id)!;
+          return (
+            <g key={t.id} transform={`translate(${at.x} ${at.y})`}>
+              {highlighted?.has(t.id) && <circle class="tree-ring--highlighted" r="8.5" fill="#fde047" fill-opacity="0.35" stroke="#ca8a04" stroke-width="2" />}
+              {t.id === selectedId && <circle class="tree-ring--selected" r="8.5" fill="none" stroke="#1d4ed8" stroke-width="2.5" />}
+            </g>
+          );
+        })}
+        {selectedId && knots.has(selectedId) && <circle class="tree-ring--selected" cx={knots.get(selectedId)!.x} cy={knots.get(selectedId)!.y} r="9" fill="none" stroke="#1d4ed8" stroke-width="2.5" />}
       </g>
-      {done && <path d={CHECK_PATH} stroke="#1f5130" stroke-width="1.6" fill="none" stroke-linecap="round" stroke-linejoin="round" />}
-    </g>
+      <g class="tree-nodes" onClick={open} onKeyDown={(e) => activates(e) && target(e) !== null && (e.preventDefault(), open(e))}>
+        {out}
+      </g>
+    </>
   );
 }

@@ -1,9 +1,13 @@
-import type { Task } from '../../api/types';
+import { TASK_STATUSES, type Task } from '../../api/types';
+import { useMemo, useState } from 'preact/hooks';
 import { useT } from '../../i18n/use-t';
 import { useUser } from '../../session';
 import { formatDeadline } from '../../i18n/format';
 import { buildOutline, type OutlineNode } from './outline';
 import type { Project } from '../../api/types';
+
+/** Rows a project lists before its "Show all" button. */
+export const FIRST_ROWS = 50;
 
 interface Props {
   projects: Project[];
@@ -17,9 +21,12 @@ interface Props {
 export function TreeOutline({ projects, tasks, selectedId, highlighted, onOpenTask }: Props) {
   const t = useT();
   const user = useUser();
-  const { roots, loose } = buildOutline(projects, tasks);
+  const [shown, setShown] = useState<ReadonlySet<string>>(new Set());
+  const { roots, loose } = useMemo(() => buildOutline(projects, tasks), [projects, tasks]);
+  // The status words once per language, not once per task: 10,000 i18next calls are a visible pause.
+  const statusWord = useMemo(() => Object.fromEntries(TASK_STATUSES.map((s) => [s, t(`status.${s}`)])) as Record<Task['status'], string>, [t]);
   const taskItem = (task: Task) => (
-    <li key={task.id}>
+    <li key={task.id} class="outline-task-row">
       <button
         type="button"
         class={`outline-task${task.status === 'done' ? ' done' : ''}${highlighted.has(task.id) ? ' hit' : ''}`}
@@ -29,10 +36,32 @@ export function TreeOutline({ projects, tasks, selectedId, highlighted, onOpenTa
         <svg class="swatch" viewBox="0 0 10 10" width="10" height="10" aria-hidden="true"><circle cx="5" cy="5" r="5" fill={task.color} /></svg>
         <span class="outline-title">{task.title}</span>
         {task.deadline !== null ? <span class="muted small-text">{formatDeadline(task.deadline, user.timezone)}</span> : null}
-        <span class="badge grey">{t(`status.${task.status}`)}</span>
+        <span class="badge grey">{statusWord[task.status]}</span>
       </button>
     </li>
   );
+  // A project's first rows, and the rest on request (or when one of them is selected or found):
+  // 10,000 buttons are no list to read, and building them doubled the time a big tree takes to
+  // show. Every task stays reachable: by this button, and in the drawing.
+  const showAll = (key: string, button: HTMLElement) => {
+    // The button gives way to the row that was behind it; focus goes there, not to the page.
+    const row = button.closest('li')!;
+    const list = row.parentElement!;
+    const at = [...list.children].indexOf(row);
+    setShown((s) => new Set(s).add(key));
+    requestAnimationFrame(() => list.children[at]?.querySelector('button')?.focus());
+  };
+  const taskRows = (key: string, list: Task[]) => {
+    if (list.length <= FIRST_ROWS || shown.has(key) || list.some((x) => x.id === selectedId || highlighted.has(x.id))) return list.map(taskItem);
+    return [
+      ...list.slice(0, FIRST_ROWS).map(taskItem),
+      <li key={`more:${key}`}>
+        <button type="button" class="btn ghost small" onClick={(e) => showAll(key, e.currentTarget)}>
+          {t('tree.showAllTasks', { count: list.length })}
+        </button>
+      </li>,
+    ];
+  };
   const projectItem = (node: OutlineNode) => (
     <li key={node.project.id} class="outline-project">
       <span class="outline-project-name">{node.project.name}</span>
@@ -40,7 +69,7 @@ export function TreeOutline({ projects, tasks, selectedId, highlighted, onOpenTa
       {node.children.length + node.tasks.length > 0 ? (
         <ul>
           {node.children.map(projectItem)}
-          {node.tasks.map(taskItem)}
+          {taskRows(node.project.id, node.tasks)}
         </ul>
       ) : null}
     </li>
@@ -51,7 +80,7 @@ export function TreeOutline({ projects, tasks, selectedId, highlighted, onOpenTa
       {loose.length > 0 ? (
         <li class="outline-project">
           <span class="outline-project-name muted">{t('tree.noProject')}</span>
-          <ul>{loose.map(taskItem)}</ul>
+          <ul>{taskRows('', loose)}</ul>
         </li>
       ) : null}
     </ul>

@@ -6,7 +6,7 @@ import { useT } from '../../i18n/use-t';
 import { useLoad } from '../../components/useLoad';
 import { ErrorNote, messageOf } from '../../components/ErrorNote';
 import { usePageTitle } from '../../components/usePageTitle';
-import { TreeDrawing, type LayoutInput } from '../../components/drawing';
+import { TreeDrawing, type LayoutInput, type LayoutTask } from '../../components/drawing';
 import { StyleSelect } from '../trees/TreeDialog';
 import { TreeOutline } from './TreeOutline';
 import { TaskPanel } from './TaskPanel';
@@ -68,6 +68,18 @@ export function TreePage() {
     task: (taskId) => data?.tasks.find((x) => x.id === taskId)?.title ?? null,
     project: (projectId) => data?.projects.find((x) => x.id === projectId)?.name ?? null,
   }), [data]);
+  // Stable between renders, so the drawing keeps its nodes when only the selection or a search
+  // changes; the status words are looked up once, not once per task (10,000 i18next calls).
+  const treeName = data?.tree.name ?? '';
+  const labels = useMemo(() => {
+    const statusWord = new Map<LayoutTask['status'], string>();
+    const status = (s: LayoutTask['status']) => statusWord.get(s) ?? (statusWord.set(s, t(`status.${s}`)), statusWord.get(s)!);
+    return {
+      drawing: t('tree.drawing', { name: treeName }),
+      task: (x: LayoutTask) => t('tree.taskLabel', { title: x.title, status: status(x.status) }),
+      project: (p: { name: string }) => t('tree.projectLabel', { name: p.name }),
+    };
+  }, [t, treeName]);
   const task = data?.tasks.find((x) => x.id === selected) ?? null;
   const canEdit = data !== null && data.tree.access !== 'viewer';
 
@@ -110,11 +122,7 @@ export function TreePage() {
               highlighted={highlighted}
               selectedId={selected}
               onOpenTask={setSelected}
-              labels={{
-                drawing: t('tree.drawing', { name: data.tree.name }),
-                task: (x) => t('tree.taskLabel', { title: x.title, status: t(`status.${x.status}`) }),
-                project: (p) => t('tree.projectLabel', { name: p.name }),
-              }}
+              labels={labels}
             />
           </div>
           <div class="card">
