@@ -36,7 +36,7 @@ export async function requestPasswordReset(deps: Deps, emailInput: string, onMai
       id: newId('rst'), owner_id: user.id, token_hash: sha256(token), created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + RESET_TTL_MS).toISOString(), used_at: null,
     }).execute();
-    const link = new URL('/reset-password', deps.config.publicUrl);
+    const link = new URL('/reset', deps.config.publicUrl);
     link.searchParams.set('token', token);
     await mailer.send({
       to: user.email,
