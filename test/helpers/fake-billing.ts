@@ -26,28 +26,40 @@ const json = (status: number, body: unknown) => ({ status, body: JSON.stringify(
  * The billing provider's API on loopback, for the calls the service makes through the official
  * SDK: `POST /v1/checkout/sessions` and `POST /v1/billing_portal/sessions`. It records each call's
  * form fields, so tests assert the request shapes, and answers as the provider does. `failing`
- * makes every call answer a 500 (the SDK retries once, then gives up).
+ * makes every call answer a 500 (the SDK retries once, then gives up). Its hosted pages
+ * (`GET /c/pay/…`, `GET /p/session/…`) stand for a paid checkout and a visit to the portal: they
+ * send the browser straight back to the session's success or return URL.
  */
 export async function startFakeBilling() {
   const calls: ProviderCall[] = [];
   const state = { failing: false };
+  /** Hosted page path -> where it sends the browser back. */
+  const hostedPages = new Map<string, string>();
+  let url = '';
   const sockets = new Set<Socket>();
   const server: Server = createServer(async (request, response) => {
     const text = await bodyOf(request).catch(() => null);
     if (text === null) return;
     const path = (request.url ?? '').split('?')[0]!;
     const form = Object.fromEntries(new URLSearchParams(text));
+    const back = request.method === 'GET' ? hostedPages.get(path) : undefined;
+    if (back !== undefined) {
+      response.writeHead(302, { location: back }).end();
+      return;
+    }
     calls.push({ method: request.method ?? '', path, authorization: request.headers.authorization, form });
     const answer = (() => {
       if (request.headers.authorization !== `Bearer ${TEST_PROVIDER_KEY}`) return json(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
       if (state.failing) return json(500, { error: { type: 'api_error', message: 'upstream trouble' } });
       if (request.method === 'POST' && path === '/v1/checkout/sessions') {
         const id = `cs_test_${randomBytes(8).toString('hex')}`;
-        return json(200, { id, object: 'checkout.session', mode: form.mode, client_reference_id: form.client_reference_id ?? null, url: `https://checkout.stripe.test/c/pay/${id}` });
+        hostedPages.set(`/c/pay/${id}`, form.success_url ?? '/');
+        return json(200, { id, object: 'checkout.session', mode: form.mode, client_reference_id: form.client_reference_id ?? null, url: `${url}/c/pay/${id}` });
       }
       if (request.method === 'POST' && path === '/v1/billing_portal/sessions') {
         const id = `bps_${randomBytes(8).toString('hex')}`;
-        return json(200, { id, object: 'billing_portal.session', customer: form.customer, return_url: form.return_url, url: `https://billing.stripe.test/p/session/${id}` });
+        hostedPages.set(`/p/session/${id}`, form.return_url ?? '/');
+        return json(200, { id, object: 'billing_portal.session', customer: form.customer, return_url: form.return_url, url: `${url}/p/session/${id}` });
       }
       return json(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${request.method}: ${path})` } });
     })();
@@ -60,8 +72,9 @@ export async function startFakeBilling() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('no address');
+  url = `http://127.0.0.1:${address.port}`;
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url,
     calls,
     state,
     async close() {

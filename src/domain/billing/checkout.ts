@@ -24,9 +24,13 @@ async function callProvider<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Where the hosted pages send the browser back: the app's billing page. */
-function billingPage(deps: Deps, outcome?: string): string {
-  return `${deps.config.publicUrl}/billing${outcome === undefined ? '' : `?checkout=${outcome}`}`;
+/**
+ * Where the hosted pages send the browser back: the app's billing page, told what was bought, so
+ * it can wait for the webhook to show that plan instead of reloading until something changes.
+ */
+function billingPage(deps: Deps, query: Record<string, string> = {}): string {
+  const search = new URLSearchParams(query).toString();
+  return `${deps.config.publicUrl}/billing${search === '' ? '' : `?${search}`}`;
 }
 
 /**
@@ -41,7 +45,7 @@ export async function startCheckout(deps: Deps, actor: Actor, plan: PaidPlan): P
   return callProvider(() => provider.createCheckout({
     userId: user.id, email: user.email, customerId: user.billing_customer_id, plan,
     productName: productNames[plan], amount: prices[plan], currency,
-    successUrl: billingPage(deps, 'success'), cancelUrl: billingPage(deps, 'cancelled'),
+    successUrl: billingPage(deps, { checkout: 'success', plan }), cancelUrl: billingPage(deps, { checkout: 'cancelled' }),
   }));
 }
 
