@@ -32,7 +32,11 @@ const json = (status: number, body: unknown) => ({ status, body: JSON.stringify(
  */
 export async function startFakeBilling() {
   const calls: ProviderCall[] = [];
-  const state = { failing: false };
+  /**
+   * `returnOrigin`: the app's real origin, for a test app whose PUBLIC_URL cannot know the port
+   * it was given; the hosted pages then send the browser back there, path and query kept.
+   */
+  const state: { failing: boolean; returnOrigin: string | null } = { failing: false, returnOrigin: null };
   /** Hosted page path -> where it sends the browser back. */
   const hostedPages = new Map<string, string>();
   let url = '';
@@ -44,7 +48,9 @@ export async function startFakeBilling() {
     const form = Object.fromEntries(new URLSearchParams(text));
     const back = request.method === 'GET' ? hostedPages.get(path) : undefined;
     if (back !== undefined) {
-      response.writeHead(302, { location: back }).end();
+      const target = new URL(back);
+      const location = state.returnOrigin === null ? back : `${state.returnOrigin}${target.pathname}${target.search}`;
+      response.writeHead(302, { location }).end();
       return;
     }
     calls.push({ method: request.method ?? '', path, authorization: request.headers.authorization, form });

@@ -1,6 +1,6 @@
 /** One typed function per endpoint the app uses; paths and bodies as the OpenAPI document has them. */
 import { api, query, setCsrf } from './client';
-import type { AgentCall, Attachment, Page, Project, Scope, SpeechJob, SpeechStatus, Task, Token, Tree, TreeSnapshot, TreeStyleName, User } from './types';
+import type { AgentCall, Attachment, Billing, Page, Project, Scope, SpeechJob, SpeechStatus, Task, Token, Tree, TreeSnapshot, TreeStyleName, User } from './types';
 import type { Language } from '../i18n';
 
 interface Session { user: User | null; csrf?: string }
@@ -77,4 +77,10 @@ export const tokens = {
 
 export const agentCalls = {
   latest: () => api<{ items: AgentCall[] }>('GET', '/agent-calls').then((a) => a.items),
+};
+
+export const billing = {
+  get: () => api<Billing>('GET', '/billing'),
+  checkout: (plan: 'sprout' | 'grove') => api<{ url: string }>('POST', '/billing/checkout', { plan }).then((a) => a.url),
+  portal: () => api<{ url: string }>('POST', '/billing/portal', {}).then((a) => a.url),
 };

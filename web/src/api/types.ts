@@ -26,3 +26,12 @@ export interface Attachment { id: string; task_id: string; filename: string; con
 export interface SpeechStatus { configured: boolean; provider: string | null; max_bytes: number; formats: string[] }
 export interface SpeechJob { id: string; task_id: string; attachment_id: string | null; status: 'queued' | 'running' | 'succeeded' | 'failed'; transcript: string | null; error: string | null; created_at: string; updated_at: string; finished_at: string | null }
 export interface Page<T> { items: T[]; next_cursor: string | null }
+
+export interface BillingPlan {
+  id: Plan;
+  price: { amount: number; currency: string; interval: 'month' } | null;
+  limits: { trees: number; projects_per_tree: number; tasks_per_tree: number; storage_bytes: number; history_days: number; transcription: boolean; sharing: boolean };
+}
+export interface Billing {
+  mode: 'test'; configured: boolean; plan: Plan; plan_expires_at: string | null; effective_plan: Plan; plans: BillingPlan[];
+}
