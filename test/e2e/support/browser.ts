@@ -39,7 +39,8 @@ export interface Watched {
 
 export async function openPage(browser: Browser, baseURL: string, locale = 'en-US'): Promise<Watched> {
   const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 }, locale, timezoneId: 'Europe/Berlin' });
-  context.setDefaultTimeout(10_000);
+  // Generous: a 2-core CI machine runs these beside the rest of the suite; a wait that passes is no slower for it.
+  context.setDefaultTimeout(20_000);
   const page = await context.newPage();
   const watched: Watched = { page, context, cspViolations: [], dialogs: [], pageErrors: [] };
   page.on('console', (message) => {

@@ -1,10 +1,11 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
-// The drawing as SVG. The picture (trunk, branches, ground) is an <svg role="img"> named for the
-// tree; the projects and leaves are drawn over it as focusable nodes in an outer <svg>, because
-// focusable content inside role="img" is hidden from assistive technology (axe:
-// nested-interactive). No inline style: the app runs under a strict CSP, so only presentation
-// attributes and classes.
+// The drawing as SVG: one <svg role="img"> named for the tree (CONTRACT §15), holding the picture
+// and, over it, the projects and leaves as focusable nodes (data-project-id, data-task-id) that
+// open with Enter. Inside an image the nodes are graphics, not widgets: they carry a <title> and
+// no role, so no interactive control sits inside role="img" (axe: nested-interactive). People on
+// assistive technology get the same tree as the accessible list view beside the drawing. No inline
+// style: the app runs under a strict CSP, so only presentation attributes and classes.
 import type { JSX } from 'preact';
 import { useMemo } from 'preact/hooks';
 import { layoutTree } from './layout.js';
@@ -25,8 +26,8 @@ export function TreeDrawing(props: TreeDrawingProps): JSX.Element {
   const ground = layout.branches[0]?.y1 ?? height;
 
   return (
-    <svg class="tree-drawing" viewBox={viewBox} width={width} height={height} data-style={style}>
-      <svg role="img" aria-label={props.labels.drawing} viewBox={viewBox} width={width} height={height}>
+    <svg class="tree-drawing" role="img" aria-label={props.labels.drawing} viewBox={viewBox} width={width} height={height} data-style={style}>
+      <svg viewBox={viewBox} width={width} height={height}>
         <ellipse cx={width / 2} cy={ground} rx={width * 0.42} ry={Math.max(6, width * 0.025)} fill="#7c9a4e" fill-opacity="0.18" />
         <path d={`M${width * 0.06} ${ground}H${width * 0.94}`} stroke="#7c9a4e" stroke-opacity="0.55" stroke-width="2" stroke-linecap="round" />
         <g fill="none" stroke-linecap="round" stroke-linejoin="round">
@@ -58,8 +59,6 @@ function Nodes(props: TreeDrawingProps & { layout: Layout; nodes: ModelNode[] })
           class="tree-project"
           data-project-id={project.id}
           tabindex={0}
-          role="button"
-          aria-label={labels.project(project)}
           transform={`translate(${knot.x} ${knot.y})`}
           onClick={open}
           onKeyDown={(e) => activates(e) && (e.preventDefault(), open())}
@@ -112,8 +111,6 @@ function Leaf({ task, x, y, angle, label, highlighted, selected, onOpen }: LeafP
       class={classes.filter(Boolean).join(' ')}
       data-task-id={task.id}
       tabindex={0}
-      role="button"
-      aria-label={label}
       transform={`translate(${x} ${y})`}
       onClick={open}
       onKeyDown={(e) => activates(e) && (e.preventDefault(), open())}
