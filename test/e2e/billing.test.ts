@@ -69,7 +69,7 @@ browserDescribe.each(databases)('buying a plan in the browser (%s)', (kind) => {
     expect(checkout.form['metadata[plan]']).toBe('grove');
     // While it waits, the page asks the API again; it never reloads itself.
     const [navigationsBack, readsBack] = [navigations, billingReads];
-    await s.w.page.waitForTimeout(3500);
+    await s.w.page.waitForTimeout(4500);
     expect(navigations).toBe(navigationsBack);
     expect(billingReads).toBeGreaterThanOrEqual(readsBack + 2);
     await s.w.page.getByText('Waiting for the provider to confirm your Grove plan').waitFor();
@@ -92,7 +92,9 @@ browserDescribe.each(databases)('buying a plan in the browser (%s)', (kind) => {
     expect(await page.upgrade('Grove').count()).toBe(0);
 
     // Manage goes to the portal, which sends the browser back to this page.
+    const returned = s.w.page.waitForEvent('framenavigated', (frame) => frame === s.w.page.mainFrame());
     await page.manage.click();
+    await returned;
     await s.w.page.waitForURL(/\/billing$/);
     expect(provider.calls.at(-1)).toMatchObject({ path: '/v1/billing_portal/sessions', form: { customer } });
     await page.plans.waitFor();
