@@ -17,6 +17,7 @@ import { SpeechWorker } from './domain/files/speech-worker.js';
 import { SmtpMailer } from './domain/accounts/mail.js';
 import { CREDENTIAL_TTL_MS, CredentialCache } from './domain/agents/credential-cache.js';
 import { onTokenRevoked } from './domain/agents/tokens.js';
+import { makeBillingProvider } from './domain/billing/provider.js';
 // Attachments join deletes and the export through hooks registered when the module loads.
 import './domain/files/attachments.js';
 
@@ -49,7 +50,7 @@ export async function openDeps(config: Config): Promise<{ deps: Deps; store: Sto
     db: store.db, dialect: store.dialect, config, limiter: makeLimiter(config), journal: new Journal(store.db, store.dialect, config.journal),
     blobs, photos: new PhotoCleaner(), speech: new SpeechWorker(store.db, config, blobs),
     mailer: config.smtpUrl === null ? null : new SmtpMailer(config.smtpUrl, config.mailFrom ?? `Task Tree <no-reply@${new URL(config.publicUrl).hostname}>`),
-    credentials,
+    credentials, billing: makeBillingProvider(config.billing),
   };
   return {
     deps,

@@ -24,7 +24,7 @@ export interface Config {
   };
   smtpUrl: string | null;
   mailFrom: string | null;
-  billing: { providerKey: string | null; webhookSecret: string | null };
+  billing: BillingConfig;
   logLevel: string;
   /** Requests per rolling minute per token, session or anonymous address (CONTRACT §12: 600). */
   rateLimitPerMinute: number;
@@ -32,6 +32,18 @@ export interface Config {
   journal: boolean;
   /** How long a client may take to send a request, so no connection can hold the service forever. */
   http: HttpTimeouts;
+}
+
+/** CONTRACT §14: test mode only; configured when both the key and the webhook secret are set. */
+export interface BillingConfig {
+  providerKey: string | null;
+  webhookSecret: string | null;
+  /** Where the provider SDK sends its calls; null is the provider's own API. */
+  apiUrl: string | null;
+  /** ISO 4217, lower case, as the provider writes it. */
+  currency: string;
+  /** Monthly price in minor units (500 is 5.00). */
+  prices: { sprout: number; grove: number };
 }
 
 export interface HttpTimeouts {
@@ -115,6 +127,43 @@ function loadHttpTimeouts(env: Env): HttpTimeouts {
   return timeouts;
 }
 
+function minorUnits(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  // Digits only: "12.00" would read as 12 cents, not the 12 dollars it was meant as.
+  const amount = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error(`${name} must be a whole number of minor units (500 is 5.00), got "${value}"`);
+  return amount;
+}
+
+/**
+ * Billing runs in test mode only in this release (CONTRACT §14): a live key would take real
+ * money, so it stops the service here rather than at the first checkout. Only the key's prefix
+ * is ever named in a message, never the key.
+ */
+function loadBilling(env: Env): BillingConfig {
+  const providerKey = nonEmpty(env.BILLING_PROVIDER_KEY);
+  if (providerKey !== null && /^(sk|rk)_live_/.test(providerKey)) {
+    throw new Error('BILLING_PROVIDER_KEY is a live key (sk_live_/rk_live_); billing runs in test mode only, so use a test key (sk_test_/rk_test_)');
+  }
+  if (providerKey !== null && !/^(sk|rk)_test_/.test(providerKey)) {
+    throw new Error('BILLING_PROVIDER_KEY must be a test key (sk_test_… or rk_test_…)');
+  }
+  const webhookSecret = nonEmpty(env.BILLING_WEBHOOK_SECRET);
+  if (webhookSecret !== null && !webhookSecret.startsWith('whsec_')) throw new Error('BILLING_WEBHOOK_SECRET must be a webhook signing secret (whsec_…)');
+  const currency = (nonEmpty(env.BILLING_CURRENCY) ?? 'usd').toLowerCase();
+  if (!/^[a-z]{3}$/.test(currency)) throw new Error(`BILLING_CURRENCY must be a three-letter currency code, got "${currency}"`);
+  return {
+    providerKey,
+    webhookSecret,
+    apiUrl: httpUrl('BILLING_API_URL', env.BILLING_API_URL),
+    currency,
+    prices: {
+      sprout: minorUnits('BILLING_PRICE_SPROUT', env.BILLING_PRICE_SPROUT, 500),
+      grove: minorUnits('BILLING_PRICE_GROVE', env.BILLING_PRICE_GROVE, 1200),
+    },
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = parsePort(env.PORT);
   const host = nonEmpty(env.HOST) ?? '127.0.0.1';
@@ -144,7 +193,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     smtpUrl: nonEmpty(env.SMTP_URL),
     mailFrom: nonEmpty(env.MAIL_FROM),
-    billing: { providerKey: nonEmpty(env.BILLING_PROVIDER_KEY), webhookSecret: nonEmpty(env.BILLING_WEBHOOK_SECRET) },
+    billing: loadBilling(env),
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
     rateLimitPerMinute: parseRate(env.RATE_LIMIT_PER_MINUTE),
     journal: env.JOURNAL !== 'off',

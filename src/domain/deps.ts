@@ -7,6 +7,7 @@ import type { PhotoCleaner } from './files/photo-metadata.js';
 import type { SpeechWorker } from './files/speech-worker.js';
 import type { Mailer } from './accounts/mail.js';
 import type { CredentialCache } from './agents/credential-cache.js';
+import type { BillingProvider } from './billing/provider.js';
 
 /** What every use case may use: the database, the configuration, the shared limiter, the agent call journal and the file stores. */
 export interface Deps {
@@ -23,4 +24,6 @@ export interface Deps {
   mailer: Mailer | null;
   /** Token lookups of the last second (see CredentialCache). */
   credentials: CredentialCache;
+  /** The billing provider; null while billing is unconfigured (CONTRACT §14). */
+  billing: BillingProvider | null;
 }

@@ -2,6 +2,7 @@
 export const errorStatus = {
   validation_failed: 400,
   invalid_json: 400,
+  invalid_signature: 400,
   invalid_cursor: 400,
   cursor_expired: 400,
   idempotency_key_not_allowed: 400,

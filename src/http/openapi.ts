@@ -63,6 +63,7 @@ const tags = [
   { name: 'Speech', description: 'Transcription of audio into speech jobs, when a provider is configured' },
   { name: 'Sharing', description: 'Members of a tree and invitations (the owner on Grove)' },
   { name: 'Teamwork', description: 'Assignees, comments, tree messages, history and CSV import on a tree' },
+  { name: 'Billing', description: 'Plans bought in the browser (test mode), changed only by the provider\'s verified webhook' },
   { name: 'Agent call journal', description: 'Metadata of the calls made with personal tokens' },
   { name: 'Service', description: 'Liveness and readiness, outside /api/v1' },
 ];

@@ -11,6 +11,10 @@ export interface UserTable {
   timezone: string;
   plan: string;
   plan_expires_at: string | null;
+  /** The billing provider's customer, bound by the first completed checkout. */
+  billing_customer_id: string | null;
+  /** `created` of the last provider event that set the plan; older events never undo it. */
+  billing_event_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -239,6 +243,17 @@ export interface Database {
   task_assignees: TaskAssigneeTable;
   comments: CommentTable;
   messages: MessageTable;
+  billing_events: BillingEventTable;
+}
+
+/** Provider events already applied (or deliberately ignored); the primary key makes each apply once. */
+export interface BillingEventTable {
+  id: string;
+  type: string;
+  user_id: string | null;
+  outcome: string;
+  event_created_at: string;
+  received_at: string;
 }
 
 /** Columns filled by the database (sequences). */

@@ -10,6 +10,31 @@ describe('configuration', () => {
     expect(set.speech).toEqual({ apiUrl: 'https://api.openai.com/v1', apiKey: 'sk-x', model: 'gpt-4o-transcribe', timeoutMs: 30_000 });
   });
 
+  it('reads billing: unconfigured by default, test keys only, prices and currency configurable', () => {
+    expect(loadConfig(base).billing).toEqual({ providerKey: null, webhookSecret: null, apiUrl: null, currency: 'usd', prices: { sprout: 500, grove: 1200 } });
+    const set = loadConfig({
+      ...base, BILLING_PROVIDER_KEY: 'rk_test_abc', BILLING_WEBHOOK_SECRET: 'whsec_abc', BILLING_API_URL: 'http://127.0.0.1:12111',
+      BILLING_CURRENCY: 'EUR', BILLING_PRICE_SPROUT: '400', BILLING_PRICE_GROVE: '1000',
+    });
+    expect(set.billing).toEqual({ providerKey: 'rk_test_abc', webhookSecret: 'whsec_abc', apiUrl: 'http://127.0.0.1:12111', currency: 'eur', prices: { sprout: 400, grove: 1000 } });
+  });
+
+  it('refuses a live billing key at start, naming the problem but never the key', () => {
+    for (const key of ['sk_live_secretvalue', 'rk_live_secretvalue']) {
+      expect(() => loadConfig({ ...base, BILLING_PROVIDER_KEY: key })).toThrow(/live key .*test mode only/);
+      try {
+        loadConfig({ ...base, BILLING_PROVIDER_KEY: key });
+      } catch (err) {
+        expect((err as Error).message).not.toContain('secretvalue');
+      }
+    }
+    expect(() => loadConfig({ ...base, BILLING_PROVIDER_KEY: 'pk_test_abc' })).toThrow(/BILLING_PROVIDER_KEY must be a test key/);
+    expect(() => loadConfig({ ...base, BILLING_WEBHOOK_SECRET: 'secret' })).toThrow(/BILLING_WEBHOOK_SECRET must be/);
+    expect(() => loadConfig({ ...base, BILLING_API_URL: 'localhost:12111' })).toThrow(/BILLING_API_URL must be an http\(s\) URL/);
+    expect(() => loadConfig({ ...base, BILLING_PRICE_GROVE: '12.00' })).toThrow(/BILLING_PRICE_GROVE must be a whole number/);
+    expect(() => loadConfig({ ...base, BILLING_CURRENCY: 'dollars' })).toThrow(/BILLING_CURRENCY/);
+  });
+
   it('fails at start on settings that cannot work', () => {
     expect(() => loadConfig({ ...base, SPEECH_API_URL: 'api.openai.com/v1' })).toThrow(/SPEECH_API_URL must be an http\(s\) URL/);
     expect(() => loadConfig({ ...base, SPEECH_API_URL: 'ftp://example.com' })).toThrow(/SPEECH_API_URL/);

@@ -7,6 +7,7 @@ import { download, upload } from '../helpers/files.js';
 import { startValidatingProxy } from '../helpers/validating-proxy.js';
 import { startFakeSmtp } from '../helpers/fake-smtp.js';
 import { startFakeSpeech } from '../helpers/fake-speech.js';
+import { billingEnv, checkoutCompleted, signEvent, startFakeBilling } from '../helpers/fake-billing.js';
 
 /** The reset token of the latest mail to `email`. */
 async function resetTokenFor(smtp: Awaited<ReturnType<typeof startFakeSmtp>>, email: string): Promise<string> {
@@ -28,11 +29,13 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
   let proxy: Awaited<ReturnType<typeof startValidatingProxy>>;
   let smtp: Awaited<ReturnType<typeof startFakeSmtp>>;
   let speech: Awaited<ReturnType<typeof startFakeSpeech>>;
+  let billing: Awaited<ReturnType<typeof startFakeBilling>>;
   beforeAll(async () => {
     smtp = await startFakeSmtp();
     speech = await startFakeSpeech(['ok']);
+    billing = await startFakeBilling();
     t = await startTestApp(kind, {
-      RATE_LIMIT_PER_MINUTE: '400', SMTP_URL: smtp.url, MAIL_FROM: 'Task Tree <reset@tasktree.test>', SPEECH_API_URL: speech.url, SPEECH_API_KEY: 'sk-test',
+      ...billingEnv(billing.url), RATE_LIMIT_PER_MINUTE: '400', SMTP_URL: smtp.url, MAIL_FROM: 'Task Tree <reset@tasktree.test>', SPEECH_API_URL: speech.url, SPEECH_API_KEY: 'sk-test',
     });
     proxy = await startValidatingProxy(t.url);
   });
@@ -40,6 +43,7 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     await proxy.close();
     await t.stop();
     await speech.close();
+    await billing.close();
     await smtp.close();
   });
 
@@ -179,6 +183,18 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     expectStatus(await agent.get('/api/v1/tasks/tsk_unknown/transcriptions'), 404, 'transcriptions of an unknown task');
     expectStatus(await agent.get(`/api/v1/speech/jobs/${job.body.job.id}`), 200, 'job');
     expectStatus(await agent.get('/api/v1/speech/jobs/spj_unknown'), 404, 'unknown job');
+
+    // Billing, through a fake provider and webhooks signed by the provider SDK's test helper.
+    expectStatus(await browser.get('/api/v1/billing'), 200, 'billing');
+    expectStatus(await agent.get('/api/v1/billing'), 403, 'billing with a Bearer token');
+    expectStatus(await browser.post('/api/v1/billing/portal'), 409, 'portal before a purchase');
+    expectStatus(await browser.post('/api/v1/billing/checkout', { plan: 'grove' }), 200, 'checkout');
+    expectStatus(await browser.post('/api/v1/billing/checkout', { plan: 'seed' }), 400, 'checkout of Seed');
+    const completed = signEvent(checkoutCompleted(alice.user.id, 'cus_conformance'));
+    const hook = (signature: string) => new Client(base).request('POST', '/api/v1/billing/webhook', { raw: completed.body, headers: { 'stripe-signature': signature } });
+    expectStatus(await hook('t=1,v1=forged'), 400, 'webhook with a bad signature');
+    expectStatus(await hook(completed.signature), 200, 'webhook');
+    expectStatus(await browser.post('/api/v1/billing/portal'), 200, 'portal');
 
     // Teams: members, invitations, assignees, comments, messages, history and CSV import.
     await setUserPlan(t.app.deps, alice.email, 'grove', null);

@@ -14,7 +14,7 @@ const Sharing = lazy(() => import('./pages/sharing/SharingPage').then((m) => m.S
 const TreePage = lazy(() => import('./pages/tree/TreePage').then((m) => m.TreePage));
 const Agents = lazy(() => import('./pages/agents/AgentsPage').then((m) => m.AgentsPage));
 const Account = lazy(() => import('./pages/AccountPage').then((m) => m.AccountPage));
-const Billing = lazy(() => import('./pages/BillingPage').then((m) => m.BillingPage));
+const Billing = lazy(() => import('./pages/billing/BillingPage').then((m) => m.BillingPage));
 const NotFound = lazy(() => import('./pages/NotFound').then((m) => m.NotFound));
 
 /** One wrapper decides who may see a page: signed-in pages send visitors to sign in, and back. */

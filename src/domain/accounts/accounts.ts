@@ -70,7 +70,7 @@ export async function registerUser(deps: Deps, input: RegisterInput): Promise<Us
   const id = newId('usr');
   const row: UserRow = {
     id, owner_id: id, email, password_hash: passwordHash, name, language, timezone,
-    plan: 'seed', plan_expires_at: null, created_at: now, updated_at: now,
+    plan: 'seed', plan_expires_at: null, billing_customer_id: null, billing_event_at: null, created_at: now, updated_at: now,
   };
   const inserted = await deps.db
     .insertInto('users')

@@ -44,7 +44,7 @@ export const ErrorBody = Type.Object(
 export const Ok = Type.Object({ ok: Type.Boolean() });
 
 const errorDescriptions: Record<number, string> = {
-  400: 'validation_failed, invalid_json, invalid_cursor, cursor_expired, account_guard_required, idempotency_key_not_allowed',
+  400: 'validation_failed, invalid_json, invalid_signature, invalid_cursor, cursor_expired, account_guard_required, idempotency_key_not_allowed',
   401: 'unauthenticated: missing, unknown, expired or revoked credential',
   403: 'csrf_failed, session_required, insufficient_scope, plan_read_only, plan_limit_reached, forbidden',
   404: 'not_found: unknown, foreign or no longer accessible',

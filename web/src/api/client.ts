@@ -29,6 +29,7 @@ export function describeError(status: number, code: string, retryAfter: number |
     case 'plan_read_only': return t('errors.planReadOnly');
     case 'token_limit_reached': return t('errors.tokenLimit');
     case 'speech_unavailable': return t('errors.speechUnavailable');
+    case 'billing_unavailable': return t('errors.billingUnavailable');
     case 'unsupported_media_type': return t('errors.unsupportedType');
     case 'forbidden': return t('errors.forbidden');
     case 'not_found': return t('errors.notFound');

@@ -1,6 +1,6 @@
 /** One typed function per endpoint the app uses; paths and bodies as the OpenAPI document has them. */
 import { api, query, setCsrf } from './client';
-import type { AgentCall, Attachment, Comment, HistoryEntry, Invitation, Member, MemberRole, Message, Page, Project, Scope, SpeechJob, SpeechStatus, Task, Token, Tree, TreeSnapshot, TreeStyleName, User } from './types';
+import type { AgentCall, Attachment, Billing, Comment, HistoryEntry, Invitation, Member, MemberRole, Message, Page, Project, Scope, SpeechJob, SpeechStatus, Task, Token, Tree, TreeSnapshot, TreeStyleName, User } from './types';
 import type { Language } from '../i18n';
 
 interface Session { user: User | null; csrf?: string }
@@ -115,4 +115,10 @@ export const messages = {
 /** History is long: one page at a time, newest first, the next on "Load more". */
 export const history = {
   page: (treeId: string, cursor?: string) => api<Page<HistoryEntry>>('GET', `/trees/${enc(treeId)}/history${query({ limit: 50, cursor })}`),
+};
+
+export const billing = {
+  get: () => api<Billing>('GET', '/billing'),
+  checkout: (plan: 'sprout' | 'grove') => api<{ url: string }>('POST', '/billing/checkout', { plan }).then((a) => a.url),
+  portal: () => api<{ url: string }>('POST', '/billing/portal', {}).then((a) => a.url),
 };

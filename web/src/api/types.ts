@@ -43,3 +43,12 @@ export interface HistoryEntry {
 }
 export interface ImportResult { created: { projects: number; tasks: number }; dry_run?: boolean }
 export interface RowProblem { row: number; column: string | null; message: string }
+
+export interface BillingPlan {
+  id: Plan;
+  price: { amount: number; currency: string; interval: 'month' } | null;
+  limits: { trees: number; projects_per_tree: number; tasks_per_tree: number; storage_bytes: number; history_days: number; transcription: boolean; sharing: boolean };
+}
+export interface Billing {
+  mode: 'test'; configured: boolean; plan: Plan; plan_expires_at: string | null; effective_plan: Plan; plans: BillingPlan[];
+}
