@@ -16,14 +16,14 @@ export type OAuthErrorCode =
   | 'access_denied'
   | 'invalid_redirect_uri'
   | 'invalid_client_metadata'
-  | 'slow_down';
+  | 'rate_limited';
 
 /** A protocol failure; the door answers it in RFC 6749 form. */
 export class OAuthError extends Error {
   constructor(
     readonly error: OAuthErrorCode,
     readonly description: string,
-    /** invalid_client is 401 (RFC 6749 §5.2); a registration flood 429; everything else 400. */
+    /** invalid_client is 401 (RFC 6749 §5.2); everything else 400 unless given (a registration flood is 429). */
     readonly status = error === 'invalid_client' ? 401 : 400,
   ) {
     super(description);

@@ -12,6 +12,7 @@ import { speechRoutes } from './speech.js';
 import { memberRoutes } from './members.js';
 import { discussionRoutes } from './discussion.js';
 import { importRoutes } from './import.js';
+import { oauthConnectionRoutes } from './oauth-connections.js';
 
 /** Every REST resource, mounted under /api/v1 behind the shared pipeline. One line per resource file. */
 export const restRoutes: ((deps: Deps) => FastifyPluginAsyncTypebox)[] = [
@@ -27,4 +28,5 @@ export const restRoutes: ((deps: Deps) => FastifyPluginAsyncTypebox)[] = [
   memberRoutes,
   discussionRoutes,
   importRoutes,
+  oauthConnectionRoutes,
 ];
