@@ -13,7 +13,7 @@ describe.each(databases)('OAuth discovery and registration (%s)', (kind) => {
   it('publishes RFC 8414 metadata with exactly the CONTRACT values, and no OpenID discovery', async () => {
     const response = await fetch(`${t.url}/.well-known/oauth-authorization-server`);
     expect(response.status).toBe(200);
-    const doc = await response.json();
+    const doc: any = await response.json();
     expect(doc).toMatchObject({
       issuer: t.url,
       authorization_endpoint: `${t.url}/oauth/authorize`,
@@ -79,7 +79,7 @@ describe.each(databases)('OAuth discovery and registration (%s)', (kind) => {
     expect((await register(t.url, { grant_types: ['client_credentials'] })).body.error).toBe('invalid_client_metadata');
     const notJson = await fetch(`${t.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
     expect(notJson.status).toBe(400);
-    expect((await notJson.json()).error).toBe('invalid_client_metadata');
+    expect(((await notJson.json()) as any).error).toBe('invalid_client_metadata');
     const rows = await t.app.deps.db.selectFrom('oauth_clients').select('id').execute();
     expect(rows).toHaveLength(1);
   });
