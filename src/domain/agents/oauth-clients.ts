@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { OAuthClientTable } from '../../store/schema.js';
 import { newId, nowIso } from '../ids.js';
+import type { Db } from '../../store/db.js';
 import { OAuthError } from './oauth-errors.js';
 
 export type ClientRow = Selectable<OAuthClientTable>;
@@ -115,7 +116,7 @@ export function redirectAllowed(client: ClientRow, value: string): boolean {
   });
 }
 
-/** A client is "used" whenever one of its tokens is issued; at most once a minute is written. */
-export async function touchClient(deps: Deps, clientId: string, now = nowIso()): Promise<void> {
-  await deps.db.updateTable('oauth_clients').set({ last_used_at: now }).where('id', '=', clientId).execute();
+/** A client is "used" whenever one of its tokens is issued or used (grant use is recorded once a minute). */
+export async function touchClient(db: Db, clientId: string, now = nowIso()): Promise<void> {
+  await db.updateTable('oauth_clients').set({ last_used_at: now }).where('id', '=', clientId).execute();
 }

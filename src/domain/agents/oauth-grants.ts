@@ -115,7 +115,7 @@ export async function authenticateAccessToken(deps: Deps, value: string, resourc
   const { g_id, g_scopes, g_resource: _resource, g_last_used_at, c_id, c_name, ...user } = row;
   if (g_last_used_at === null || Date.parse(now) - Date.parse(g_last_used_at) >= LAST_USED_RESOLUTION_MS) {
     await deps.db.updateTable('oauth_grants').set({ last_used_at: now }).where('id', '=', g_id).execute();
-    await touchClient(deps, c_id, now);
+    await touchClient(deps.db, c_id, now);
   }
   return { grantId: g_id, user, scopes: new Set(parseScopes(g_scopes)), clientName: c_name };
 }

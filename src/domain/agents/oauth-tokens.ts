@@ -87,7 +87,8 @@ export async function exchangeCode(deps: Deps, form: Form): Promise<TokenAnswer>
     if (spent.redirect_uri !== redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the one of the authorization request.');
     if (form.resource !== undefined && form.resource !== grant.resource) throw new OAuthError('invalid_target', 'resource differs from the one of the authorization request.');
     if (!VERIFIER.test(verifier) || sha256(verifier) !== spent.code_challenge) throw new OAuthError('invalid_grant', 'The PKCE code_verifier does not match the code_challenge.');
-    await touchClient(deps, clientId, now);
+    // Inside the transaction: SQLite has one connection, and it is ours until commit.
+    await touchClient(trx, clientId, now);
     return issueTokens(trx, grant);
   });
 }
@@ -123,7 +124,7 @@ export async function refreshTokens(deps: Deps, form: Form): Promise<TokenAnswer
     return issueTokens(trx, grant);
   });
   if (answer === null) return replayed(deps, grant.id, 'refresh token');
-  await touchClient(deps, clientId, now);
+  await touchClient(deps.db, clientId, now);
   return answer;
 }
 
