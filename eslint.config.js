@@ -14,7 +14,9 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['error', 'warn'] }],
     },
   },
-  { files: ['src/cli/**', 'bench/**', 'bin/**'], rules: { 'no-console': 'off' } },
+  { files: ['src/cli/**', 'bench/**', 'bin/**', 'scripts/**'], rules: { 'no-console': 'off' } },
+  // The browser app runs in the browser, not in Node.
+  { files: ['web/src/**'], languageOptions: { globals: { ...globals.browser } } },
   // Tests read JSON answers of many shapes; typing each one would add noise, not safety.
   { files: ['test/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
 );

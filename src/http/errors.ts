@@ -101,7 +101,10 @@ export function describeFailure(error: FastifyError | DomainError | Error, reply
 
 export const INTERNAL_MESSAGE = 'Something went wrong on our side; the request id helps us find it.';
 
-export function installErrorHandling(app: FastifyInstance): void {
+/** A last say before the JSON 404, e.g. the browser app answering its own client-side routes. */
+export type NotFoundFallback = (request: FastifyRequest, reply: FastifyReply) => boolean;
+
+export function installErrorHandling(app: FastifyInstance, fallback: { current: NotFoundFallback | null } = { current: null }): void {
   app.setErrorHandler(function handleError(error: FastifyError | DomainError | Error, request, reply) {
     const failure = describeFailure(error, reply);
     if (failure !== null) return reply.code(failure.status).send(errorBody(request, failure.code, failure.message, failure.details));
@@ -118,6 +121,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
   });
   app.setNotFoundHandler(function handleNotFound(request, reply) {
+    if (fallback.current?.(request, reply) === true) return reply;
     const path = request.url.split('?')[0] ?? '/';
     const allowed = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter((m) => known.find(m, path) !== null);
     if (allowed.length > 0) {

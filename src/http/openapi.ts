@@ -62,6 +62,8 @@ const tags = [
   { name: 'Tasks', description: 'Tasks: the leaves, with lists, filters and literal search' },
   { name: 'Attachments', description: 'Files on tasks; photo metadata is removed before storing' },
   { name: 'Speech', description: 'Transcription of audio into speech jobs, when a provider is configured' },
+  { name: 'Sharing', description: 'Members of a tree and invitations (the owner on Grove)' },
+  { name: 'Teamwork', description: 'Assignees, comments, tree messages, history and CSV import on a tree' },
   { name: 'Agent call journal', description: 'Metadata of the calls made with personal tokens' },
   { name: 'Service', description: 'Liveness and readiness, outside /api/v1' },
 ];

@@ -5,7 +5,7 @@ import type { Deps } from '../domain/deps.js';
 import type { HttpTimeouts } from '../config.js';
 import { sql } from 'kysely';
 import { makeValidatorCompiler } from './validation.js';
-import { installErrorHandling, MAX_PARAM_LENGTH } from './errors.js';
+import { installErrorHandling, MAX_PARAM_LENGTH, type NotFoundFallback } from './errors.js';
 import { answerClientError, answerFrameworkError } from './client-errors.js';
 import { loggerOptions, requestIdOf } from './logger.js';
 import { makePipeline } from './pipeline.js';
@@ -19,6 +19,7 @@ import { restRoutes } from './rest/index.js';
 import { mcpRoutes } from './mcp/route.js';
 import { oauthRoutes } from './oauth/index.js';
 import { makeChallengeHook } from './oauth/challenge.js';
+import { registerWebApp } from './web.js';
 
 export const API_PREFIX = '/api/v1';
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -53,7 +54,9 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
 
   app.setValidatorCompiler(makeValidatorCompiler());
   app.addSchema(ErrorBody);
-  installErrorHandling(app);
+  // The browser app's fallback is known only once its files are registered, after the handler.
+  const notFoundFallback: { current: NotFoundFallback | null } = { current: null };
+  installErrorHandling(app, notFoundFallback);
   acceptEmptyJsonBodies(app);
   app.decorateRequest('actor', null);
   app.decorateRequest('sessionId', null);
@@ -100,6 +103,8 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     for (const routes of restRoutes) await api.register(routes(deps));
   }, { prefix: API_PREFIX });
 
+  const web = await registerWebApp(app);
+  notFoundFallback.current = web?.fallback ?? null;
   return app;
 }
 

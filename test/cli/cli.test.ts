@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, makeTestEnv, startApp, type Running, type TestEnv } from '../helpers/app.js';
 import { Client } from '../helpers/client.js';
 import { makeTask, makeTree } from '../helpers/data.js';
+import { makeUser } from '../helpers/factories.js';
 
 const run = promisify(execFile);
 
@@ -64,6 +65,21 @@ describe.each(databases)('tasktree command-line tool (%s)', (kind) => {
     const viaRest = (await agent.get(`/api/v1/trees/${tree.id}/export`)).body;
     expect({ ...document, exported_at: null }).toEqual({ ...viaRest, exported_at: null });
     expect(document.history.some((h: any) => h.entity === 'task')).toBe(true);
+  });
+
+  it('exports a shared tree as a member, and not once the membership is revoked', async () => {
+    const owner = await makeUser(app.url, app.app, { plan: 'grove' });
+    const member = await makeUser(app.url, app.app);
+    const tree = await makeTree(owner.browser, { name: 'Shared from the shell' });
+    const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: member.email, role: 'viewer' });
+    await member.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`);
+    const shared = await cli('export', '--tree', tree.id, '--as-user', member.email);
+    expect(shared.code).toBe(0);
+    expect(JSON.parse(shared.stdout).tree).toMatchObject({ id: tree.id, access: 'viewer' });
+    await owner.browser.delete(`/api/v1/members/${invited.body.member.id}`);
+    const revoked = await cli('export', '--tree', tree.id, '--as-user', member.email);
+    expect(revoked.code).toBe(2);
+    expect(revoked.stderr).toContain('not_found');
   });
 
   it('reports errors on stderr with a non-zero exit', async () => {

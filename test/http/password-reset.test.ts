@@ -45,6 +45,9 @@ describe.each(databases)('password reset (%s)', (kind) => {
     }
     const token = await mailFor(person.email);
     expect(token.length).toBeGreaterThanOrEqual(40);
+    // The link opens the browser app's completion page (CONTRACT §15: /reset?token=…).
+    const body = smtp.mails.find((m) => m.to.includes(person.email))!.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    expect(body).toContain(`/reset?token=${token}`);
     const mail = smtp.mails.find((m) => m.to.includes(person.email))!;
     expect(mail.raw).toContain('From: Task Tree <reset@tasktree.test>');
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -59,7 +59,7 @@ export async function mintResetLink(deps: Deps, user: UserRow): Promise<{ token:
     id: newId('rst'), owner_id: user.id, token_hash: sha256(token), created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + RESET_TTL_MS).toISOString(), used_at: null,
   }).execute();
-  const link = new URL('/reset-password', deps.config.publicUrl);
+  const link = new URL('/reset', deps.config.publicUrl);
   link.searchParams.set('token', token);
   return { token, link };
 }

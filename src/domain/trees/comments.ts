@@ -7,13 +7,11 @@ import { requireWrite } from '../actor.js';
 import { requireTreeWrite, taskAccess, type TreeAccess } from '../access.js';
 import { pageOfTask } from '../files/task-pages.js';
 import type { Page, PageInput } from '../paging.js';
-import { addExportSection } from './export.js';
 import { appendHistory } from './history.js';
-import { checkBody } from './posts.js';
+import { checkBody, exportPosts } from './posts.js';
 import { DomainError, invalid, notFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
-import { sumTextBytes } from '../../store/text-bytes.js';
 
 type CommentRow = Selectable<CommentTable>;
 
@@ -93,13 +91,4 @@ export async function deleteComment(deps: Deps, actor: Actor, id: string): Promi
   });
 }
 
-addExportSection({
-  key: 'comments',
-  async measure(trx, deps, treeId) {
-    const m = await trx.selectFrom('comments').select((eb) => [eb.fn.countAll<number>().as('n'), sumTextBytes(deps.dialect, ['body']).as('bytes')]).where('tree_id', '=', treeId).executeTakeFirstOrThrow();
-    return { count: Number(m.n), bytes: Number(m.bytes ?? 0) };
-  },
-  async read(trx, _deps, treeId) {
-    return (await trx.selectFrom('comments').selectAll().where('tree_id', '=', treeId).orderBy('seq').execute()).map(presentComment);
-  },
-});
+exportPosts('comments', presentComment);

@@ -6,12 +6,10 @@ import { requireRead, requireWrite } from '../actor.js';
 import { requireTreeWrite, treeAccess } from '../access.js';
 import type { Page, PageInput } from '../paging.js';
 import { listPage } from '../list-page.js';
-import { addExportSection } from './export.js';
 import { appendHistory } from './history.js';
-import { checkBody } from './posts.js';
+import { checkBody, exportPosts } from './posts.js';
 import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
-import { sumTextBytes } from '../../store/text-bytes.js';
 
 type MessageRow = Selectable<MessageTable>;
 
@@ -52,13 +50,4 @@ export async function createMessage(deps: Deps, actor: Actor, treeId: string, bo
   });
 }
 
-addExportSection({
-  key: 'messages',
-  async measure(trx, deps, treeId) {
-    const m = await trx.selectFrom('messages').select((eb) => [eb.fn.countAll<number>().as('n'), sumTextBytes(deps.dialect, ['body']).as('bytes')]).where('tree_id', '=', treeId).executeTakeFirstOrThrow();
-    return { count: Number(m.n), bytes: Number(m.bytes ?? 0) };
-  },
-  async read(trx, _deps, treeId) {
-    return (await trx.selectFrom('messages').selectAll().where('tree_id', '=', treeId).orderBy('seq').execute()).map(presentMessage);
-  },
-});
+exportPosts('messages', presentMessage);

@@ -1,3 +1,7 @@
+import type { Selectable } from 'kysely';
+import type { Database } from '../../store/schema.js';
+import { sumTextBytes } from '../../store/text-bytes.js';
+import { addExportSection } from './export.js';
 import { checkLength } from '../validate.js';
 
 /** Comments on tasks and messages on trees: a body of 1 to 10,000 characters (CONTRACT §10). */
@@ -5,4 +9,19 @@ export const POST_BODY_MAX = 10_000;
 
 export function checkBody(body: string): void {
   checkLength('/body', body, 1, POST_BODY_MAX);
+}
+
+/** Comments and messages join the export the same way: every row of the tree, its body counted in the budget. */
+export function exportPosts<T extends 'comments' | 'messages'>(table: T, present: (row: Selectable<Database[T]>) => unknown): void {
+  addExportSection({
+    key: table,
+    async measure(trx, deps, treeId) {
+      const m = await trx.selectFrom(table as 'comments').select((eb) => [eb.fn.countAll<number>().as('n'), sumTextBytes(deps.dialect, ['body']).as('bytes')]).where('tree_id', '=', treeId).executeTakeFirstOrThrow();
+      return { count: Number(m.n), bytes: Number(m.bytes ?? 0) };
+    },
+    async read(trx, _deps, treeId) {
+      const rows = await trx.selectFrom(table as 'comments').selectAll().where('tree_id', '=', treeId).orderBy('seq').execute();
+      return rows.map((row) => present(row as Selectable<Database[T]>));
+    },
+  });
 }

@@ -1,0 +1,80 @@
+/** One typed function per endpoint the app uses; paths and bodies as the OpenAPI document has them. */
+import { api, query, setCsrf } from './client';
+import type { AgentCall, Attachment, Page, Project, Scope, SpeechJob, SpeechStatus, Task, Token, Tree, TreeSnapshot, TreeStyleName, User } from './types';
+import type { Language } from '../i18n';
+
+interface Session { user: User | null; csrf?: string }
+
+/** Every page of a list: the app shows whole lists (a Grove account may hold 250 trees). */
+async function allPages<T>(path: string, params: Record<string, string | number | undefined> = {}): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await api<Page<T>>('GET', `${path}${query({ ...params, limit: 200, cursor })}`);
+    items.push(...page.items);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor !== undefined);
+  return items;
+}
+
+/** Every call that changes the session also brings its new CSRF value. */
+async function session(promise: Promise<Session>): Promise<User | null> {
+  const answer = await promise;
+  setCsrf(answer.csrf);
+  return answer.user;
+}
+
+export const auth = {
+  me: () => session(api<Session>('GET', '/auth/me', undefined, { quiet401: true })),
+  login: (email: string, password: string) => session(api<Session>('POST', '/auth/login', { email, password }, { quiet401: true })),
+  register: (input: { email: string; password: string; name?: string; language?: Language; timezone?: string }) =>
+    session(api<Session>('POST', '/auth/register', input)),
+  logout: () => session(api<Session>('POST', '/auth/logout', {})),
+  updateProfile: (input: { name?: string; language?: Language; timezone?: string }) =>
+    api<{ user: User }>('PATCH', '/auth/profile', input).then((a) => a.user),
+  requestReset: (email: string) => api<{ status: 'queued'; delivery: 'sent' | 'not_configured' }>('POST', '/auth/reset/request', { email }),
+  completeReset: (token: string, password: string) => session(api<Session>('POST', '/auth/reset/complete', { token, password })),
+};
+
+export const trees = {
+  list: () => allPages<Tree>('/trees'),
+  get: (id: string) => api<TreeSnapshot>('GET', `/trees/${encodeURIComponent(id)}`),
+  create: (name: string, style: TreeStyleName) => api<{ tree: Tree }>('POST', '/trees', { name, style }).then((a) => a.tree),
+  update: (id: string, patch: { name?: string; style?: TreeStyleName }) => api<{ tree: Tree }>('PATCH', `/trees/${encodeURIComponent(id)}`, patch).then((a) => a.tree),
+  remove: (id: string) => api<unknown>('DELETE', `/trees/${encodeURIComponent(id)}`),
+};
+
+export const projects = {
+  create: (input: { tree_id: string; name: string; parent_id?: string | null }) => api<{ project: Project }>('POST', '/projects', input).then((a) => a.project),
+};
+
+export type TaskPatch = Partial<Pick<Task, 'title' | 'text' | 'notes' | 'status' | 'deadline' | 'color' | 'project_id'>>;
+export const tasks = {
+  create: (input: { tree_id: string; title: string; project_id?: string | null }) => api<{ task: Task }>('POST', '/tasks', input).then((a) => a.task),
+  update: (id: string, patch: TaskPatch) => api<{ task: Task }>('PATCH', `/tasks/${encodeURIComponent(id)}`, patch).then((a) => a.task),
+  remove: (id: string) => api<unknown>('DELETE', `/tasks/${encodeURIComponent(id)}`),
+  search: (q: string, treeId: string) => api<Page<Task>>('GET', `/search${query({ q, tree_id: treeId, limit: 200 })}`),
+};
+
+export const attachments = {
+  list: (taskId: string) => allPages<Attachment>(`/tasks/${encodeURIComponent(taskId)}/attachments`),
+  get: (id: string) => api<{ attachment: Attachment; content_url: string; content_url_expires_at: string }>('GET', `/attachments/${encodeURIComponent(id)}`),
+  remove: (id: string) => api<unknown>('DELETE', `/attachments/${encodeURIComponent(id)}`),
+};
+
+export const speech = {
+  status: () => api<SpeechStatus>('GET', '/speech/status'),
+  jobs: (taskId: string) => allPages<SpeechJob>(`/tasks/${encodeURIComponent(taskId)}/transcriptions`),
+  transcribe: (taskId: string, attachmentId: string) =>
+    api<{ job: SpeechJob }>('POST', `/tasks/${encodeURIComponent(taskId)}/transcriptions`, { attachment_id: attachmentId }).then((a) => a.job),
+};
+
+export const tokens = {
+  list: () => api<{ items: Token[] }>('GET', '/tokens').then((a) => a.items),
+  create: (input: { name: string; scopes: Scope[]; expires_in_days: number }) => api<{ token: Token; value: string }>('POST', '/tokens', input),
+  revoke: (id: string) => api<unknown>('DELETE', `/tokens/${encodeURIComponent(id)}`),
+};
+
+export const agentCalls = {
+  latest: () => api<{ items: AgentCall[] }>('GET', '/agent-calls').then((a) => a.items),
+};

@@ -1,0 +1,28 @@
+/** The records of the REST API (CONTRACT §2, §3, §6, §7, §8) as the app reads them. */
+import type { Language } from '../i18n';
+
+export type Plan = 'seed' | 'sprout' | 'grove';
+export interface User {
+  id: string; email: string; name: string; language: Language; timezone: string;
+  plan: Plan; plan_expires_at: string | null; effective_plan: Plan; created_at: string; updated_at: string;
+}
+export type TreeStyleName = 'tidy-fan' | 'space-colonization' | 'lsystem';
+export const TREE_STYLES: readonly TreeStyleName[] = ['tidy-fan', 'space-colonization', 'lsystem'];
+export interface Tree { id: string; name: string; style: TreeStyleName; owner_id: string; access: 'owner' | 'editor' | 'viewer'; created_at: string; updated_at: string }
+export interface Project { id: string; tree_id: string; parent_id: string | null; name: string; description: string; color: string; position: number; created_at: string; updated_at: string }
+export type TaskStatus = 'todo' | 'open' | 'done' | 'deferred' | 'archived';
+export const TASK_STATUSES: readonly TaskStatus[] = ['todo', 'open', 'done', 'deferred', 'archived'];
+export interface Task {
+  id: string; tree_id: string; project_id: string | null; title: string; text: string; notes: string; status: TaskStatus;
+  deadline: string | null; color: string; position: number; completed_at: string | null; created_by: string; assignee_ids: string[];
+  created_at: string; updated_at: string;
+}
+export interface TreeSnapshot { tree: Tree; projects: Project[]; tasks: Task[] }
+export type Scope = 'read' | 'write' | 'attachments';
+export const SCOPES: readonly Scope[] = ['read', 'write', 'attachments'];
+export interface Token { id: string; name: string; scopes: Scope[]; prefix: string; created_at: string; expires_at: string; last_used_at: string | null; revoked_at: string | null; status: 'active' | 'expired' | 'revoked' }
+export interface AgentCall { id: string; at: string; surface: 'rest' | 'mcp'; operation: string; status: number; duration_ms: number; token_id: string; client: string | null }
+export interface Attachment { id: string; task_id: string; filename: string; content_type: string; size: number; sha256: string; metadata_removed: string[]; created_at: string }
+export interface SpeechStatus { configured: boolean; provider: string | null; max_bytes: number; formats: string[] }
+export interface SpeechJob { id: string; task_id: string; attachment_id: string | null; status: 'queued' | 'running' | 'succeeded' | 'failed'; transcript: string | null; error: string | null; created_at: string; updated_at: string; finished_at: string | null }
+export interface Page<T> { items: T[]; next_cursor: string | null }

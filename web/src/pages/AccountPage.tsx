@@ -1,0 +1,81 @@
+import { useMemo, useState } from 'preact/hooks';
+import { auth } from '../api/endpoints';
+import { useSession, useUser } from '../session';
+import { useT } from '../i18n/use-t';
+import { LANGUAGES, type Language } from '../i18n';
+import { formatDateTime } from '../i18n/format';
+import { ErrorNote, messageOf } from '../components/ErrorNote';
+import { usePageTitle } from '../components/usePageTitle';
+import { Field } from '../components/Field';
+
+/** Every IANA zone the browser knows; the user's own stays listed even if this browser lacks it. */
+function timeZones(current: string): string[] {
+  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  const all = new Set(['UTC', ...zones, current]);
+  return [...all].sort();
+}
+
+export function AccountPage() {
+  const t = useT();
+  const user = useUser();
+  const { setUser } = useSession();
+  usePageTitle(t('account.title'));
+  const [name, setName] = useState(user.name);
+  const [language, setLanguage] = useState<Language>(user.language);
+  const [timezone, setTimezone] = useState(user.timezone);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const zones = useMemo(() => timeZones(user.timezone), [user.timezone]);
+
+  async function save(event: Event) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    setSaved(false);
+    try {
+      setUser(await auth.updateProfile({ name: name.trim(), language, timezone })); // switches the app's language too
+      setSaved(true);
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section class="page narrow">
+      <h1>{t('account.title')}</h1>
+      <p class="lead">{t('account.lead')}</p>
+      <form class="card stack" onSubmit={save}>
+        <h2>{t('account.profile')}</h2>
+        <Field label={t('fields.email')}>{(id) => (
+          <input id={id} type="email" value={user.email} readOnly />
+        )}</Field>
+        <Field label={t('fields.name')}>{(id) => (
+          <input id={id} value={name} onInput={(e) => setName(e.currentTarget.value)} maxLength={120} autoComplete="name" />
+        )}</Field>
+        <div class="grid-2">
+          <Field label={t('fields.language')}>{(id) => (
+            <select id={id} value={language} onChange={(e) => setLanguage(e.currentTarget.value as Language)}>
+              {LANGUAGES.map((l) => <option key={l} value={l} lang={l}>{t(`account.languages.${l}`)}</option>)}
+            </select>
+          )}</Field>
+          <Field label={t('fields.timezone')}>{(id) => (
+            <select id={id} value={timezone} onChange={(e) => setTimezone(e.currentTarget.value)}>
+              {zones.map((z) => <option key={z} value={z}>{z.replaceAll('_', ' ')}</option>)}
+            </select>
+          )}</Field>
+        </div>
+        <ErrorNote error={error} />
+        {saved ? <p class="note ok" role="status">{t('account.saved')}</p> : null}
+        <div class="actions"><button class="btn primary" disabled={busy}>{t('common.save')}</button></div>
+      </form>
+      <div class="card">
+        <h2>{t('account.plan')}</h2>
+        <p class="plan-name">{t(`account.planName.${user.effective_plan}`)}</p>
+        {user.plan_expires_at !== null ? <p class="muted">{t('account.until', { date: formatDateTime(user.plan_expires_at, user.timezone) })}</p> : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,64 @@
+import { useState } from 'preact/hooks';
+import { tokens } from '../../api/endpoints';
+import { SCOPES, type Scope, type Token } from '../../api/types';
+import { useT } from '../../i18n/use-t';
+import { useUser } from '../../session';
+import { Modal } from '../../components/Modal';
+import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { Field } from '../../components/Field';
+
+const LIFETIMES = [1, 7, 30, 90, 365] as const;
+
+/** Name, scopes and lifetime; Seed accounts start without `write`, which their plan refuses to agents. */
+export function CreateTokenDialog({ onCreated, onClose }: { onCreated(answer: { token: Token; value: string }): void; onClose(): void }) {
+  const t = useT();
+  const user = useUser();
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<Scope[]>(user.effective_plan === 'seed' ? ['read', 'attachments'] : [...SCOPES]);
+  const [days, setDays] = useState<number>(90);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const toggle = (scope: Scope, on: boolean) => setScopes((s) => (on ? [...s, scope] : s.filter((x) => x !== scope)));
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      onCreated(await tokens.create({ name: name.trim(), scopes, expires_in_days: days }));
+      onClose();
+    } catch (e) {
+      setError(messageOf(e));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal title={t('agents.createToken')} onClose={onClose}>
+      <form class="stack" onSubmit={submit}>
+        <Field label={t('fields.name')}>{(id) => (
+          <input id={id} value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={80} placeholder="Claude Desktop" />
+        )}</Field>
+        <fieldset>
+          <legend>{t('fields.scopes')}</legend>
+          {SCOPES.map((scope) => (
+            <label key={scope} class="check">
+              <input type="checkbox" checked={scopes.includes(scope)} onChange={(e) => toggle(scope, e.currentTarget.checked)} />
+              <span><code>{scope}</code> — {t(`agents.scope.${scope}`)}</span>
+            </label>
+          ))}
+        </fieldset>
+        <Field label={t('fields.lifetime')}>{(id) => (
+          <select id={id} value={String(days)} onChange={(e) => setDays(Number(e.currentTarget.value))}>
+            {LIFETIMES.map((d) => <option key={d} value={String(d)}>{t('agents.days', { count: d })}</option>)}
+          </select>
+        )}</Field>
+        <ErrorNote error={error} />
+        <div class="actions">
+          <button type="button" class="btn ghost" onClick={onClose}>{t('common.cancel')}</button>
+          <button class="btn primary" disabled={busy || scopes.length === 0}>{t('agents.createToken')}</button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,51 @@
+import { useState } from 'preact/hooks';
+import { auth } from '../../api/endpoints';
+import { useSession } from '../../session';
+import { useT } from '../../i18n/use-t';
+import type { Language } from '../../i18n';
+import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { usePageTitle } from '../../components/usePageTitle';
+import { EmailField, PasswordField } from './fields';
+import { Field } from '../../components/Field';
+
+/** A new account starts in the language the page is shown in and in the browser's time zone. */
+export function Register() {
+  const t = useT();
+  const { setUser, language } = useSession();
+  usePageTitle(t('auth.createAccount'));
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      setUser(await auth.register({ email, password, name, language: language as Language, timezone }));
+    } catch (e) {
+      setError(messageOf(e));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section class="card auth-card">
+      <h1>{t('auth.registerTitle')}</h1>
+      <p class="muted">{t('auth.registerLead')}</p>
+      <form class="stack" onSubmit={submit}>
+        <Field label={t('fields.name')}>{(id) => (
+          <input id={id} name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} maxLength={120} autoComplete="name" />
+        )}</Field>
+        <EmailField value={email} onInput={setEmail} />
+        <PasswordField value={password} onInput={setPassword} autoComplete="new-password" />
+        <ErrorNote error={error} />
+        <button class="btn primary" disabled={busy}>{t('auth.createAccount')}</button>
+      </form>
+      <p class="foot">{t('auth.haveAccount')} <a href="/signin">{t('auth.signIn')}</a></p>
+    </section>
+  );
+}

@@ -1,0 +1,45 @@
+import { useState } from 'preact/hooks';
+import { auth } from '../../api/endpoints';
+import { ApiError } from '../../api/client';
+import { useSession } from '../../session';
+import { useT } from '../../i18n/use-t';
+import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { usePageTitle } from '../../components/usePageTitle';
+import { EmailField, PasswordField } from './fields';
+
+export function SignIn() {
+  const t = useT();
+  const { setUser } = useSession();
+  usePageTitle(t('auth.signIn'));
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      setUser(await auth.login(email, password)); // the SignedOut guard then moves on
+    } catch (e) {
+      setError(e instanceof ApiError && e.status === 401 ? t('auth.wrongCredentials') : messageOf(e));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section class="card auth-card">
+      <h1>{t('auth.signInTitle')}</h1>
+      <p class="muted">{t('auth.signInLead')}</p>
+      <form class="stack" onSubmit={submit}>
+        <EmailField value={email} onInput={setEmail} />
+        <PasswordField value={password} onInput={setPassword} autoComplete="current-password" />
+        <ErrorNote error={error} />
+        <button class="btn primary" disabled={busy}>{t('auth.signIn')}</button>
+      </form>
+      <p class="foot"><a href="/forgot">{t('auth.forgot')}</a></p>
+      <p class="foot">{t('auth.noAccount')} <a href="/register">{t('auth.createAccount')}</a></p>
+    </section>
+  );
+}

@@ -1,0 +1,143 @@
+import { useState } from 'preact/hooks';
+import { attachments, tasks, type TaskPatch } from '../../api/endpoints';
+import { useLoad } from '../../components/useLoad';
+import { TASK_STATUSES, type Project, type Task, type TaskStatus } from '../../api/types';
+import { useT } from '../../i18n/use-t';
+import { useUser } from '../../session';
+import { formatDateTime } from '../../i18n/format';
+import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { Confirm } from '../../components/Confirm';
+import { ProjectSelect } from './ProjectSelect';
+import { Attachments } from './Attachments';
+import { Speech } from './Speech';
+import { Field } from '../../components/Field';
+
+interface Props {
+  task: Task;
+  projects: Project[];
+  onSaved(task: Task): void;
+  onDeleted(id: string): void;
+  onClose(): void;
+}
+
+type Draft = Required<Pick<TaskPatch, 'title' | 'text' | 'notes' | 'status' | 'color' | 'project_id'>> & { deadline: string };
+
+function draftOf(task: Task): Draft {
+  return { title: task.title, text: task.text, notes: task.notes, status: task.status, color: task.color, project_id: task.project_id, deadline: task.deadline ?? '' };
+}
+
+/** Only what changed is sent, so a deadline kept as a timestamp is not rewritten as a date. */
+function changes(task: Task, draft: Draft): TaskPatch {
+  const before = draftOf(task);
+  const patch: TaskPatch = {};
+  for (const key of ['title', 'text', 'notes', 'status', 'color', 'project_id'] as const) {
+    if (draft[key] !== before[key]) Object.assign(patch, { [key]: draft[key] });
+  }
+  if (draft.deadline !== before.deadline) patch.deadline = draft.deadline === '' ? null : draft.deadline;
+  return patch;
+}
+
+/**
+ * The task panel. The draft lives here until the server accepts it: a failed save (a dead
+ * session, a 429, the network gone) leaves every field as the person typed it.
+ */
+export function TaskPanel({ task, projects, onSaved, onDeleted, onClose }: Props) {
+  const t = useT();
+  const user = useUser();
+  const [draft, setDraft] = useState<Draft>(() => draftOf(task));
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const files = useLoad(() => attachments.list(task.id), [task.id]);
+  const set = <K extends keyof Draft>(key: K) => (value: Draft[K]) => {
+    setDraft((d) => ({ ...d, [key]: value }));
+    setSaved(false);
+  };
+  const deadlineIsDate = draft.deadline === '' || /^\d{4}-\d{2}-\d{2}$/.test(draft.deadline);
+
+  async function save(event: Event) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const patch = changes(task, draft);
+      const next = Object.keys(patch).length > 0 ? await tasks.update(task.id, patch) : task;
+      onSaved(next);
+      setDraft(draftOf(next));
+      setSaved(true);
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <aside class="card panel" aria-labelledby="panel-title">
+      <div class="spread">
+        <h2 id="panel-title">{t('task.panel')}</h2>
+        <button type="button" class="btn ghost icon" onClick={onClose} aria-label={t('common.close')}>×</button>
+      </div>
+      <form class="stack" onSubmit={save}>
+        <Field label={t('fields.title')}>{(id) => (
+          <input id={id} value={draft.title} onInput={(e) => set('title')(e.currentTarget.value)} required maxLength={500} />
+        )}</Field>
+        <div class="grid-2">
+          <Field label={t('fields.status')}>{(id) => (
+            <select id={id} value={draft.status} onChange={(e) => set('status')(e.currentTarget.value as TaskStatus)}>
+              {TASK_STATUSES.map((s) => <option key={s} value={s}>{t(`status.${s}`)}</option>)}
+            </select>
+          )}</Field>
+          <Field label={t('fields.deadline')}>{(id) => (<>
+            {deadlineIsDate ? (
+              <input id={id} type="date" value={draft.deadline} onInput={(e) => set('deadline')(e.currentTarget.value)} />
+            ) : (
+              <input id={id} value={draft.deadline} onInput={(e) => set('deadline')(e.currentTarget.value)} maxLength={40} />
+            )}
+          </>)}</Field>
+        </div>
+        <div class="grid-2">
+          <ProjectSelect label={t('fields.project')} projects={projects} value={draft.project_id} onChange={set('project_id')} noneLabel={t('tree.noProject')} />
+          <Field label={t('fields.color')}>{(id) => (
+            <input id={id} type="color" value={draft.color} onInput={(e) => set('color')(e.currentTarget.value)} />
+          )}</Field>
+        </div>
+        <Field label={t('fields.text')}>{(id) => (
+          <textarea id={id} value={draft.text} onInput={(e) => set('text')(e.currentTarget.value)} maxLength={10000} />
+        )}</Field>
+        <Field label={t('fields.notes')}>{(id) => (
+          <textarea id={id} value={draft.notes} onInput={(e) => set('notes')(e.currentTarget.value)} maxLength={50000} />
+        )}</Field>
+        <ErrorNote error={error} />
+        {saved ? <p class="note ok" role="status">{t('common.saved')}</p> : null}
+        <div class="actions">
+          <button type="button" class="btn danger" onClick={() => setConfirming(true)}>{t('common.delete')}</button>
+          <button class="btn primary" disabled={busy}>{t('common.save')}</button>
+        </div>
+        <p class="muted small-text">
+          {t('task.created', { date: formatDateTime(task.created_at, user.timezone) })}
+          {task.completed_at !== null ? ` · ${t('task.completed', { date: formatDateTime(task.completed_at, user.timezone) })}` : ''}
+        </p>
+      </form>
+      <Attachments taskId={task.id} list={files} />
+      <Speech taskId={task.id} files={files.data ?? []} />
+      <section class="panel-section">
+        <h3>{t('task.tabs.comments')} · {t('task.tabs.history')}</h3>
+        <p class="muted small-text">{t('task.teamsSoon')}</p>
+      </section>
+      {confirming ? (
+        <Confirm
+          title={t('task.deleteTitle')}
+          text={t('task.deleteText', { title: task.title })}
+          confirmLabel={t('common.delete')}
+          onConfirm={async () => {
+            await tasks.remove(task.id);
+            onDeleted(task.id);
+          }}
+          onClose={() => setConfirming(false)}
+        />
+      ) : null}
+    </aside>
+  );
+}

@@ -1,0 +1,75 @@
+import { useState } from 'preact/hooks';
+import { trees } from '../../api/endpoints';
+import type { Tree } from '../../api/types';
+import { useT } from '../../i18n/use-t';
+import { useUser } from '../../session';
+import { formatDateTime } from '../../i18n/format';
+import { useLoad } from '../../components/useLoad';
+import { ErrorNote } from '../../components/ErrorNote';
+import { Confirm } from '../../components/Confirm';
+import { usePageTitle } from '../../components/usePageTitle';
+import { TreeDialog } from './TreeDialog';
+
+type Editing = { kind: 'create' } | { kind: 'edit'; tree: Tree } | { kind: 'delete'; tree: Tree } | null;
+
+export function TreesPage() {
+  const t = useT();
+  const user = useUser();
+  usePageTitle(t('nav.trees'));
+  const list = useLoad(() => trees.list(), []);
+  const [editing, setEditing] = useState<Editing>(null);
+  const items = list.data ?? [];
+
+  const upsert = (tree: Tree) => list.setData((old) => {
+    const rest = (old ?? []).filter((x) => x.id !== tree.id);
+    return old?.some((x) => x.id === tree.id) ? (old ?? []).map((x) => (x.id === tree.id ? tree : x)) : [...rest, tree];
+  });
+
+  return (
+    <section class="page">
+      <div class="page-head">
+        <div>
+          <h1>{t('trees.title')}</h1>
+          <p class="lead">{t('trees.lead')}</p>
+        </div>
+        <button type="button" class="btn primary" onClick={() => setEditing({ kind: 'create' })}>{t('trees.newTree')}</button>
+      </div>
+      <ErrorNote error={list.error} onRetry={list.reload} />
+      {list.loading && list.data === null ? <p class="muted">{t('common.loading')}</p> : null}
+      {list.data !== null && items.length === 0 ? <div class="card empty">{t('trees.empty')}</div> : null}
+      {items.length > 0 ? (
+        <ul class="tree-cards">
+          {items.map((tree) => (
+            <li key={tree.id} class="tree-card">
+              <div class="tree-card-main">
+                <a class="tree-card-name" href={`/trees/${tree.id}`} id={`tree-name-${tree.id}`}>{tree.name}</a>
+                <span class="tree-card-meta">{t(`trees.styles.${tree.style}`)} · {t('trees.updated', { date: formatDateTime(tree.updated_at, user.timezone) })}</span>
+              </div>
+              <span class={tree.access === 'owner' ? 'badge grey' : 'badge'}>{t(`trees.role.${tree.access}`)}</span>
+              {tree.access === 'owner' ? (
+                <div class="row">
+                  <button type="button" class="btn small" onClick={() => setEditing({ kind: 'edit', tree })} aria-describedby={`tree-name-${tree.id}`}>{t('common.edit')}</button>
+                  <button type="button" class="btn small danger" onClick={() => setEditing({ kind: 'delete', tree })} aria-describedby={`tree-name-${tree.id}`}>{t('common.delete')}</button>
+                </div>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {editing?.kind === 'create' ? <TreeDialog tree={null} onSaved={upsert} onClose={() => setEditing(null)} /> : null}
+      {editing?.kind === 'edit' ? <TreeDialog tree={editing.tree} onSaved={upsert} onClose={() => setEditing(null)} /> : null}
+      {editing?.kind === 'delete' ? (
+        <Confirm
+          title={t('trees.deleteTitle')}
+          text={t('trees.deleteText', { name: editing.tree.name })}
+          confirmLabel={t('common.delete')}
+          onConfirm={async () => {
+            await trees.remove(editing.tree.id);
+            list.setData((old) => (old ?? []).filter((x) => x.id !== editing.tree.id));
+          }}
+          onClose={() => setEditing(null)}
+        />
+      ) : null}
+    </section>
+  );
+}
