@@ -10,7 +10,7 @@ export function escapeHtml(value: string): string {
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;background:#f4f7f0;color:#1f2d16;margin:0}
 main{max-width:28rem;margin:3rem auto;background:#fff;border-radius:12px;padding:2rem;box-shadow:0 2px 12px #0001}
 h1{font-size:1.3rem;color:#3b5d1f}label{display:block;margin-top:1rem}input[type=email],input[type=password]{width:100%;padding:.5rem;box-sizing:border-box}
-button{margin-top:1.5rem;margin-right:.5rem;padding:.6rem 1.2rem;border-radius:6px;border:1px solid #6b8e23;background:#6b8e23;color:#fff;font-size:1rem}
+button{margin-top:1.5rem;margin-right:.5rem;padding:.6rem 1.2rem;border-radius:6px;border:1px solid #3b5d1f;background:#3b5d1f;color:#fff;font-size:1rem}
 button.secondary{background:#fff;color:#3b5d1f}.note{background:#fff6d6;padding:.5rem;border-radius:6px}.error{color:#a11}code{word-break:break-all}`;
 
 /**
