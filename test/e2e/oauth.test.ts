@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, it } from 'vitest';
 import { databases } from '../helpers/app.js';
 import { makeUser, PASSWORD } from '../helpers/factories.js';
@@ -55,16 +57,19 @@ browserDescribe.each(databases)('OAuth in a real browser: login, consent, and th
   it('refuses to draw the consent page inside a frame', async () => {
     const { page } = s.w;
     const client = await register(s.t.url);
-    // A hostile page on another origin (the client's loopback) frames the consent page.
-    await s.w.context.route(`${new URL(REDIRECT).origin}/frame`, (route) => route.fulfill({
-      status: 200, contentType: 'text/html',
-      body: `<iframe id="f" src="${s.t.url}${authorizeUrl({ client_id: client.body.client_id, resource: `${s.t.url}/mcp`, challenge: pkce().challenge })}"></iframe>`,
-    }));
-    await page.goto(`${new URL(REDIRECT).origin}/frame`);
-    await page.waitForTimeout(500);
-    const frame = page.frames().find((f) => f !== page.mainFrame());
-    const framedText = frame === undefined ? '' : await frame.evaluate('document.body ? document.body.innerText : ""').catch(() => '') as string;
-    // Framed, the page would at least show its sign-in form (no third-party cookie); blocked, it shows nothing of ours.
-    expect(framedText).not.toContain('Task Tree');
+    const consentUrl = `${s.t.url}${authorizeUrl({ client_id: client.body.client_id, resource: `${s.t.url}/mcp`, challenge: pkce().challenge })}`;
+    // A hostile page on another origin, served by a real socket (Chromium blocks a routed "public" page from framing loopback).
+    const hostile = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(`<iframe src="${consentUrl}"></iframe>`));
+    await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
+    try {
+      await page.goto(`http://localhost:${(hostile.address() as AddressInfo).port}/`);
+      await page.waitForTimeout(1000);
+      const frame = page.frames().find((f) => f !== page.mainFrame());
+      const framedText = frame === undefined ? '' : await frame.evaluate('document.body ? document.body.innerText : ""').catch(() => '') as string;
+      // Framed, the page would show at least its sign-in form (no third-party cookie); refused, nothing of ours.
+      expect(framedText).not.toContain('Task Tree');
+    } finally {
+      hostile.close();
+    }
   });
 });
