@@ -86,5 +86,10 @@ describe.each(databases)('the official MCP SDK client connects through OAuth (%s
     const connections = (await person.browser.get('/api/v1/oauth/connections')).body.items;
     expect(connections).toHaveLength(1);
     expect(connections[0]).toMatchObject({ client_name: 'SDK Agent', resource: `${t.url}/mcp`, scopes: ['read', 'write', 'attachments'] });
+    // The journal names the connection and the app as it registered, not the MCP clientInfo.
+    await t.app.deps.journal.flush();
+    const calls = (await person.browser.get('/api/v1/agent-calls')).body.items;
+    expect(calls.map((call: { operation: string }) => call.operation)).toContain('tools/list');
+    for (const call of calls) expect(call).toMatchObject({ surface: 'mcp', token_id: connections[0].id, client: 'SDK Agent' });
   });
 });
