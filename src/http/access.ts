@@ -55,6 +55,8 @@ declare module 'fastify' {
     /** The browser session id from the cookie (signed in or anonymous), when the cookie decided. */
     sessionId: string | null;
     credential: 'bearer' | 'cookie' | null;
+    /** The OAuth client's registered name, for the journal's `client`; null for other credentials. */
+    credentialClient: string | null;
     idempotency: IdempotencyState | null;
   }
 }

@@ -7,6 +7,8 @@ import { authenticateToken, touchToken } from '../domain/agents/tokens.js';
 import { isSessionId, sessionUser } from '../domain/accounts/sessions.js';
 import type { UserRow } from '../domain/accounts/accounts.js';
 import { warnWith } from './logger.js';
+import { authenticateAccessToken } from '../domain/agents/oauth-grants.js';
+import { issuerOf, resourceKindOf, resourceUrl } from './oauth/issuer.js';
 
 export const SESSION_COOKIE = 'tt_session';
 const BEARER = /^Bearer +([^\s]+) *$/i;
@@ -23,6 +25,7 @@ export async function resolveCredentials(deps: Deps, request: FastifyRequest): P
   const authorization = request.headers.authorization;
   if (authorization !== undefined) {
     const value = BEARER.exec(authorization)?.[1];
+    if (value?.startsWith('tto_') === true) return resolveOAuth(deps, request, value);
     const found = value === undefined ? null : await authenticateToken(deps, value);
     if (found === null) throw new DomainError('unauthenticated', 'The Bearer token is missing, unknown, expired or revoked.');
     request.credential = 'bearer';
@@ -44,4 +47,24 @@ export async function resolveCredentials(deps: Deps, request: FastifyRequest): P
     const user = await sessionUser(deps, cookie);
     if (user !== null) request.actor = actorForSession(user);
   }
+}
+
+/**
+ * An OAuth access token works only at the resource it was issued for (an /mcp token is 401 at
+ * /api/v1 and the reverse). Its grant is the credential: the rate limit, MCP sessions and the
+ * journal's token_id are per grant; its scopes meet the plan on every request, as a token's do.
+ */
+async function resolveOAuth(deps: Deps, request: FastifyRequest, value: string): Promise<void> {
+  const kind = resourceKindOf(request.url);
+  const found = kind === null ? null : await authenticateAccessToken(deps, value, resourceUrl(issuerOf(deps, request), kind));
+  if (found === null) throw new DomainError('unauthenticated', 'The OAuth access token is unknown, expired, revoked or for another resource.');
+  request.credential = 'bearer';
+  request.credentialClient = found.clientName;
+  request.actor = {
+    user: found.user,
+    via: 'oauth',
+    credentialId: found.grantId,
+    scopes: found.scopes,
+    plan: effectivePlan(found.user.plan, found.user.plan_expires_at),
+  };
 }

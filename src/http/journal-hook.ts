@@ -39,7 +39,7 @@ export function makeJournalHook(deps: Deps, prefix: string) {
         status: reply.statusCode,
         duration_ms: reply.elapsedTime,
         token_id: actor.credentialId,
-        client: clientOf(request),
+        client: request.credentialClient ?? clientOf(request),
       });
     }
     done();

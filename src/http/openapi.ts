@@ -12,22 +12,22 @@ type Security = Record<string, string[]>[];
 
 /**
  * The security a route's access declaration implies, so the document cannot drift from the
- * pipeline. Only what the service serves: OAuth joins when its endpoints do. Token scopes are
- * said in the description: OpenAPI lists scopes only for OAuth schemes.
+ * pipeline. Personal-token scopes are said in the description (OpenAPI lists scopes only for
+ * OAuth schemes); the OAuth scheme lists them.
  */
 function securityOf(access: RouteAccess | undefined): Security {
   switch (access?.who) {
     case undefined:
       return [];
     case 'anyone':
-      return [{}, { bearerToken: [] }, { sessionCookie: [] }];
+      return [{}, { bearerToken: [] }, { oauth: [] }, { sessionCookie: [] }];
     case 'session':
     case 'session-user':
       return [{ sessionCookie: [] }];
     case 'user':
-      return [{ bearerToken: [] }, { sessionCookie: [] }];
+      return [{ bearerToken: [] }, { oauth: [...access.scopes] }, { sessionCookie: [] }];
     case 'token':
-      return [{ bearerToken: [] }];
+      return [{ bearerToken: [] }, { oauth: [] }];
   }
 }
 
@@ -56,6 +56,7 @@ const notModified = { type: 'null', description: 'Not modified: If-None-Match ma
 const tags = [
   { name: 'Account', description: 'Registration, sign-in, the browser session and its CSRF value, password reset' },
   { name: 'Personal tokens', description: 'Bearer tokens for agents and scripts, managed from a browser session' },
+  { name: 'OAuth connections', description: 'Apps connected through OAuth 2.1 (one per consent), managed from a browser session' },
   { name: 'Trees', description: 'Trees, their snapshot and their full export' },
   { name: 'Projects', description: 'Projects: nested branches of a tree' },
   { name: 'Tasks', description: 'Tasks: the leaves, with lists, filters and literal search' },
@@ -107,6 +108,19 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
         securitySchemes: {
           bearerToken: { type: 'http', scheme: 'bearer', description: 'Personal token (ttp_…), scopes read, write, attachments' },
           sessionCookie: { type: 'apiKey', in: 'cookie', name: 'tt_session', description: 'Browser session; writes also need the X-CSRF-Token header' },
+          oauth: {
+            type: 'oauth2',
+            description: 'OAuth 2.1 for public clients (PKCE S256, RFC 8707 resource required: a token works only at the resource it was issued for). ' +
+              'Discovery: /.well-known/oauth-authorization-server and /.well-known/oauth-protected-resource/api/v1; registration: /oauth/register.',
+            flows: {
+              authorizationCode: {
+                authorizationUrl: `${publicUrl}/oauth/authorize`,
+                tokenUrl: `${publicUrl}/oauth/token`,
+                refreshUrl: `${publicUrl}/oauth/token`,
+                scopes: { read: 'Read trees, projects, tasks, notes, search and export', write: 'Create, update and delete (paid plans)', attachments: 'Attachment content, on top of read' },
+              },
+            },
+          },
         },
       },
     },

@@ -17,6 +17,8 @@ import { ErrorBody } from './schemas/common.js';
 import { healthSchema, readinessSchema } from './schemas/service.js';
 import { restRoutes } from './rest/index.js';
 import { mcpRoutes } from './mcp/route.js';
+import { oauthRoutes } from './oauth/index.js';
+import { makeChallengeHook } from './oauth/challenge.js';
 import { registerWebApp } from './web.js';
 
 export const API_PREFIX = '/api/v1';
@@ -59,12 +61,14 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   app.decorateRequest('actor', null);
   app.decorateRequest('sessionId', null);
   app.decorateRequest('credential', null);
+  app.decorateRequest('credentialClient', null);
   app.decorateRequest('idempotency', null);
   // Hooks that run on every request and never wait are callback hooks: an async one costs a promise.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     done();
   });
+  app.addHook('onSend', makeChallengeHook(deps));
   // A write sent without a body is validated as an empty object: PATCH with no body is a no-op.
   app.addHook('preValidation', (request, _reply, done) => {
     if (request.body === undefined && request.method !== 'GET' && request.method !== 'HEAD' && request.routeOptions.schema?.body !== undefined) {
@@ -88,6 +92,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   });
 
   await app.register(mcpRoutes(deps));
+  await app.register(oauthRoutes(deps));
   await app.register(async (api) => {
     api.addHook('onRequest', makePipeline(deps));
     api.addHook('preHandler', makeIdempotencyGuard(deps));

@@ -135,6 +135,48 @@ export interface McpSessionTable {
   ended_at: string | null;
 }
 
+export interface OAuthClientTable {
+  id: string;
+  client_name: string;
+  /** JSON array of redirect URIs. */
+  redirect_uris: string;
+  /** JSON text: the registration document as answered. */
+  metadata: string;
+  created_at: string;
+  last_used_at: string;
+}
+
+export interface OAuthGrantTable {
+  id: string;
+  owner_id: string;
+  client_id: string;
+  /** Space-separated scope names. */
+  scopes: string;
+  resource: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface OAuthCodeTable {
+  code_hash: string;
+  grant_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface OAuthTokenTable {
+  token_hash: string;
+  grant_id: string;
+  kind: 'access' | 'refresh';
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  revoked_at: string | null;
+}
+
 export interface AgentCallTable {
   seq: Seq;
   id: string;
@@ -244,6 +286,10 @@ export interface Database {
   comments: CommentTable;
   messages: MessageTable;
   billing_events: BillingEventTable;
+  oauth_clients: OAuthClientTable;
+  oauth_grants: OAuthGrantTable;
+  oauth_codes: OAuthCodeTable;
+  oauth_tokens: OAuthTokenTable;
 }
 
 /** Provider events already applied (or deliberately ignored); the primary key makes each apply once. */

@@ -95,4 +95,20 @@ describe.each(databases)('tasktree command-line tool (%s)', { timeout: 120_000 }
     expect((await cli('export', '--tree', 'tre_unknown')).stderr).toContain('not_found');
     expect((await cli('migrate')).stdout).toContain('up to date');
   });
+  it('prints a one-time password reset link whose token completes a reset once', async () => {
+    expect((await cli('user', 'create', '--email', 'forgot@example.test', '--password', 'long enough password')).code).toBe(0);
+    const printed = await cli('user', 'reset-link', '--email', 'forgot@example.test');
+    expect(printed.code).toBe(0);
+    const link = new URL(printed.stdout.trim());
+    expect(link.searchParams.get('token')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const browser = new Client(app.url);
+    await browser.get('/api/v1/auth/me');
+    const reset = await browser.post('/api/v1/auth/reset/complete', { token: link.searchParams.get('token'), password: 'a brand new password' });
+    expect(reset.status).toBe(200);
+    expect(reset.body.user.email).toBe('forgot@example.test');
+    expect((await browser.post('/api/v1/auth/reset/complete', { token: link.searchParams.get('token'), password: 'a brand new password' })).status).toBe(400);
+    const unknown = await cli('user', 'reset-link', '--email', 'nobody@example.test');
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('not_found');
+  });
 });

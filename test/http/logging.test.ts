@@ -9,6 +9,7 @@ import { openDeps } from '../../src/app.js';
 import { connectMcp } from '../helpers/mcp.js';
 import { loadConfig } from '../../src/config.js';
 import { spawnServer, type ServerProcess } from '../helpers/server-process.js';
+import { consent, formPost, pkce, register, REDIRECT } from '../helpers/oauth.js';
 
 /** The real server process, with its stdout (the structured log) captured. */
 describe('structured logs', () => {
@@ -53,5 +54,26 @@ describe('structured logs', () => {
       'private-note-marker', 'title-marker', 'tree-name-marker', 'search-term-marker', 'mcp-term-marker', 'mcp-title-marker', 'mcp-note-marker',
       'file-content-marker', 'filename-marker', sessionId];
     for (const secret of secrets) expect(log(), secret).not.toContain(secret);
+  });
+  it('never hold an OAuth code, verifier, state, access or refresh token, even when a request is refused', async () => {
+    const person = await makeUser(url);
+    const client = await register(url);
+    const { verifier, challenge } = pkce();
+    const state = 'state-marker-0123';
+    const code = (await consent(person.browser, { client_id: client.body.client_id, resource: `${url}/mcp`, challenge, state })).get('code')!;
+    const form = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: client.body.client_id, code_verifier: verifier, resource: `${url}/mcp` };
+    const tokens = (await formPost(url, '/oauth/token', form)).body;
+    const rotated = (await formPost(url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.body.client_id })).body;
+    await formPost(url, '/oauth/token', form); // a replay: refused, and the grant ends
+    await formPost(url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: 'oac_wrong' });
+    await formPost(url, '/oauth/revoke', { token: rotated.access_token });
+    await register(url, { token_endpoint_auth_method: 'client_secret_post', client_secret: 'secret-marker' });
+    await fetch(`${url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${rotated.access_token}` } });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    expect(log()).toContain('/oauth/token');
+    for (const secret of [code, verifier, challenge, state, tokens.access_token, tokens.refresh_token, rotated.access_token, rotated.refresh_token, 'secret-marker']) {
+      expect(log(), secret).not.toContain(secret);
+    }
   });
 });

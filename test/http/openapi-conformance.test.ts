@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, startTestApp } from '../helpers/app.js';
 import { Client } from '../helpers/client.js';
 import { makeToken, makeUser, PASSWORD, uniqueEmail } from '../helpers/factories.js';
+import { connect } from '../helpers/oauth.js';
 import { download, upload } from '../helpers/files.js';
 import { startValidatingProxy } from '../helpers/validating-proxy.js';
 import { startFakeSmtp } from '../helpers/fake-smtp.js';
@@ -94,6 +95,15 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     const spare = await makeToken(alice, { name: 'spare', scopes: ['read'] });
     expectStatus(await browser.delete(`/api/v1/tokens/${spare.token.id}`), 200, 'revoke');
     expectStatus(await browser.delete('/api/v1/tokens/pat_unknown'), 404, 'revoke unknown');
+    // OAuth connections (session only): one made through the real flow, straight at the app.
+    const direct = new Client(t.url);
+    for (const [name, value] of browser.cookies) direct.cookies.set(name, value);
+    await connect(t.url, direct, `${t.url}/api/v1`);
+    const connections = await browser.get('/api/v1/oauth/connections');
+    expectStatus(connections, 200, 'connections');
+    expectStatus(await agent.get('/api/v1/oauth/connections'), 403, 'connections with a Bearer token');
+    expectStatus(await browser.delete(`/api/v1/oauth/connections/${connections.body.items[0].id}`), 200, 'revoke connection');
+    expectStatus(await browser.delete(`/api/v1/oauth/connections/${connections.body.items[0].id}`), 404, 'revoke connection again');
     expectStatus(await agent.get('/api/v1/auth/me'), 200, 'me with a Bearer token');
     expectStatus(await agent.get('/api/v1/agent-calls'), 403, 'journal with a Bearer token');
     expectStatus(await browser.get('/api/v1/agent-calls'), 200, 'journal');

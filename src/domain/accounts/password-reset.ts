@@ -5,6 +5,7 @@ import { invalid } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { hashPassword } from './passwords.js';
 import { revokeAllTokens } from '../agents/tokens.js';
+import { revokeAllGrants } from '../agents/oauth-grants.js';
 import { normalizeEmail } from '../validate.js';
 import { inTransaction } from '../../store/db.js';
 
@@ -30,14 +31,7 @@ export async function requestPasswordReset(deps: Deps, emailInput: string, onMai
   void (async () => {
     const user = await findUserByEmail(deps, email);
     if (user === null) return;
-    const token = randomSecret(32);
-    const now = new Date();
-    await deps.db.insertInto('password_resets').values({
-      id: newId('rst'), owner_id: user.id, token_hash: sha256(token), created_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + RESET_TTL_MS).toISOString(), used_at: null,
-    }).execute();
-    const link = new URL('/reset', deps.config.publicUrl);
-    link.searchParams.set('token', token);
+    const { token, link } = await mintResetLink(deps, user);
     await mailer.send({
       to: user.email,
       subject: 'Reset your Task Tree password',
@@ -55,9 +49,25 @@ export async function requestPasswordReset(deps: Deps, emailInput: string, onMai
 }
 
 /**
+ * A single-use reset token for an hour (stored hashed) and the link that carries it. Mailed by
+ * a reset request; printed by `tasktree user reset-link` where no mail is configured.
+ */
+export async function mintResetLink(deps: Deps, user: UserRow): Promise<{ token: string; link: URL }> {
+  const token = randomSecret(32);
+  const now = new Date();
+  await deps.db.insertInto('password_resets').values({
+    id: newId('rst'), owner_id: user.id, token_hash: sha256(token), created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + RESET_TTL_MS).toISOString(), used_at: null,
+  }).execute();
+  const link = new URL('/reset', deps.config.publicUrl);
+  link.searchParams.set('token', token);
+  return { token, link };
+}
+
+/**
  * Sets a new password with a mailed token (once, within the hour), then ends everything that
- * signed in with the old one: every personal token (and so its MCP sessions) and every browser
- * session. The caller signs the current browser in afresh.
+ * signed in with the old one: every personal token and OAuth grant (and so their MCP sessions)
+ * and every browser session. The caller signs the current browser in afresh.
  * @throws validation_failed (password bounds; token unknown, used or expired)
  */
 export async function completePasswordReset(deps: Deps, token: string, password: string): Promise<UserRow> {
@@ -73,6 +83,7 @@ export async function completePasswordReset(deps: Deps, token: string, password:
     await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', reset.owner_id).execute();
     await trx.deleteFrom('sessions').where('owner_id', '=', reset.owner_id).execute();
     await revokeAllTokens(deps, reset.owner_id, trx);
+    await revokeAllGrants(trx, reset.owner_id);
     return trx.selectFrom('users').selectAll().where('id', '=', reset.owner_id).executeTakeFirstOrThrow();
   });
   // Again after the commit: a lookup made while the transaction ran may have kept the old rows.

@@ -116,7 +116,7 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
     if (!origin.ok) return rpcError(reply, 403, -32000, origin.message);
     const body = request.body;
     const outline = outlineOf(body);
-    let client = clientOf(request);
+    let client = request.credentialClient ?? clientOf(request);
     const journal = (status: number) => deps.journal.record(actor.user.id, {
       surface: 'mcp', operation: operationOf(outline), status, duration_ms: performance.now() - started, token_id: actor.credentialId ?? '', client,
     });
@@ -134,7 +134,7 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       if (id === undefined || id === '') return rpcError(reply, 400, -32600, 'Bad Request: Mcp-Session-Id header is required; start with initialize.');
       const found = await findMcpSession(deps, actor, id);
       if (!found.ok) return rpcError(reply, 404, -32001, 'Session not found: it ended, expired or belongs to another credential; initialize again.');
-      client = found.session.clientName;
+      client = request.credentialClient ?? found.session.clientName;
     }
     const report = reporter(request);
     const answer = await serveExchange(buildMcpServer(deps, actor, { ...focusOf(outline), report }), body, {
@@ -144,10 +144,11 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       const result = (answer.body as { result?: { protocolVersion?: string } }).result;
       const params = outline.params;
       const info = (params.clientInfo ?? {}) as { name?: unknown; version?: unknown };
-      client = typeof info.name === 'string' ? info.name : client;
+      const named = typeof info.name === 'string' ? info.name : client;
+      client = request.credentialClient ?? named;
       reply.header('Mcp-Session-Id', await openMcpSession(deps, actor, {
         protocolVersion: result?.protocolVersion ?? String(params.protocolVersion ?? ''),
-        clientName: client ?? '',
+        clientName: named ?? '',
         clientVersion: typeof info.version === 'string' ? info.version : '',
       }));
     }

@@ -13,6 +13,7 @@ import { memberRoutes } from './members.js';
 import { discussionRoutes } from './discussion.js';
 import { importRoutes } from './import.js';
 import { billingRoutes } from './billing.js';
+import { oauthConnectionRoutes } from './oauth-connections.js';
 
 /** Every REST resource, mounted under /api/v1 behind the shared pipeline. One line per resource file. */
 export const restRoutes: ((deps: Deps) => FastifyPluginAsyncTypebox)[] = [
@@ -29,4 +30,5 @@ export const restRoutes: ((deps: Deps) => FastifyPluginAsyncTypebox)[] = [
   discussionRoutes,
   importRoutes,
   billingRoutes,
+  oauthConnectionRoutes,
 ];

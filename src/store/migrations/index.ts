@@ -5,6 +5,7 @@ import * as search from './2026-11-23-0003-search.js';
 import * as agent from './2026-11-23-0004-agent.js';
 import * as files from './2026-11-23-0005-files.js';
 import * as teams from './2026-11-23-0006-teams.js';
+import * as oauth from './2026-11-24-0007-oauth.js';
 import * as billing from './2026-11-24-0008-billing.js';
 
 /** Every migration, in order. Names are frozen once released; add new files, never edit old ones. */
@@ -15,5 +16,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-0004-agent': agent,
   '2026-11-23-0005-files': files,
   '2026-11-23-0006-teams': teams,
+  '2026-11-24-0007-oauth': oauth,
   '2026-11-24-0008-billing': billing,
 };

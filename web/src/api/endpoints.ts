@@ -1,6 +1,6 @@
 /** One typed function per endpoint the app uses; paths and bodies as the OpenAPI document has them. */
 import { api, query, setCsrf } from './client';
-import type { AgentCall, Attachment, Billing, Comment, HistoryEntry, Invitation, Member, MemberRole, Message, Page, Project, Scope, SpeechJob, SpeechStatus, Task, Token, Tree, TreeSnapshot, TreeStyleName, User } from './types';
+import type { AgentCall, Attachment, Billing, Comment, HistoryEntry, Invitation, Member, MemberRole, Message, OAuthConnection, Page, Project, Scope, SpeechJob, SpeechStatus, Task, Token, Tree, TreeSnapshot, TreeStyleName, User } from './types';
 import type { Language } from '../i18n';
 
 interface Session { user: User | null; csrf?: string }
@@ -73,6 +73,11 @@ export const tokens = {
   list: () => api<{ items: Token[] }>('GET', '/tokens').then((a) => a.items),
   create: (input: { name: string; scopes: Scope[]; expires_in_days: number }) => api<{ token: Token; value: string }>('POST', '/tokens', input),
   revoke: (id: string) => api<unknown>('DELETE', `/tokens/${encodeURIComponent(id)}`),
+};
+
+export const oauthConnections = {
+  list: () => api<{ items: OAuthConnection[] }>('GET', '/oauth/connections').then((a) => a.items),
+  revoke: (id: string) => api<unknown>('DELETE', `/oauth/connections/${encodeURIComponent(id)}`),
 };
 
 export const agentCalls = {

@@ -21,6 +21,7 @@ export interface TreeSnapshot { tree: Tree; projects: Project[]; tasks: Task[] }
 export type Scope = 'read' | 'write' | 'attachments';
 export const SCOPES: readonly Scope[] = ['read', 'write', 'attachments'];
 export interface Token { id: string; name: string; scopes: Scope[]; prefix: string; created_at: string; expires_at: string; last_used_at: string | null; revoked_at: string | null; status: 'active' | 'expired' | 'revoked' }
+export interface OAuthConnection { id: string; client_id: string; client_name: string; scopes: Scope[]; resource: string; created_at: string; last_used_at: string | null }
 export interface AgentCall { id: string; at: string; surface: 'rest' | 'mcp'; operation: string; status: number; duration_ms: number; token_id: string; client: string | null }
 export interface Attachment { id: string; task_id: string; filename: string; content_type: string; size: number; sha256: string; metadata_removed: string[]; created_at: string }
 export interface SpeechStatus { configured: boolean; provider: string | null; max_bytes: number; formats: string[] }

@@ -128,8 +128,10 @@ export const en = {
     revokeText: 'Agents using “{{name}}” lose access at once.',
     journal: 'Agent call journal', journalLead: 'The latest 100 calls made with your tokens. Only what was called, never what was sent.',
     noCalls: 'No agent calls yet.', when: 'When', operation: 'Operation', surface: 'Via', result: 'Result', duration: 'Time', client: 'Client',
-    mcp: 'Connect an MCP client', mcpLead: 'Point any MCP client at this address and give it a token as a Bearer credential.',
-    mcpUrl: 'MCP address', snippet: 'Configuration', oauth: 'OAuth connections', oauthSoon: 'Agents will soon be able to connect by signing in, without copying a token.',
+    mcp: 'Connect an MCP client', mcpLead: 'Point any MCP client at this address. Clients that support OAuth need nothing more: they ask you to sign in and allow them. Others take a token as a Bearer credential.',
+    mcpUrl: 'MCP address', snippet: 'Configuration', oauth: 'OAuth connections', oauthLead: 'Apps you allowed to connect by signing in, without copying a token. Each works at one address, with the scopes you granted.',
+    noConnections: 'No apps connected yet.', app: 'App', resource: 'Address', connected: 'Connected',
+    revokeConnectionTitle: 'Disconnect this app?', revokeConnectionText: '“{{name}}” loses access at once; its open MCP sessions end.',
   },
   account: {
     title: 'Account', lead: 'How Task Tree speaks to you and tells time.', profile: 'Profile', saved: 'Your profile is saved.',

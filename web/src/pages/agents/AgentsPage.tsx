@@ -3,6 +3,7 @@ import { usePageTitle } from '../../components/usePageTitle';
 import { Tokens } from './Tokens';
 import { Journal } from './Journal';
 import { McpHelp } from './McpHelp';
+import { Connections } from './Connections';
 
 export function AgentsPage() {
   const t = useT();
@@ -17,13 +18,7 @@ export function AgentsPage() {
       </div>
       <Tokens />
       <McpHelp />
-      <section class="card" aria-labelledby="oauth-title">
-        <div class="spread">
-          <h2 id="oauth-title">{t('agents.oauth')}</h2>
-          <span class="badge grey">{t('common.comingSoon')}</span>
-        </div>
-        <p class="muted">{t('agents.oauthSoon')}</p>
-      </section>
+      <Connections />
       <Journal />
     </section>
   );

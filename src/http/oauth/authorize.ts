@@ -1,0 +1,76 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../domain/deps.js';
+import { checkCsrf } from '../../domain/accounts/sessions.js';
+import { effectivePlan } from '../../domain/plans.js';
+import { checkAuthorizationRequest, scopesToGrant, type AuthorizationRequest, type Params } from '../../domain/agents/oauth-authorize.js';
+import { approveAuthorization } from '../../domain/agents/oauth-grants.js';
+import { browserSession } from './browser-session.js';
+import { consentPage, errorPage } from './pages.js';
+import { pageLanguage, pageText } from './text.js';
+import { issuerOf, resourceUrls } from './issuer.js';
+import { header } from '../pipeline.js';
+
+const hidden = { hide: true };
+const REQUEST_FIELDS = ['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'state', 'scope', 'resource'];
+
+/** Back to the client with RFC 6749 §4.1.2 parameters and RFC 9207's `iss`. */
+function redirectTo(reply: FastifyReply, status: 302 | 303, uri: string, params: Record<string, string | null>) {
+  const url = new URL(uri);
+  for (const [name, value] of Object.entries(params)) if (value !== null) url.searchParams.set(name, value);
+  reply.header('Cache-Control', 'no-store');
+  return reply.code(status).redirect(url.toString(), status);
+}
+
+/** GET shows consent (or sends to /login); POST is the decision, with the CSRF field of the page. */
+export function authorizeRoutes(deps: Deps, app: FastifyInstance): void {
+  async function check(request: FastifyRequest, reply: FastifyReply, params: Params, status: 302 | 303) {
+    const checked = await checkAuthorizationRequest(deps, params, resourceUrls(issuerOf(deps, request)));
+    if (checked.ok) return checked.request;
+    const language = pageLanguage(null, header(request, 'accept-language'));
+    if ('page' in checked) return errorPage(reply, 400, language, checked.page);
+    const { uri, error, description, state } = checked.redirect;
+    return redirectTo(reply, status, uri, { error, error_description: description, state, iss: issuerOf(deps, request) });
+  }
+
+  app.get('/oauth/authorize', { schema: hidden }, async (request, reply) => {
+    const checked = await check(request, reply, request.query as Params, 302);
+    if (!isRequest(checked)) return checked;
+    const session = await browserSession(deps, request, reply);
+    if (session.user === null) return reply.redirect(`/login?return_to=${encodeURIComponent(request.url)}`, 302);
+    const plan = effectivePlan(session.user.plan, session.user.plan_expires_at);
+    const { granted, dropped } = scopesToGrant(checked.scopes, plan);
+    const fields: Record<string, string | null> = { csrf: session.csrf };
+    for (const name of REQUEST_FIELDS) {
+      const value = (request.query as Params)[name];
+      fields[name] = typeof value === 'string' ? value : null;
+    }
+    return consentPage(reply, pageLanguage(session.user.language, header(request, 'accept-language')), {
+      clientName: checked.client.client_name, userEmail: session.user.email, granted, dropped, resource: checked.resource,
+      redirectUri: checked.redirectUri, fields,
+    });
+  });
+
+  app.post('/oauth/authorize', { schema: hidden }, async (request, reply) => {
+    const body = (request.body ?? {}) as Params;
+    const checked = await check(request, reply, body, 303);
+    if (!isRequest(checked)) return checked;
+    const session = await browserSession(deps, request, reply);
+    const language = pageLanguage(session.user?.language ?? null, header(request, 'accept-language'));
+    const csrf = body.csrf;
+    // A consent post from anywhere but our own page (no or wrong CSRF field) is refused, never redirected.
+    if (session.user === null || typeof csrf !== 'string' || !checkCsrf(deps.config.secret, session.id, csrf)) {
+      return errorPage(reply, 403, language, pageText[language].forged);
+    }
+    const iss = issuerOf(deps, request);
+    if (body.decision !== 'approve') {
+      return redirectTo(reply, 303, checked.redirectUri, { error: 'access_denied', error_description: 'The user denied the request.', state: checked.state, iss });
+    }
+    const plan = effectivePlan(session.user.plan, session.user.plan_expires_at);
+    const { code } = await approveAuthorization(deps, session.user, plan, checked);
+    return redirectTo(reply, 303, checked.redirectUri, { code, state: checked.state, iss });
+  });
+}
+
+function isRequest(value: unknown): value is AuthorizationRequest {
+  return typeof value === 'object' && value !== null && 'codeChallenge' in value;
+}

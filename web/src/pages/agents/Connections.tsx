@@ -1,0 +1,69 @@
+import { useState } from 'preact/hooks';
+import { oauthConnections } from '../../api/endpoints';
+import type { OAuthConnection } from '../../api/types';
+import { useT } from '../../i18n/use-t';
+import { useUser } from '../../session';
+import { formatDateTime } from '../../i18n/format';
+import { useLoad } from '../../components/useLoad';
+import { ErrorNote } from '../../components/ErrorNote';
+import { Confirm } from '../../components/Confirm';
+
+/** Apps connected through OAuth (one row per consent): loading, error, empty and list branches; reloads after a revoke. */
+export function Connections() {
+  const t = useT();
+  const user = useUser();
+  const list = useLoad(() => oauthConnections.list(), []);
+  const [revoking, setRevoking] = useState<OAuthConnection | null>(null);
+  const date = (iso: string | null) => (iso === null ? t('common.never') : formatDateTime(iso, user.timezone));
+
+  return (
+    <section class="card" aria-labelledby="oauth-title">
+      <h2 id="oauth-title">{t('agents.oauth')}</h2>
+      <p class="section-lead">{t('agents.oauthLead')}</p>
+      <ErrorNote error={list.error} onRetry={list.reload} />
+      {list.loading && list.data === null ? <p class="muted">{t('common.loading')}</p> : null}
+      {list.data !== null && list.data.length === 0 ? <p class="empty">{t('agents.noConnections')}</p> : null}
+      {list.data !== null && list.data.length > 0 ? (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{t('agents.app')}</th>
+              <th scope="col">{t('fields.scopes')}</th>
+              <th scope="col">{t('agents.resource')}</th>
+              <th scope="col">{t('agents.connected')}</th>
+              <th scope="col">{t('agents.lastUsed')}</th>
+              <th scope="col"><span class="visually-hidden">{t('agents.revoke')}</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.map((connection) => (
+              <tr key={connection.id} data-connection-id={connection.id}>
+                {/* The name is the app's own claim: Preact renders it as text, never markup. */}
+                <td id={`connection-${connection.id}`}>{connection.client_name}</td>
+                <td>{connection.scopes.join(', ')}</td>
+                <td><code>{connection.resource}</code></td>
+                <td>{date(connection.created_at)}</td>
+                <td>{date(connection.last_used_at)}</td>
+                <td>
+                  <button type="button" class="btn small danger" aria-describedby={`connection-${connection.id}`} onClick={() => setRevoking(connection)}>{t('agents.revoke')}</button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {revoking !== null ? (
+        <Confirm
+          title={t('agents.revokeConnectionTitle')}
+          text={t('agents.revokeConnectionText', { name: revoking.client_name })}
+          confirmLabel={t('agents.revoke')}
+          onConfirm={async () => {
+            await oauthConnections.revoke(revoking.id);
+            await list.reload();
+          }}
+          onClose={() => setRevoking(null)}
+        />
+      ) : null}
+    </section>
+  );
+}
