@@ -3,7 +3,8 @@ import { projects, tasks } from '../../api/endpoints';
 import type { Project, Task } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { Modal } from '../../components/Modal';
-import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
 import { ProjectSelect } from './ProjectSelect';
 import { Field } from '../../components/Field';
 
@@ -12,20 +13,10 @@ export function NewProjectDialog({ treeId, all, onCreated, onClose }: { treeId: 
   const t = useT();
   const [name, setName] = useState('');
   const [parent, setParent] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  async function submit(event: Event) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onCreated(await projects.create({ tree_id: treeId, name: name.trim(), parent_id: parent }));
-      onClose();
-    } catch (e) {
-      setError(messageOf(e));
-      setBusy(false);
-    }
-  }
+  const { busy, error, submit } = useSubmit(async () => {
+    onCreated(await projects.create({ tree_id: treeId, name: name.trim(), parent_id: parent }));
+    onClose();
+  });
   return (
     <Modal title={t('tree.newProject')} onClose={onClose}>
       <form class="stack" onSubmit={submit}>
@@ -48,20 +39,10 @@ export function NewTaskDialog({ treeId, all, initialProject, onCreated, onClose 
   const t = useT();
   const [title, setTitle] = useState('');
   const [project, setProject] = useState<string | null>(initialProject);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  async function submit(event: Event) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onCreated(await tasks.create({ tree_id: treeId, title: title.trim(), project_id: project }));
-      onClose();
-    } catch (e) {
-      setError(messageOf(e));
-      setBusy(false);
-    }
-  }
+  const { busy, error, submit } = useSubmit(async () => {
+    onCreated(await tasks.create({ tree_id: treeId, title: title.trim(), project_id: project }));
+    onClose();
+  });
   return (
     <Modal title={t('tree.newTask')} onClose={onClose}>
       <form class="stack" onSubmit={submit}>

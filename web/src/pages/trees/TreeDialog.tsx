@@ -3,7 +3,8 @@ import { trees } from '../../api/endpoints';
 import { TREE_STYLES, type Tree, type TreeStyleName } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { Modal } from '../../components/Modal';
-import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
 import { Field } from '../../components/Field';
 
 /** Create a tree, or rename and restyle one; the fields keep what was typed when saving fails. */
@@ -11,20 +12,10 @@ export function TreeDialog({ tree, onSaved, onClose }: { tree: Tree | null; onSa
   const t = useT();
   const [name, setName] = useState(tree?.name ?? '');
   const [style, setStyle] = useState<TreeStyleName>(tree?.style ?? 'tidy-fan');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  async function submit(event: Event) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onSaved(tree === null ? await trees.create(name.trim(), style) : await trees.update(tree.id, { name: name.trim(), style }));
-      onClose();
-    } catch (e) {
-      setError(messageOf(e));
-      setBusy(false);
-    }
-  }
+  const { busy, error, submit } = useSubmit(async () => {
+    onSaved(tree === null ? await trees.create(name.trim(), style) : await trees.update(tree.id, { name: name.trim(), style }));
+    onClose();
+  });
   return (
     <Modal title={tree === null ? t('trees.newTree') : t('trees.editTitle')} onClose={onClose}>
       <form class="stack" onSubmit={submit}>
