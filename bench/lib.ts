@@ -1,8 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
@@ -11,6 +16,12 @@ import { registerUser, setUserPlan } from '../src/domain/accounts/accounts.js';
 import { userActor, type Actor } from '../src/domain/actor.js';
 import { createToken } from '../src/domain/agents/tokens.js';
 import type { PlanName } from '../src/domain/plans.js';
+import { createTree } from '../src/domain/trees/trees.js';
+import { createTask } from '../src/domain/trees/tasks.js';
+import type { LoadPlan, LoadResult } from './load-process.js';
+
+const run = promisify(execFile);
+const here = dirname(fileURLToPath(import.meta.url));
 
 /** How long each load runs; BENCH_SECONDS=10 for steadier figures. */
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -37,8 +48,6 @@ export async function startServer(kind: 'sqlite' | 'postgres' = 'sqlite', extraE
   const schema = kind === 'postgres' ? `bench_${randomBytes(4).toString('hex')}` : null;
   const config = loadConfig({
     DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', SECRET: 'bench-secret-0123456789',
-    // The limiter still counts every request; only its ceiling is raised so loads measure answers, not 429s.
-    RATE_LIMIT_PER_MINUTE: '1000000000',
     ...(schema !== null ? { DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA: schema } : {}),
     ...extraEnv,
   });
@@ -94,31 +103,95 @@ export interface LoadOptions {
   url: string;
   method?: 'GET' | 'POST' | 'PATCH';
   headers?: Record<string, string>;
-  body?: string | ((i: number) => string);
+  body?: string;
+  /** Requests each connection walks in turn (many tokens, paths and bodies); `headers` and `body` apply to all. */
+  requests?: { path?: string; headers?: Record<string, string>; body?: string }[];
   expectStatus?: number;
   seconds?: number;
   connections?: number;
 }
 
-/** Runs autocannon against one endpoint and reports throughput and latency. */
+/**
+ * Runs autocannon against one endpoint in a process of its own (bench/load-process.ts), as an
+ * outside client would, and reports throughput and latency. Any answer other than
+ * `expectStatus` (a 429 included) counts as an error.
+ */
 export async function load(name: string, options: LoadOptions): Promise<Measurement> {
-  let counter = 0;
-  const body = options.body;
-  const result = await autocannon({
-    url: options.url,
-    method: options.method ?? 'GET',
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
-    connections: options.connections ?? CONNECTIONS,
-    // The load runs in a worker thread, so it does not share the server's event loop.
-    workers: typeof body === 'function' ? undefined : 1,
-    duration: options.seconds ?? SECONDS,
-    ...(typeof body === 'function'
-      ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: body(counter++) }) }] }
-      : body !== undefined ? { body } : {}),
+  const common = { ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers };
+  const requests = (options.requests ?? [{}]).map((r) => ({
+    ...r, headers: { ...common, ...r.headers }, ...(r.body ?? options.body) !== undefined ? { body: r.body ?? options.body } : {},
+  }));
+  const plan: LoadPlan = { url: options.url, method: options.method ?? 'GET', requests, seconds: options.seconds ?? SECONDS, connections: options.connections ?? CONNECTIONS };
+  const dir = mkdtempSync(join(tmpdir(), 'tasktree-load-'));
+  const planFile = join(dir, 'plan.json');
+  writeFileSync(planFile, JSON.stringify(plan));
+  try {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', join(here, 'load-process.ts'), planFile], { maxBuffer: 1 << 20 });
+    const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as LoadResult;
+    const expected = String(options.expectStatus ?? 200);
+    const wrong = Object.entries(result.statuses).filter(([code]) => code !== expected).reduce((n, [, count]) => n + count, 0);
+    return { name, requestsPerSecond: result.requestsPerSecond, p50: result.p50, p99: result.p99, errors: result.errors + wrong };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The ceiling of any answer on this machine: a bare `node:http` server sending a small JSON
+ * document, with nothing of ours around it.
+ */
+export async function startNodeBaseline(): Promise<{ url: string; close(): Promise<void> }> {
+  const body = JSON.stringify({ ok: true, id: 'tsk_01JBENCHMARK0000000000000', title: 'a small JSON document' });
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    response.end(body);
   });
-  const expected = options.expectStatus ?? 200;
-  const wrong = Object.entries(result.statusCodeStats ?? {}).filter(([code]) => Number(code) !== expected).reduce((n, [, s]) => n + (s as { count: number }).count, 0);
-  return { name, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx + wrong - (expected >= 300 ? result.non2xx : 0) };
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${address.port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/**
+ * One case the way the issue measures it: the node:http baseline loaded just before and just
+ * after the subject, so drift of the shared machine during the case shows in the ratio's
+ * denominator (the mean of the two) instead of in the figure.
+ */
+export async function bracketed(baselineUrl: string, name: string, options: LoadOptions): Promise<[Measurement, Measurement]> {
+  const before = await load('node:http baseline', { url: `${baselineUrl}/` });
+  const measured = await load(name, options);
+  const after = await load('node:http baseline', { url: `${baselineUrl}/` });
+  const mean = (a: number, b: number) => (a + b) / 2;
+  const baseline: Measurement = {
+    name: `node:http baseline (before ${before.requestsPerSecond.toFixed(0)}, after ${after.requestsPerSecond.toFixed(0)})`,
+    requestsPerSecond: mean(before.requestsPerSecond, after.requestsPerSecond), p50: mean(before.p50, after.p50), p99: mean(before.p99, after.p99), errors: before.errors + after.errors,
+  };
+  return [measured, baseline];
+}
+
+export interface Client {
+  actor: Actor;
+  token: string;
+  treeId: string;
+  taskId: string;
+}
+
+/**
+ * Many users, each with many personal tokens and a tree holding a task: one entry per token.
+ * Loads rotate through them, so the real limit of 600 requests a minute per token applies to
+ * each one and no load is one token's.
+ */
+export async function population(server: BenchServer, users = 25, tokensPerUser = 20, plan: PlanName = 'sprout'): Promise<Client[]> {
+  const deps = server.app.deps;
+  const clients: Client[] = [];
+  for (let u = 0; u < users; u++) {
+    const { actor, token } = await makeAgent(server, plan);
+    const tree = await createTree(deps, actor, { name: `Client tree ${u}` });
+    const task = await createTask(deps, actor, { tree_id: tree.id, title: `Water the roses ${u}`, notes: 'twice a week in summer' });
+    const tokens = [token];
+    while (tokens.length < tokensPerUser) tokens.push((await createToken(deps, actor, { name: `client ${tokens.length}` })).value);
+    for (const value of tokens) clients.push({ actor, token: value, treeId: tree.id, taskId: task.id });
+  }
+  return clients;
 }
 
 /**

@@ -1,0 +1,85 @@
+import { benchDatabases, bracketed, population, printHeader, report, startNodeBaseline, startServer, type BenchServer, type Client, type LoadOptions } from '../lib.js';
+
+const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+const MODERN = '2026-07-28';
+
+/**
+ * The service loaded the way its clients load it (issue 18): 25 users with 20 personal tokens
+ * each, every request on the next token under the real limit of 600 a minute, the load generator
+ * in a process of its own, and a bare node:http server loaded just before and after every case.
+ */
+export async function run(): Promise<void> {
+  const baseline = await startNodeBaseline();
+  try {
+    for (const kind of benchDatabases()) {
+      printHeader(`As clients load it: 25 users × 20 tokens, real rate limit (${kind})`);
+      const server = await startServer(kind);
+      try {
+        const clients = await population(server);
+        let rest = 0;
+        for (const [name, options, target] of await cases(server, clients)) {
+          const [measured, base] = await bracketed(baseline.url, name, options);
+          if (name === 'GET /api/v1/tasks/{id}') rest = measured.requestsPerSecond;
+          const ofRest = name.startsWith('POST /mcp') ? `; ${(measured.requestsPerSecond / rest).toFixed(2)} of REST` : '';
+          report(base);
+          report(measured, base, target + ofRest);
+        }
+      } finally {
+        await server.close();
+      }
+    }
+  } finally {
+    await baseline.close();
+  }
+}
+
+type Case = [name: string, options: LoadOptions, target: string];
+
+async function cases(server: BenchServer, clients: Client[]): Promise<Case[]> {
+  const bearer = (c: Client) => ({ authorization: `Bearer ${c.token}` });
+  const etags = new Map<string, string>();
+  for (const c of clients) {
+    if (etags.has(c.taskId)) continue;
+    const answer = await fetch(`${server.url}/api/v1/tasks/${c.taskId}`, { headers: bearer(c) });
+    etags.set(c.taskId, answer.headers.get('etag')!);
+  }
+  const getTask = (id: string) => JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_task', arguments: { id } } });
+  return [
+    ['GET /api/v1/auth/me', { url: server.url, requests: clients.map((c) => ({ path: '/api/v1/auth/me', headers: bearer(c) })) }, 'target ≥ 28,000 req/s'],
+    ['GET /api/v1/tasks/{id}', { url: server.url, requests: clients.map((c) => ({ path: `/api/v1/tasks/${c.taskId}`, headers: bearer(c) })) }, 'target ≥ 18,000 req/s'],
+    ['GET /api/v1/tasks/{id}, If-None-Match → 304', {
+      url: server.url, expectStatus: 304,
+      requests: clients.map((c) => ({ path: `/api/v1/tasks/${c.taskId}`, headers: { ...bearer(c), 'if-none-match': etags.get(c.taskId)! } })),
+    }, 'target ≥ the 200 above'],
+    ['POST /api/v1/tasks (history, search index, journal)', {
+      url: server.url, method: 'POST', expectStatus: 201,
+      requests: clients.map((c) => ({ path: '/api/v1/tasks', headers: { ...bearer(c), 'content-type': 'application/json' }, body: JSON.stringify({ tree_id: c.treeId, title: 'Water the roses', text: 'with the can by the door', notes: 'twice a week in summer' }) })),
+    }, server.kind === 'sqlite' ? 'target ≥ 4,000 req/s' : 'target ≥ 1,500 req/s'],
+    ['POST /mcp tools/call get_task, 2025-11-25 session', {
+      url: `${server.url}/mcp`, method: 'POST',
+      requests: await Promise.all(clients.map(async (c) => ({ headers: { ...MCP_HEADERS, ...bearer(c), ...(await openSession(server, c)) }, body: getTask(c.taskId) }))),
+    }, 'target ≥ 7,000 req/s and ≥ 0.4 of REST'],
+    ['POST /mcp tools/call get_task, 2026-07-28 (no session)', {
+      url: `${server.url}/mcp`, method: 'POST',
+      requests: clients.map((c) => ({
+        headers: { ...MCP_HEADERS, ...bearer(c), 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'get_task' },
+        body: JSON.stringify({
+          jsonrpc: '2.0', id: 2, method: 'tools/call',
+          params: { name: 'get_task', arguments: { id: c.taskId }, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+        }),
+      })),
+    }, 'target ≥ 7,000 req/s and ≥ 0.4 of REST'],
+  ];
+}
+
+/** An MCP session of the 2025 protocol opened with the client's token; its headers for later calls. */
+async function openSession(server: BenchServer, client: Client): Promise<Record<string, string>> {
+  const answer = await fetch(`${server.url}/mcp`, {
+    method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${client.token}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }),
+  });
+  if (answer.status !== 200) throw new Error(`initialize answered ${answer.status}`);
+  await answer.arrayBuffer();
+  return { 'mcp-session-id': answer.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
+}
+
