@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +40,13 @@ export interface BenchServer {
   app: App;
   url: string;
   kind: 'sqlite' | 'postgres';
+  /**
+   * Hands the data over to the service as `npm start` runs it: the in-process app (used for
+   * seeding through the domain) stops, and `src/main.ts` starts in a process of its own on the
+   * same DATA_DIR or schema with its default settings (logging at info included, to a file).
+   * `url` then points at it; `pid` is its process id.
+   */
+  asProcess(): Promise<{ url: string; pid: number }>;
   close(): Promise<void>;
 }
 
@@ -46,21 +54,40 @@ export interface BenchServer {
 export async function startServer(kind: 'sqlite' | 'postgres' = 'sqlite', extraEnv: Record<string, string> = {}): Promise<BenchServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tasktree-bench-'));
   const schema = kind === 'postgres' ? `bench_${randomBytes(4).toString('hex')}` : null;
-  const config = loadConfig({
-    DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', SECRET: 'bench-secret-0123456789',
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir, SECRET: 'bench-secret-0123456789',
     ...(schema !== null ? { DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA: schema } : {}),
     ...extraEnv,
-  });
-  const app = await createApp(config);
+  };
+  const app = await createApp(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', ...env }));
   await app.server.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.server.address();
   if (address === null || typeof address === 'string') throw new Error('no address');
-  return {
+  let child: ChildProcess | null = null;
+  const server: BenchServer = {
     app,
     kind,
     url: `http://127.0.0.1:${address.port}`,
-    async close() {
+    async asProcess() {
       await app.close();
+      const port = await freePort();
+      const log = openSync(join(dataDir, 'service.log'), 'a');
+      child = spawn(process.execPath, ['--import', 'tsx', join(here, '../src/main.ts')], {
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' },
+        stdio: ['ignore', log, log],
+      });
+      server.url = `http://127.0.0.1:${port}`;
+      for (let i = 0; i < 400 && !(await fetch(`${server.url}/readyz`).then((r) => r.ok, () => false)); i++) await delay(50);
+      return { url: server.url, pid: child.pid! };
+    },
+    async close() {
+      if (child !== null) {
+        const exited = new Promise((resolve) => child!.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      } else {
+        await app.close();
+      }
       rmSync(dataDir, { recursive: true, force: true });
       if (schema !== null) {
         const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
@@ -70,6 +97,16 @@ export async function startServer(kind: 'sqlite' | 'postgres' = 'sqlite', extraE
       }
     },
   };
+  return server;
+}
+
+/** A port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 /** The databases to measure: SQLite always, PostgreSQL too when DATABASE_URL is set. */

@@ -16,6 +16,7 @@ export async function run(): Promise<void> {
       const server = await startServer(kind);
       try {
         const clients = await population(server);
+        await server.asProcess();
         let rest = 0;
         for (const [name, options, target] of await cases(server, clients)) {
           const [measured, base] = await bracketed(baseline.url, name, options);

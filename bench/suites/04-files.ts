@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +8,7 @@ import { ExifTool } from 'exiftool-vendored';
 import { loadConfig } from '../../src/config.js';
 import { openDeps } from '../../src/app.js';
 import { setUserPlan } from '../../src/domain/accounts/accounts.js';
+import { freePort } from '../lib.js';
 
 const MiB = 1024 * 1024;
 const RUNS = 8;
@@ -86,15 +86,6 @@ async function tenMiBPhoto(path: string): Promise<Buffer> {
     await exiftool.end();
   }
   return readFile(path);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
 }
 
 /** `src/main.ts` in its own process on a fresh DATA_DIR, with a signed-in Sprout browser. */

@@ -76,4 +76,31 @@ describe('structured logs', () => {
       expect(log(), secret).not.toContain(secret);
     }
   });
+
+  it('write one access line per request, with its status and time', async () => {
+    const id = `access-line-${Date.now()}`;
+    await fetch(`${url}/api/v1/auth/me`, { headers: { 'x-request-id': id } });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const lines = log().split('\n').filter((line) => line.includes(id)).map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ msg: 'request completed', reqId: id, req: { method: 'GET', path: '/api/v1/auth/me' }, res: { status: 200 } });
+    expect(typeof lines[0].responseTime).toBe('number');
+  });
+});
+
+/** Lines leave without blocking the request; what is still gathered must not be lost at a stop. */
+describe('the log at a clean stop', () => {
+  it('holds the line of the last request answered', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tasktree-log-'));
+    const server = await spawnServer({ DATA_DIR: dataDir });
+    try {
+      const id = `last-line-${Date.now()}`;
+      await Promise.all(Array.from({ length: 200 }, (_, i) => fetch(`${server.url}/healthz`, { headers: { 'x-request-id': `${id}-${i}` } })));
+      await server.stop();
+      const answered = new Set(server.log().split('\n').filter((line) => line.includes(id)).map((line) => JSON.parse(line).reqId));
+      expect(answered.size).toBe(200);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
