@@ -130,7 +130,7 @@ function splitTaskRow(actor: Actor, row: TaskWithTree): { task: TaskRow; access:
   const task: TaskRow = {
     seq: row.seq, id: row.id, owner_id: row.owner_id, tree_id: row.tree_id, project_id: row.project_id, title: row.title, text: row.text,
     notes: row.notes, status: row.status, deadline: row.deadline, color: row.color, position: row.position, completed_at: row.completed_at,
-    created_by: row.created_by, assignee_ids: row.assignee_ids, created_at: row.created_at, updated_at: row.updated_at,
+    created_by: row.created_by, assignee_ids: row.assignee_ids, created_at: row.created_at, updated_at: row.updated_at, version: row.version,
   };
   const tree: TreeRow = {
     seq: row.tr_seq, id: row.tr_id, owner_id: row.tr_owner_id, name: row.tr_name, style: row.tr_style, project_count: row.tr_project_count,

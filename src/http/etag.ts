@@ -8,6 +8,35 @@ export function etagFor(actorKey: string, body: string): string {
   return `"${sha256(`${actorKey}\n${body}`).slice(0, 32)}"`;
 }
 
+/** Whose answer it is: two accounts never share a cached answer. */
+function readerOf(request: FastifyRequest): string {
+  return request.actor?.user.id ?? request.sessionId ?? '';
+}
+
+/**
+ * ETags made from a row's version instead of the body, so a conditional read that matches is
+ * answered 304 before its body is built, serialized or hashed. A tag covers the reader, the row,
+ * its version and the shape of the answer (the route's response schema: a release that changes
+ * the representation changes every tag).
+ */
+export function versionTags(responseSchema: unknown): (request: FastifyRequest, rowId: string, version: number) => string {
+  const shape = sha256(JSON.stringify(responseSchema)).slice(0, 16);
+  return (request, rowId, version) => `"v${sha256(`${shape}\n${readerOf(request)}\n${rowId}\n${version}`).slice(0, 32)}"`;
+}
+
+/**
+ * Sets the ETag of a versioned read and, when the caller's If-None-Match already holds it, sends
+ * the 304 and returns true (the route then returns the reply). Call only after the read has been
+ * authorized: the version comes from the row the reader was allowed to see.
+ */
+export function answeredUnchanged(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
+  reply.header('ETag', etag);
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (ifNoneMatch === undefined || !matches(ifNoneMatch, etag)) return false;
+  void reply.code(304).send();
+  return true;
+}
+
 function matches(ifNoneMatch: string, etag: string): boolean {
   if (ifNoneMatch.trim() === '*') return true;
   return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
@@ -29,7 +58,9 @@ function cachedOrFresh(request: FastifyRequest, reply: FastifyReply, payload: un
   }
   reply.header('Cache-Control', 'private, no-cache');
   if (reply.statusCode !== 200 || typeof payload !== 'string' || (request.actor === null && request.sessionId === null)) return payload;
-  const etag = etagFor(request.actor?.user.id ?? request.sessionId ?? '', payload);
+  // A versioned read set its tag (and chose 304 itself) before the body was built.
+  if (reply.hasHeader('ETag')) return payload;
+  const etag = etagFor(readerOf(request), payload);
   reply.header('ETag', etag);
   const ifNoneMatch = request.headers['if-none-match'];
   if (ifNoneMatch !== undefined && matches(ifNoneMatch, etag)) {

@@ -106,6 +106,8 @@ export interface TaskTable {
   updated_at: string;
   /** JSON text: string[], the user ids of task_assignees for this task. */
   assignee_ids: Generated<string>;
+  /** Raised by every update of the row (`nextVersion`): the ETag of a task read comes from it. */
+  version: Generated<number>;
 }
 
 export interface HistoryTable {

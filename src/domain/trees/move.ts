@@ -4,6 +4,7 @@ import { requireTreeWrite, treeAccess, type TreeAccess } from '../access.js';
 import { chargeTree } from '../limits.js';
 import { lockTrees } from '../../store/locks.js';
 import { appendHistory, type HistoryEntryInput } from './history.js';
+import { nextVersion } from '../../store/task-version.js';
 
 /** A tree the actor may write into, named by a patch's `tree_id`. @throws not_found, forbidden */
 export async function writableTree(trx: Trx, actor: Actor, treeId: string): Promise<TreeAccess> {
@@ -61,9 +62,9 @@ export async function carryToTree(trx: Trx, from: TreeAccess, to: TreeAccess, ca
   const place = { tree_id: to.tree.id, owner_id: to.ownerId, updated_at: now };
   if (projectIds.length > 0) {
     await trx.updateTable('projects').set(place).where('id', 'in', projectIds).execute();
-    await trx.updateTable('tasks').set(place).where('project_id', 'in', projectIds).execute();
+    await trx.updateTable('tasks').set({ ...place, version: nextVersion }).where('project_id', 'in', projectIds).execute();
   }
-  if (taskIds.length > 0) await trx.updateTable('tasks').set(place).where('id', 'in', taskIds).execute();
+  if (taskIds.length > 0) await trx.updateTable('tasks').set({ ...place, version: nextVersion }).where('id', 'in', taskIds).execute();
 }
 
 /** The history entry of a write, in the tree the row is in now and, after a move, in the tree it left. */

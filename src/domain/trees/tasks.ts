@@ -19,6 +19,7 @@ import { inTransaction } from '../../store/db.js';
 import { refreshTaskStatistics } from '../../store/statistics.js';
 import { lockTrees } from '../../store/locks.js';
 import { carryToTree, readLocked, recordInTrees, writableTree } from './move.js';
+import { nextVersion } from '../../store/task-version.js';
 
 
 export interface TaskInput {
@@ -70,8 +71,14 @@ export async function listTasks(deps: Deps, actor: Actor, input: TaskFilters): P
 }
 
 export async function getTask(deps: Deps, actor: Actor, id: string): Promise<Task> {
+  return (await getVersionedTask(deps, actor, id)).task;
+}
+
+/** A task with its row version, which a conditional read compares instead of the body. */
+export async function getVersionedTask(deps: Deps, actor: Actor, id: string): Promise<{ task: Task; version: number }> {
   requireRead(actor);
-  return presentTask((await taskAccess(deps.db, actor, id)).task);
+  const { task } = await taskAccess(deps.db, actor, id);
+  return { task: presentTask(task), version: task.version };
 }
 
 /** A task's project must be a project of the task's tree. @throws not_found (unknown or foreign), conflict (other tree) */
@@ -108,6 +115,7 @@ export function newTaskRow(access: TreeAccess, actor: Actor, input: TaskInput, d
     assignee_ids: '[]',
     created_at: now,
     updated_at: now,
+    version: 1,
   };
 }
 
@@ -212,7 +220,7 @@ export async function updateTask(deps: Deps, actor: Actor, id: string, patch: Ta
     const completedAt = status === 'done' ? (task.status === 'done' ? task.completed_at : now) : null;
     const updated = await trx
       .updateTable('tasks')
-      .set({ ...changedFields(next, changes), ...(movingTree ? { owner_id: target.ownerId } : {}), completed_at: completedAt, updated_at: now })
+      .set({ ...changedFields(next, changes), ...(movingTree ? { owner_id: target.ownerId } : {}), completed_at: completedAt, updated_at: now, version: nextVersion })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();

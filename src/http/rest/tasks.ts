@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../domain/deps.js';
-import { createTask, deleteTask, getTask, listTasks, updateTask } from '../../domain/trees/tasks.js';
+import { createTask, deleteTask, getVersionedTask, listTasks, updateTask } from '../../domain/trees/tasks.js';
+import { answeredUnchanged, versionTags } from '../etag.js';
 import { access } from '../access.js';
 import { errors, IdParams, Ok, ReadHeaders, WriteHeaders } from '../schemas/common.js';
 import { TaskInput, TaskList, TaskListQuery, TaskOnly, TaskPatch } from '../schemas/data.js';
 
 const tags = ['Tasks'];
+const taskTag = versionTags(TaskOnly);
 
 export const taskRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) => {
   app.get('/tasks', {
@@ -24,7 +26,10 @@ export const taskRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app)
   app.get('/tasks/:id', {
     config: { access: access.read() },
     schema: { operationId: 'getTask', tags, summary: 'One task', params: IdParams, headers: ReadHeaders, response: { 200: TaskOnly, ...errors(401, 403, 404, 409) } },
-  }, async (request) => ({ task: await getTask(deps, request.actor!, request.params.id) }));
+  }, async (request, reply) => {
+    const { task, version } = await getVersionedTask(deps, request.actor!, request.params.id);
+    return answeredUnchanged(request, reply, taskTag(request, task.id, version)) ? reply : { task };
+  });
 
   app.patch('/tasks/:id', {
     config: { access: access.write() },

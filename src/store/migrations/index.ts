@@ -7,6 +7,7 @@ import * as files from './2026-11-23-0005-files.js';
 import * as teams from './2026-11-23-0006-teams.js';
 import * as oauth from './2026-11-24-0007-oauth.js';
 import * as billing from './2026-11-24-0008-billing.js';
+import * as taskVersion from './2026-11-24-0009-task-version.js';
 
 /** Every migration, in order. Names are frozen once released; add new files, never edit old ones. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-0006-teams': teams,
   '2026-11-24-0007-oauth': oauth,
   '2026-11-24-0008-billing': billing,
+  '2026-11-24-0009-task-version': taskVersion,
 };
