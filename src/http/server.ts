@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { makeValidatorCompiler } from './validation.js';
 import { installErrorHandling, MAX_PARAM_LENGTH, type NotFoundFallback } from './errors.js';
 import { answerClientError, answerFrameworkError } from './client-errors.js';
-import { logCompletedRequest, loggerOptions, requestIdOf } from './logger.js';
+import { AccessLog, loggerOptions, requestIdOf } from './logger.js';
 import { makePipeline } from './pipeline.js';
 import { makeIdempotencyGuard, makeIdempotencyRecorder } from './idempotency.js';
 import { applyReadCaching } from './etag.js';
@@ -37,7 +37,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   const timeouts = deps.config.http;
   const app = Fastify({
     logger: loggerOptions(deps.config.logLevel),
-    disableRequestLogging: true,
+    logController: new AccessLog(),
     genReqId: requestIdOf,
     requestIdHeader: false,
     bodyLimit: JSON_BODY_LIMIT,
@@ -69,7 +69,6 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     reply.header('X-Request-Id', request.id);
     done();
   });
-  app.addHook('onResponse', logCompletedRequest);
   app.addHook('onSend', makeChallengeHook(deps));
   // A write sent without a body is validated as an empty object: PATCH with no body is a no-op.
   app.addHook('preValidation', (request, _reply, done) => {
