@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { alternate, benchDatabases, load, makeAgent, printHeader, report, startBaseline, startServer, time, type BenchServer, type LoadOptions } from '../lib.js';
 import { createTree } from '../../src/domain/trees/trees.js';
 import { createTask } from '../../src/domain/trees/tasks.js';
-import { serveExchange } from '../../src/http/mcp/exchange.js';
+import { connectServer, serveExchange } from '../../src/http/mcp/exchange.js';
 import { getTask } from '../../src/domain/trees/tasks.js';
 
 /**
@@ -72,7 +72,7 @@ async function sdkFloor(server: BenchServer) {
     const server = new McpServer({ name: 'floor', version: '1' }, { capabilities: { tools: {} } });
     // The service's tools are served through the SDK's low-level handlers; so is the floor's.
     server.server.setRequestHandler('tools/call', () => ({ structuredContent: { task }, content: [{ type: 'text', text: JSON.stringify({ task }) }] }));
-    const answer = await serveExchange(server, request.body, { accept: request.headers.accept, protocolVersion: '2025-11-25' }, { token: '', clientId: '', scopes: [] });
+    const answer = await serveExchange(connectServer(server), request.body, { accept: request.headers.accept, protocolVersion: '2025-11-25' }, { token: '', clientId: '', scopes: [] });
     return reply.code(answer.status).send(answer.body);
   }));
   try {

@@ -16,53 +16,76 @@ function failure(status: number, code: number, message: string): ExchangeAnswer 
 }
 
 /**
- * One POST of the 2025 Streamable HTTP revisions as an SDK `Transport`: the parsed messages go
- * to the server, the responses come back as plain objects for Fastify to serialize. The SDK's
- * web-standard transport does the same over a `Request` and a `Response`, whose construction
- * and stream reading cost more than the tool call itself; the rules it applies are kept here
- * (Accept, batch size, message shape, one initialize, MCP-Protocol-Version, 202 for
- * notifications, JSON answers). Messages the server sends on its own (notifications, requests
- * to the client) are dropped, as in the SDK's JSON response mode.
+ * POSTs of the 2025 Streamable HTTP revisions as one SDK `Transport`, connected to its server
+ * once: each exchange's parsed messages go to the server and the responses come back as plain
+ * objects for Fastify to serialize. The SDK's web-standard transport does the same over a
+ * `Request` and a `Response`, whose construction and stream reading cost more than the tool call
+ * itself; the rules it applies are kept in `serveExchange` (Accept, batch size, message shape,
+ * one initialize, MCP-Protocol-Version, 202 for notifications, JSON answers).
+ *
+ * A server may serve many exchanges at once, of different credentials, whose JSON-RPC ids
+ * collide (every client counts from 1): each request goes in under an id of this transport's
+ * own and its answer comes back to the exchange that sent it under the caller's id. The SDK
+ * answers through the transport it captured when the request arrived, and with one transport
+ * per server there is only one to capture. Messages the server sends on its own
+ * (notifications, requests to the client) are dropped, as in the SDK's JSON response mode.
  */
 class ExchangeTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage, extra?: { authInfo?: AuthInfo }) => void;
-  private readonly answers = new Map<string | number, JSONRPCMessage>();
-  private waiting: (() => void) | null = null;
-
-  constructor(private readonly expected: Set<string | number>) {}
+  private nextId = 0;
+  private readonly waiting = new Map<number, (answer: JSONRPCMessage) => void>();
 
   async start(): Promise<void> {}
 
   async send(message: JSONRPCMessage): Promise<void> {
-    if (!(isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message))) return;
-    if (message.id === undefined || !this.expected.has(message.id)) return;
-    this.answers.set(message.id, message);
-    if (this.answers.size === this.expected.size) this.waiting?.();
+    if (!(isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) || typeof message.id !== 'number') return;
+    const settle = this.waiting.get(message.id);
+    if (settle === undefined) return;
+    this.waiting.delete(message.id);
+    settle(message);
   }
 
   async close(): Promise<void> {
     this.onclose?.();
   }
 
-  /** Delivers the messages and resolves with the responses, in request order. */
-  deliver(messages: JSONRPCMessage[], authInfo: AuthInfo, order: (string | number)[]): Promise<JSONRPCMessage[]> {
-    const done = new Promise<void>((resolve) => {
-      this.waiting = resolve;
-    });
-    for (const message of messages) this.onmessage?.(message, { authInfo });
-    if (this.answers.size === this.expected.size) this.waiting?.();
-    return done.then(() => order.map((id) => this.answers.get(id)!));
+  /** Delivers the messages and resolves with the answers to the requests among them, in request order. */
+  exchange(messages: JSONRPCMessage[], authInfo: AuthInfo): Promise<JSONRPCMessage[]> {
+    const answers: Promise<JSONRPCMessage>[] = [];
+    for (const message of messages) {
+      if (!isJSONRPCRequest(message)) {
+        this.onmessage?.(message, { authInfo });
+        continue;
+      }
+      const id = this.nextId++;
+      const callerId = message.id;
+      answers.push(new Promise((resolve) => this.waiting.set(id, (answer) => resolve({ ...answer, id: callerId } as JSONRPCMessage))));
+      this.onmessage?.({ ...message, id }, { authInfo });
+    }
+    return Promise.all(answers);
   }
 }
 
+/** A server with its transport, ready for any number of exchanges. */
+export interface ConnectedServer {
+  server: McpServer;
+  transport: ExchangeTransport;
+}
+
+export async function connectServer(server: McpServer): Promise<ConnectedServer> {
+  const transport = new ExchangeTransport();
+  await server.connect(transport);
+  return { server, transport };
+}
+
 /**
- * Serves one JSON-RPC POST of the 2025 revisions on a fresh server. The server is dropped,
- * not closed, afterwards: nothing is left in flight, and closing would only build an error
- * for pending work that does not exist.
+ * Serves one JSON-RPC POST of the 2025 revisions. A server made for this one exchange is dropped,
+ * not closed, afterwards: nothing is left in flight, and closing would only build an error for
+ * pending work that does not exist.
  */
-export async function serveExchange(server: McpServer, body: unknown, headers: { accept?: string; protocolVersion?: string }, authInfo: AuthInfo): Promise<ExchangeAnswer> {
+export async function serveExchange(connected: ConnectedServer | Promise<ConnectedServer>, body: unknown, headers: { accept?: string; protocolVersion?: string }, authInfo: AuthInfo): Promise<ExchangeAnswer> {
   if (!headers.accept?.includes('application/json') || !headers.accept.includes('text/event-stream')) {
     return failure(406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
   }
@@ -81,13 +104,8 @@ export async function serveExchange(server: McpServer, body: unknown, headers: {
   if (!initialize && headers.protocolVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(headers.protocolVersion)) {
     return failure(400, -32000, `Bad Request: Unsupported protocol version: ${headers.protocolVersion} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
   }
-  const order = messages.filter((message) => isJSONRPCRequest(message)).map((message) => message.id);
-  const transport = new ExchangeTransport(new Set(order));
-  await server.connect(transport);
-  if (order.length === 0) {
-    for (const message of messages) transport.onmessage?.(message, { authInfo });
-    return { status: 202 };
-  }
-  const answers = await transport.deliver(messages, authInfo, order);
+  const { transport } = await connected;
+  const answers = await transport.exchange(messages, authInfo);
+  if (answers.length === 0) return { status: 202 };
   return { status: 200, body: batch ? answers : answers[0] };
 }

@@ -7,10 +7,10 @@ import { header, makePipeline } from '../pipeline.js';
 import { access } from '../access.js';
 import { describeFailure, INTERNAL_MESSAGE } from '../errors.js';
 import { clientOf } from '../journal-hook.js';
-import { buildMcpServer } from './tools.js';
+import { buildMcpServer, toolServerFor } from './tools.js';
 import type { ReportInternal } from './tool-table.js';
 import { clientInfoProblem, focusOf, isInitialize, isLegacy, operationOf, outlineOf } from './messages.js';
-import { serveExchange } from './exchange.js';
+import { connectServer, serveExchange } from './exchange.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 
@@ -90,7 +90,7 @@ function reporter(request: FastifyRequest): ReportInternal {
 export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
   const allowedOrigins = [new URL(deps.config.publicUrl).hostname, ...localhostAllowedOrigins()];
   const modern = withoutJsonModeNotice(() =>
-    createMcpHandler((ctx: McpRequestContext) => buildMcpServer(deps, ctx.authInfo?.extra?.actor as Actor, { report: ctx.authInfo?.extra?.report as ReportInternal }), {
+    createMcpHandler((ctx: McpRequestContext) => buildMcpServer(deps, ctx.authInfo?.extra?.actor as Actor), {
       legacy: 'reject', responseMode: 'json',
     }));
   app.addHook('onClose', async () => modern.close());
@@ -136,10 +136,12 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       if (!found.ok) return rpcError(reply, 404, -32001, 'Session not found: it ended, expired or belongs to another credential; initialize again.');
       client = request.credentialClient ?? found.session.clientName;
     }
-    const report = reporter(request);
-    const answer = await serveExchange(buildMcpServer(deps, actor, { ...focusOf(outline), report }), body, {
+    const focus = focusOf(outline);
+    // A single tools/call goes to a server shared by credentials that see the same tools; the rest to one of its own.
+    const server = focus.resources === false ? toolServerFor(deps, actor) : connectServer(buildMcpServer(deps, actor, focus));
+    const answer = await serveExchange(server, body, {
       accept: header(request, 'accept'), protocolVersion: header(request, 'mcp-protocol-version'),
-    }, authInfoOf(actor, report));
+    }, authInfoOf(actor, reporter(request)));
     if (initialize && answer.status === 200) {
       const result = (answer.body as { result?: { protocolVersion?: string } }).result;
       const params = outline.params;

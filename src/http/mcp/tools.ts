@@ -4,47 +4,66 @@ import type { Deps } from '../../domain/deps.js';
 import { DomainError } from '../../domain/errors.js';
 import { listTrees, getTreeSnapshot } from '../../domain/trees/trees.js';
 import { internalFailure, toolTable, type ReportInternal } from './tool-table.js';
+import { connectServer, type ConnectedServer } from './exchange.js';
 
 export const SERVER_INFO = { name: 'task-tree', version: '0.8.3' };
 
 /**
  * What the server advertises: tools and resources, without `listChanged`. Which tools a
- * credential sees does change (scopes, plan), but a server lives for one exchange and never
- * sends the notice, so clients read tools/list again instead of waiting for it.
+ * credential sees does change (scopes, plan), but no server here ever sends the notice (they
+ * answer exchanges, not connections), so clients read tools/list again instead of waiting for it.
  */
 const CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false } };
 
-/** What one request needs: no resources for tools/call, no tools for resources/*, else all; and where internal failures go. */
+/** What one request needs: no resources for tools/call, no tools for resources/*, else all. */
 export interface ServerFocus {
   tools?: boolean;
   resources?: boolean;
-  report?: ReportInternal;
+}
+
+/** The actor and the failure reporter of one request travel with its auth info (route.ts `authInfoOf`). */
+interface RequestContext {
+  http?: { authInfo?: { extra?: Record<string, unknown> } };
+}
+
+function actorOf(ctx: RequestContext): Actor {
+  return ctx.http?.authInfo?.extra?.actor as Actor;
+}
+
+function reportOf(ctx: RequestContext): ReportInternal | undefined {
+  return ctx.http?.authInfo?.extra?.report as ReportInternal | undefined;
+}
+
+type Visible = typeof toolTable;
+
+function visibleTools(actor: Actor): Visible {
+  return toolTable.filter((tool) => can(actor, tool.capability));
 }
 
 /**
- * One server per request. Tools are served through the SDK's low-level handlers from one table
- * whose schemas are the REST ones: a tool the credential cannot use (domain capabilities) is
- * absent from tools/list and calling it is an unknown tool, exactly as if it did not exist; a
- * call's arguments are checked as a REST body, and every refusal is a tool error carrying
- * CONTRACT §1's error as structured content.
+ * Tools are served through the SDK's low-level handlers from one table whose schemas are the
+ * REST ones: a tool the credential cannot use (domain capabilities) is absent from tools/list and
+ * calling it is an unknown tool, exactly as if it did not exist; a call's arguments are checked
+ * as a REST body, and every refusal is a tool error carrying CONTRACT §1's error as structured
+ * content. The handlers take the actor from each request, so a server can serve many.
  */
+function serveTools(server: McpServer, deps: Deps, visible: Visible): void {
+  server.server.setRequestHandler('tools/list', () => ({ tools: visible.map((tool) => tool.definition) }));
+  server.server.setRequestHandler('tools/call', async (request, ctx) => {
+    const tool = visible.find((t) => t.definition.name === request.params.name);
+    if (tool === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    try {
+      return await tool.run(deps, actorOf(ctx), request.params.arguments ?? {});
+    } catch (err) {
+      return internalFailure(reportOf(ctx), err);
+    }
+  });
+}
+
+/** A server for one request: initialize (which the server remembers), resources, batches, and the 2026-07-28 handler. */
 export function buildMcpServer(deps: Deps, actor: Actor, focus: ServerFocus = {}): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: CAPABILITIES });
-  const visible = toolTable.filter((tool) => can(actor, tool.capability));
-
-  if (focus.tools !== false) {
-    server.server.setRequestHandler('tools/list', () => ({ tools: visible.map((tool) => tool.definition) }));
-    server.server.setRequestHandler('tools/call', async (request) => {
-      const tool = visible.find((t) => t.definition.name === request.params.name);
-      if (tool === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-      try {
-        return await tool.run(deps, actor, request.params.arguments ?? {});
-      } catch (err) {
-        return internalFailure(focus.report, err);
-      }
-    });
-  }
-
+  if (focus.tools !== false) serveTools(server, deps, visibleTools(actor));
   if (can(actor, 'read')) {
     if (focus.resources !== false) server.registerResource('tree', new ResourceTemplate('service://tree/{id}', {
       list: async () => {
@@ -64,4 +83,26 @@ export function buildMcpServer(deps: Deps, actor: Actor, focus: ServerFocus = {}
   }
 
   return server;
+}
+
+const toolServers = new WeakMap<Deps, Map<string, Promise<ConnectedServer>>>();
+
+/**
+ * The server for a single tools/call of the 2025 revisions, shared by every credential that sees
+ * the same tools: building a server and connecting it cost more than the call. It is never
+ * initialized (a session's initialize is answered by a server of its own, as before), so it holds
+ * nothing of any client; its exchanges are kept apart by the transport (exchange.ts).
+ */
+export function toolServerFor(deps: Deps, actor: Actor): Promise<ConnectedServer> {
+  const visible = visibleTools(actor);
+  const key = visible.map((tool) => tool.definition.name).join(' ');
+  let servers = toolServers.get(deps);
+  if (servers === undefined) toolServers.set(deps, (servers = new Map()));
+  let connected = servers.get(key);
+  if (connected === undefined) {
+    const server = new McpServer(SERVER_INFO, { capabilities: CAPABILITIES });
+    serveTools(server, deps, visible);
+    servers.set(key, (connected = connectServer(server)));
+  }
+  return connected;
 }
