@@ -50,7 +50,21 @@ export class RedisRateLimiter implements RateLimiter {
     return this.run(key, limit, windowMs, false);
   }
 
+  /**
+   * A client that is not connected would queue the command and retry (the offline queue), so a
+   * readiness probe would wait; it answers at once that Redis is unreachable instead.
+   */
+  async ping(): Promise<void> {
+    if (this.redis.status !== 'ready') throw new Error(`redis is ${this.redis.status}`);
+    await this.redis.ping();
+  }
+
   async close(): Promise<void> {
+    // QUIT would wait in the offline queue for a server that may never come back.
+    if (this.redis.status !== 'ready') {
+      this.redis.disconnect();
+      return;
+    }
     await this.redis.quit();
   }
 
