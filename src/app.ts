@@ -91,6 +91,7 @@ export async function createApp(config: Config): Promise<App> {
   }
   deps.journal.onError = warnWith(server.log, 'journal flush failed');
   deps.speech.onError = warnWith(server.log, 'speech worker failed');
+  if (deps.limiter instanceof RedisRateLimiter) deps.limiter.onError = warnWith(server.log, 'redis unreachable');
   const upkeep = setInterval(() => {
     purgeExpiredIdempotencyKeys(deps).catch(warnWith(server.log, 'idempotency purge failed'));
     purgeHistory(deps).catch(warnWith(server.log, 'history purge failed'));

@@ -36,10 +36,20 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly redis: Redis;
   private seq = 0;
   private readonly instance = Math.random().toString(36).slice(2);
+  /** Where a lost connection is reported, once per outage; the composition root points it at the log. */
+  onError: (err: unknown) => void = () => {};
 
   constructor(url: string, private readonly prefix = 'tt:rl:') {
     this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
     this.redis.defineCommand('ttRateLimit', { numberOfKeys: 1, lua: SCRIPT });
+    // Unheard, ioredis prints a stack trace to stderr on every reconnect attempt while Redis is down.
+    let reported = false;
+    this.redis.on('error', (err: unknown) => {
+      if (reported) return;
+      reported = true;
+      this.onError(err);
+    });
+    this.redis.on('ready', () => (reported = false));
   }
 
   consume(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
