@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { FastHistogram, type Series } from './fast-histogram.js';
 import type { Journal } from '../domain/agents/journal.js';
 import type { Db, Store } from '../store/db.js';
 import { speechQueueDepth } from '../store/speech-queue.js';
@@ -21,34 +22,29 @@ export interface Watched {
  */
 export class Metrics {
   readonly registry = new Registry();
-  readonly requestDuration = new Histogram({
-    name: 'tasktree_http_request_duration_seconds',
-    help: 'HTTP requests by method, route template and status; _count is the request count.',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: REQUEST_BUCKETS,
-    registers: [this.registry],
-  });
-  readonly requests = new Counter({
+  /** Observed on every request (see makeMetricsHook): series kept by the hook, no label hashing. */
+  readonly requestDuration = new FastHistogram(this.registry, 'tasktree_http_request_duration_seconds',
+    'HTTP request latency by method, route template and status.', REQUEST_BUCKETS);
+  private readonly requests = new Counter({
     name: 'tasktree_http_requests_total',
     help: 'HTTP requests answered, by method, route template and status.',
     labelNames: ['method', 'route', 'status'] as const,
     registers: [this.registry],
+    // Read from the histogram's counts when scraped, so a request pays for one series, not two.
+    collect: () => {
+      this.requests.reset();
+      for (const series of this.requestDuration.series) this.requests.inc(series.labels, series.count);
+    },
   });
   readonly rateLimited = new Counter({
     name: 'tasktree_rate_limit_rejections_total',
     help: 'Requests refused with 429 by a rate limit.',
     registers: [this.registry],
   });
-  private readonly queryDuration = new Histogram({
-    name: 'tasktree_db_query_duration_seconds',
-    help: 'Database queries run through the query builder, by outcome.',
-    labelNames: ['outcome'] as const,
-    buckets: QUERY_BUCKETS,
-    registers: [this.registry],
-  });
-  // Children resolved once: observing one skips prom-client's label hashing.
-  private readonly queryOk = this.queryDuration.labels('ok');
-  private readonly queryError = this.queryDuration.labels('error');
+  private readonly queryDuration = new FastHistogram(this.registry, 'tasktree_db_query_duration_seconds',
+    'Database queries run through the query builder, by outcome.', QUERY_BUCKETS);
+  private readonly queryOk: Series = this.queryDuration.seriesFor({ outcome: 'ok' });
+  private readonly queryError: Series = this.queryDuration.seriesFor({ outcome: 'error' });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });

@@ -61,7 +61,7 @@ describe.each(databases)('GET /metrics on its own port (%s)', (kind) => {
     expect(sample(text, 'tasktree_http_requests_total{method="GET",route="/api/v1/tasks/:id",status="404"}')).toBe(1);
     expect(sample(text, 'tasktree_http_requests_total{method="POST",route="/api/v1/tasks",status="201"}')).toBe(1);
     expect(sample(text, 'tasktree_http_request_duration_seconds_count{method="GET",route="/api/v1/tasks/:id",status="200"}')).toBe(3);
-    expect(sample(text, 'tasktree_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/api/v1/tasks/:id",status="200"}')).toBe(3);
+    expect(sample(text, 'tasktree_http_request_duration_seconds_bucket{method="GET",route="/api/v1/tasks/:id",status="200",le="+Inf"}')).toBe(3);
     expect(sample(text, 'tasktree_http_requests_total{method="GET",route="unmatched",status="404"}')).toBeGreaterThanOrEqual(1);
     // No id, no unknown path, no token ever becomes a label.
     for (const secret of [task.id, tree.id, nowhere, person.user.id]) expect(text).not.toContain(secret);
