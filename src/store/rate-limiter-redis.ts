@@ -37,7 +37,7 @@ export class RedisRateLimiter implements RateLimiter {
   private seq = 0;
   private readonly instance = Math.random().toString(36).slice(2);
   /** Where a lost connection is reported, once per outage; the composition root points it at the log. */
-  onError: (err: unknown) => void = () => {};
+  onError: ((err: unknown) => void) | null = null;
 
   constructor(url: string, private readonly prefix = 'tt:rl:') {
     this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
@@ -45,7 +45,8 @@ export class RedisRateLimiter implements RateLimiter {
     // Unheard, ioredis prints a stack trace to stderr on every reconnect attempt while Redis is down.
     let reported = false;
     this.redis.on('error', (err: unknown) => {
-      if (reported) return;
+      // Errors before a reporter is set (while the app is still being built) wait for the next one.
+      if (reported || this.onError === null) return;
       reported = true;
       this.onError(err);
     });
