@@ -18,6 +18,8 @@ import { SmtpMailer } from './domain/accounts/mail.js';
 import { CREDENTIAL_TTL_MS, CredentialCache } from './domain/agents/credential-cache.js';
 import { onTokenRevoked } from './domain/agents/tokens.js';
 import { makeBillingProvider } from './domain/billing/provider.js';
+import { Metrics } from './metrics/metrics.js';
+import { startMetricsServer, type MetricsServer } from './metrics/server.js';
 // Attachments join deletes and the export through hooks registered when the module loads.
 import './domain/files/attachments.js';
 
@@ -25,6 +27,8 @@ export interface App {
   server: FastifyInstance;
   deps: Deps;
   store: Store;
+  /** The separate `/metrics` listener; null while metrics are off. */
+  metricsServer: MetricsServer | null;
   close(): Promise<void>;
 }
 
@@ -32,9 +36,12 @@ export function makeLimiter(config: Config): RateLimiter {
   return config.redisUrl !== null ? new RedisRateLimiter(config.redisUrl) : new MemoryRateLimiter();
 }
 
-/** Opens the store (migrating it) and builds the domain dependencies; `close` releases them all. */
-export async function openDeps(config: Config): Promise<{ deps: Deps; store: Store; close(): Promise<void> }> {
-  const store = await openStore(config);
+/**
+ * Opens the store (migrating it) and builds the domain dependencies; `close` releases them all.
+ * `metrics`, when given, times every query and watches the store, the journal and the queue.
+ */
+export async function openDeps(config: Config, metrics: Metrics | null = null): Promise<{ deps: Deps; store: Store; close(): Promise<void> }> {
+  const store = await openStore(metrics === null ? config : { ...config, onQuery: metrics.observeQuery });
   try {
     await migrateToLatest(store);
   } catch (err) {
@@ -50,8 +57,9 @@ export async function openDeps(config: Config): Promise<{ deps: Deps; store: Sto
     db: store.db, dialect: store.dialect, config, limiter: makeLimiter(config), journal: new Journal(store.db, store.dialect, config.journal),
     blobs, photos: new PhotoCleaner(), speech: new SpeechWorker(store.db, config, blobs),
     mailer: config.smtpUrl === null ? null : new SmtpMailer(config.smtpUrl, config.mailFrom ?? `Task Tree <no-reply@${new URL(config.publicUrl).hostname}>`),
-    credentials, billing: makeBillingProvider(config.billing),
+    credentials, billing: makeBillingProvider(config.billing), metrics,
   };
+  metrics?.watch({ store, db: store.db, journal: deps.journal });
   return {
     deps,
     store,
@@ -71,10 +79,19 @@ const HOUR_MS = 3_600_000;
 
 /** The composition root: store, domain dependencies, HTTP server and periodic upkeep. */
 export async function createApp(config: Config): Promise<App> {
-  const { deps, store, close } = await openDeps(config);
+  const { deps, store, close } = await openDeps(config, config.metrics === null ? null : new Metrics());
   const server = await buildServer(deps);
+  let metricsServer: MetricsServer | null = null;
+  try {
+    if (config.metrics !== null) metricsServer = await startMetricsServer(deps.metrics!, config.metrics, config.host);
+  } catch (err) {
+    await server.close();
+    await close();
+    throw err;
+  }
   deps.journal.onError = warnWith(server.log, 'journal flush failed');
   deps.speech.onError = warnWith(server.log, 'speech worker failed');
+  if (deps.limiter instanceof RedisRateLimiter) deps.limiter.onError = warnWith(server.log, 'redis unreachable');
   const upkeep = setInterval(() => {
     purgeExpiredIdempotencyKeys(deps).catch(warnWith(server.log, 'idempotency purge failed'));
     purgeHistory(deps).catch(warnWith(server.log, 'history purge failed'));
@@ -87,8 +104,10 @@ export async function createApp(config: Config): Promise<App> {
     server,
     deps,
     store,
+    metricsServer,
     async close() {
       clearInterval(upkeep);
+      await metricsServer?.close();
       await server.close();
       await close();
     },

@@ -32,6 +32,16 @@ export interface Config {
   journal: boolean;
   /** How long a client may take to send a request, so no connection can hold the service forever. */
   http: HttpTimeouts;
+  /** The Prometheus endpoint; null (the default) serves no metrics at all. */
+  metrics: MetricsConfig | null;
+}
+
+/** `GET /metrics` on a listener of its own, so the public port never exposes it. */
+export interface MetricsConfig {
+  /** Bound to HOST like the service; 0 picks a free port (tests). */
+  port: number;
+  /** When set, a scrape must send `Authorization: Bearer <token>`. */
+  token: string | null;
 }
 
 /** CONTRACT §14: test mode only; configured when both the key and the webhook secret are set. */
@@ -84,11 +94,28 @@ function parsePositive(name: string, value: string | undefined, fallback: number
   return n;
 }
 
-function parsePort(value: string | undefined): number {
+function parsePort(value: string | undefined, name = 'PORT'): number {
   if (value === undefined || value === '') return 8080;
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0..65535, got "${value}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be 0..65535, got "${value}"`);
   return port;
+}
+
+/**
+ * Metrics stay off unless METRICS_PORT is set. A token without a port would protect nothing, and
+ * the service's own port cannot be shared, so both are refused at start rather than ignored.
+ */
+function loadMetrics(env: Env, servicePort: number): MetricsConfig | null {
+  const portText = nonEmpty(env.METRICS_PORT);
+  const token = nonEmpty(env.METRICS_TOKEN);
+  if (portText === null) {
+    if (token !== null) throw new Error('METRICS_TOKEN is set but METRICS_PORT is not; metrics are served only on their own port');
+    return null;
+  }
+  const port = parsePort(portText, 'METRICS_PORT');
+  if (port !== 0 && port === servicePort) throw new Error('METRICS_PORT must differ from PORT');
+  if (token !== null && token.length < 16) throw new Error('METRICS_TOKEN must be at least 16 characters');
+  return { port, token };
 }
 
 /**
@@ -198,5 +225,6 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: parseRate(env.RATE_LIMIT_PER_MINUTE),
     journal: env.JOURNAL !== 'off',
     http: loadHttpTimeouts(env),
+    metrics: loadMetrics(env, port),
   };
 }

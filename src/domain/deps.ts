@@ -8,6 +8,7 @@ import type { SpeechWorker } from './files/speech-worker.js';
 import type { Mailer } from './accounts/mail.js';
 import type { CredentialCache } from './agents/credential-cache.js';
 import type { BillingProvider } from './billing/provider.js';
+import type { Metrics } from '../metrics/metrics.js';
 
 /** What every use case may use: the database, the configuration, the shared limiter, the agent call journal and the file stores. */
 export interface Deps {
@@ -26,4 +27,6 @@ export interface Deps {
   credentials: CredentialCache;
   /** The billing provider; null while billing is unconfigured (CONTRACT §14). */
   billing: BillingProvider | null;
+  /** Prometheus metrics; null unless METRICS_PORT is set (and always in the CLI). */
+  metrics: Metrics | null;
 }

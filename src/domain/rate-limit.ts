@@ -14,6 +14,8 @@ export interface RateLimitResult {
 export interface RateLimiter {
   consume(key: string, limit: number, windowMs: number): Promise<RateLimitResult>;
   peek(key: string, limit: number, windowMs: number): Promise<RateLimitResult>;
+  /** Rejects while the counters cannot be reached (readiness: a shared store that is down). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

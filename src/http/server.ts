@@ -3,7 +3,6 @@ import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../domain/deps.js';
 import type { HttpTimeouts } from '../config.js';
-import { sql } from 'kysely';
 import { makeValidatorCompiler } from './validation.js';
 import { installErrorHandling, MAX_PARAM_LENGTH, type NotFoundFallback } from './errors.js';
 import { answerClientError, answerFrameworkError } from './client-errors.js';
@@ -20,6 +19,8 @@ import { mcpRoutes } from './mcp/route.js';
 import { oauthRoutes } from './oauth/index.js';
 import { makeChallengeHook } from './oauth/challenge.js';
 import { registerWebApp } from './web.js';
+import { unreachableDependencies } from './readiness.js';
+import { makeMetricsHook } from '../metrics/http-hook.js';
 
 export const API_PREFIX = '/api/v1';
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -69,6 +70,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     reply.header('X-Request-Id', request.id);
     done();
   });
+  if (deps.metrics !== null) app.addHook('onResponse', makeMetricsHook(deps.metrics));
   app.addHook('onSend', makeChallengeHook(deps));
   // A write sent without a body is validated as an empty object: PATCH with no body is a no-op.
   app.addHook('preValidation', (request, _reply, done) => {
@@ -83,13 +85,11 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   await registerOpenApi(app, deps.config.publicUrl);
 
   app.get('/healthz', { config: { rateLimit: false }, schema: healthSchema }, async () => ({ status: 'ok' as const }));
-  app.get('/readyz', { config: { rateLimit: false }, schema: readinessSchema }, async (_request, reply) => {
-    try {
-      await sql`select 1`.execute(deps.db);
-      return { status: 'ready' as const };
-    } catch {
-      return reply.code(503).send({ status: 'unavailable' as const });
-    }
+  app.get('/readyz', { config: { rateLimit: false }, schema: readinessSchema }, async (request, reply) => {
+    const down = await unreachableDependencies(deps);
+    if (down.length === 0) return { status: 'ready' as const };
+    request.log.warn({ unreachable: down }, 'not ready');
+    return reply.code(503).send({ status: 'unavailable' as const });
   });
 
   await app.register(mcpRoutes(deps));

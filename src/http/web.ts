@@ -35,7 +35,7 @@ const IMMUTABLE = 'public, max-age=2592000, immutable';
 const REVALIDATE = 'no-cache';
 
 /** Paths owned by the API and the service: they keep their JSON 404 even for a browser. */
-const NOT_APP = /^\/(api|mcp|docs|healthz|readyz|\.well-known|oauth)(\/|$|\?)/;
+const NOT_APP = /^\/(api|mcp|docs|healthz|readyz|metrics|\.well-known|oauth)(\/|$|\?)/;
 
 export interface WebApp {
   /** Answers a GET for an unknown app path (a client-side route) with index.html; false when it is not one. */

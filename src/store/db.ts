@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type LogEvent, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { loadSqlite, withStatementCache } from './sqlite-driver.js';
@@ -16,8 +16,13 @@ export interface Store {
   dialect: DialectName;
   /** PostgreSQL schema the store lives in, when not the default. */
   schema?: string | null;
+  /** PostgreSQL only: the connection pool, whose counts the metrics report. */
+  pool?: pg.Pool;
   close(): Promise<void>;
 }
+
+/** Told the duration of every query that goes through Kysely (the metrics' query time). */
+export type QueryObserver = (durationMs: number, failed: boolean) => void;
 
 export interface StoreOptions {
   dataDir: string;
@@ -25,12 +30,19 @@ export interface StoreOptions {
   databaseSchema?: string | null;
   /** PostgreSQL only: the longest one statement may run (default 30 s). */
   statementTimeoutMs?: number;
+  /** Set only when metrics are on: Kysely times queries only when it has a logger. */
+  onQuery?: QueryObserver;
+}
+
+function queryLog(onQuery: QueryObserver | undefined) {
+  if (onQuery === undefined) return {};
+  return { log: (event: LogEvent) => onQuery(event.queryDurationMillis, event.level === 'error') };
 }
 
 // int8 (COUNT, SUM, sequences) arrives as text from pg; every value we keep fits a JS number.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
-function openSqlite(dataDir: string): Store {
+function openSqlite(dataDir: string, onQuery?: QueryObserver): Store {
   mkdirSync(dataDir, { recursive: true });
   const SqliteDatabase = loadSqlite();
   const sqlite = new SqliteDatabase(join(dataDir, 'tasktree.db'));
@@ -43,7 +55,7 @@ function openSqlite(dataDir: string): Store {
   sqlite.pragma('temp_store = MEMORY');
   // SQLite's lower() folds ASCII only; search compares short terms case-insensitively in every script.
   sqlite.function('casefold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...queryLog(onQuery) });
   registerSqliteHandle(db, sqlite);
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
@@ -52,7 +64,7 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 
-async function openPostgres(url: string, schema: string | null, statementTimeoutMs: number): Promise<Store> {
+async function openPostgres(url: string, schema: string | null, statementTimeoutMs: number, onQuery?: QueryObserver): Promise<Store> {
   if (schema !== null) {
     if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name "${schema}"`);
     const client = new pg.Client({ connectionString: url });
@@ -72,14 +84,18 @@ async function openPostgres(url: string, schema: string | null, statementTimeout
     // public stays on the path for extensions such as pg_trgm, which live there.
     ...(schema !== null ? { options: `-c search_path=${schema},public` } : {}),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', schema, close: () => db.destroy() };
+  // An idle connection that dies (a database restart, a cut network) is reported on the pool;
+  // unheard, that event would end the process. The pool drops the connection and opens a new one
+  // for the next query, and /readyz answers 503 while none can be opened.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...queryLog(onQuery) });
+  return { db, dialect: 'postgres', schema, pool, close: () => db.destroy() };
 }
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   return options.databaseUrl !== null
-    ? openPostgres(options.databaseUrl, options.databaseSchema ?? null, options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS)
-    : openSqlite(options.dataDir);
+    ? openPostgres(options.databaseUrl, options.databaseSchema ?? null, options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS, options.onQuery)
+    : openSqlite(options.dataDir, options.onQuery);
 }
 
 /** Brings the schema up to date; safe to run on every start and from several processes. */

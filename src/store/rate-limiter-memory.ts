@@ -25,6 +25,9 @@ export class MemoryRateLimiter implements RateLimiter {
     return this.decide(key, limit, windowMs, false);
   }
 
+  /** In-process counters are always reachable. */
+  async ping(): Promise<void> {}
+
   async close(): Promise<void> {
     clearInterval(this.sweeper);
     this.hits.clear();

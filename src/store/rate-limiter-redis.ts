@@ -36,10 +36,21 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly redis: Redis;
   private seq = 0;
   private readonly instance = Math.random().toString(36).slice(2);
+  /** Where a lost connection is reported, once per outage; the composition root points it at the log. */
+  onError: ((err: unknown) => void) | null = null;
 
   constructor(url: string, private readonly prefix = 'tt:rl:') {
     this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
     this.redis.defineCommand('ttRateLimit', { numberOfKeys: 1, lua: SCRIPT });
+    // Unheard, ioredis prints a stack trace to stderr on every reconnect attempt while Redis is down.
+    let reported = false;
+    this.redis.on('error', (err: unknown) => {
+      // Errors before a reporter is set (while the app is still being built) wait for the next one.
+      if (reported || this.onError === null) return;
+      reported = true;
+      this.onError(err);
+    });
+    this.redis.on('ready', () => (reported = false));
   }
 
   consume(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
@@ -50,7 +61,21 @@ export class RedisRateLimiter implements RateLimiter {
     return this.run(key, limit, windowMs, false);
   }
 
+  /**
+   * A client that is not connected would queue the command and retry (the offline queue), so a
+   * readiness probe would wait; it answers at once that Redis is unreachable instead.
+   */
+  async ping(): Promise<void> {
+    if (this.redis.status !== 'ready') throw new Error(`redis is ${this.redis.status}`);
+    await this.redis.ping();
+  }
+
   async close(): Promise<void> {
+    // QUIT would wait in the offline queue for a server that may never come back.
+    if (this.redis.status !== 'ready') {
+      this.redis.disconnect();
+      return;
+    }
     await this.redis.quit();
   }
 

@@ -35,6 +35,16 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...base, BILLING_CURRENCY: 'dollars' })).toThrow(/BILLING_CURRENCY/);
   });
 
+  it('serves metrics only when METRICS_PORT is set, on a port of their own', () => {
+    expect(loadConfig(base).metrics).toBeNull();
+    expect(loadConfig({ ...base, METRICS_PORT: '9464' }).metrics).toEqual({ port: 9464, token: null });
+    expect(loadConfig({ ...base, METRICS_PORT: '9464', METRICS_TOKEN: 'scrape-token-0123456789' }).metrics).toEqual({ port: 9464, token: 'scrape-token-0123456789' });
+    expect(() => loadConfig({ ...base, METRICS_TOKEN: 'scrape-token-0123456789' })).toThrow(/METRICS_TOKEN is set but METRICS_PORT is not/);
+    expect(() => loadConfig({ ...base, PORT: '8080', METRICS_PORT: '8080' })).toThrow(/METRICS_PORT must differ from PORT/);
+    expect(() => loadConfig({ ...base, METRICS_PORT: 'metrics' })).toThrow(/METRICS_PORT must be 0\.\.65535/);
+    expect(() => loadConfig({ ...base, METRICS_PORT: '9464', METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 16/);
+  });
+
   it('fails at start on settings that cannot work', () => {
     expect(() => loadConfig({ ...base, SPEECH_API_URL: 'api.openai.com/v1' })).toThrow(/SPEECH_API_URL must be an http\(s\) URL/);
     expect(() => loadConfig({ ...base, SPEECH_API_URL: 'ftp://example.com' })).toThrow(/SPEECH_API_URL/);

@@ -67,6 +67,11 @@ export class Journal {
     this.timer.unref();
   }
 
+  /** Records not yet written (the metrics' journal buffer). */
+  get pendingCount(): number {
+    return this.pending.length;
+  }
+
   record(ownerId: string, call: CallRecord): void {
     if (!this.enabled) return;
     this.pending.push({ ownerId, atMs: Date.now(), call });
