@@ -7,6 +7,7 @@ import { metadataRoutes } from './metadata.js';
 import { endpointRoutes } from './endpoints.js';
 import { authorizeRoutes } from './authorize.js';
 import { loginRoutes } from './login.js';
+import { appStylesheets } from './app-look.js';
 
 /** What browser-based clients (the MCP Inspector) call cross-origin; none of it reads a cookie, so any origin may. */
 const CROSS_ORIGIN = /^\/(\.well-known\/oauth-|oauth\/(register|token|revoke)(\?|$))/;
@@ -44,6 +45,8 @@ export const oauthRoutes = (deps: Deps) => async (app: FastifyInstance) => {
   }
   metadataRoutes(deps, app);
   endpointRoutes(deps, app);
-  authorizeRoutes(deps, app);
-  loginRoutes(deps, app);
+  // Read once: the build is fixed for the life of the process.
+  const stylesheets = appStylesheets();
+  authorizeRoutes(deps, app, stylesheets);
+  loginRoutes(deps, app, stylesheets);
 };
