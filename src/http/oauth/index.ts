@@ -28,8 +28,10 @@ export const oauthRoutes = (deps: Deps) => async (app: FastifyInstance) => {
     done();
   });
   app.setErrorHandler(function oauthError(error: FastifyError | OAuthError | Error, request, reply) {
+    // RFC 6749 §5.1: answers of these endpoints are never cached, failures included.
+    reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
     if (error instanceof OAuthError) {
-      return reply.code(error.status).header('Cache-Control', 'no-store').send({ error: error.error, error_description: error.description });
+      return reply.code(error.status).send({ error: error.error, error_description: error.description });
     }
     const failure = describeFailure(error, reply);
     if (failure !== null && failure.status < 500) {
