@@ -44,6 +44,7 @@ browserDescribe.each(databases)('OAuth in a real browser: login, consent, and th
     const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Inspector <b>bold</b>', exact: true }) });
     await row.waitFor();
     expect(await row.textContent()).toContain(`${s.t.url}/mcp`);
+    expect(await row.textContent()).toContain('read, attachments');
     await expectAccessible(page, 'agents with a connection');
     await row.getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();

@@ -98,6 +98,11 @@ describe.each(databases)('OAuth authorization: login, consent and refusals (%s)'
     expect(page.status).toBe(200);
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    // No script at all, and styles only from our origin (the app's built stylesheet): nothing inline.
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(page.headers.get('content-security-policy')).toContain("style-src 'self'");
+    expect(page.headers.get('content-security-policy')).not.toContain('unsafe-inline');
+    expect(page.text).not.toMatch(/<script|<style|style=/);
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.text).not.toContain('<script>alert');
     expect(page.text).toContain('&lt;script&gt;alert(&quot;pwn&quot;)&lt;/script&gt; &amp; Co');
