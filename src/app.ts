@@ -10,6 +10,7 @@ import { buildServer } from './http/server.js';
 import { warnWith } from './http/logger.js';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
 import { purgeHistory } from './domain/trees/history-purge.js';
+import { sweepOAuth } from './domain/agents/oauth-sweep.js';
 import { Journal } from './domain/agents/journal.js';
 import { BlobStore } from './domain/files/blobs.js';
 import { PhotoCleaner } from './domain/files/photo-metadata.js';
@@ -95,6 +96,7 @@ export async function createApp(config: Config): Promise<App> {
   const upkeep = setInterval(() => {
     purgeExpiredIdempotencyKeys(deps).catch(warnWith(server.log, 'idempotency purge failed'));
     purgeHistory(deps).catch(warnWith(server.log, 'history purge failed'));
+    sweepOAuth(deps).catch(warnWith(server.log, 'OAuth sweep failed'));
     deps.blobs.sweep(deps.db).catch(warnWith(server.log, 'blob sweep failed'));
   }, HOUR_MS);
   upkeep.unref();

@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { databases } from '../helpers/app.js';
 import { makeUser, PASSWORD } from '../helpers/factories.js';
 import { authorizeUrl, formPost, pkce, register, REDIRECT } from '../helpers/oauth.js';
-import { browserDescribe, expectAccessible } from './support/browser.js';
+import { browserDescribe, expectAccessible, openPage, shot } from './support/browser.js';
 import { useBrowserApp } from './support/session.js';
 
 browserDescribe.each(databases)('OAuth in a real browser: login, consent, and the connection in agent settings (%s)', (kind) => {
@@ -44,6 +44,7 @@ browserDescribe.each(databases)('OAuth in a real browser: login, consent, and th
     const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Inspector <b>bold</b>', exact: true }) });
     await row.waitFor();
     expect(await row.textContent()).toContain(`${s.t.url}/mcp`);
+    expect(await row.textContent()).toContain('read, attachments');
     await expectAccessible(page, 'agents with a connection');
     await row.getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
@@ -52,6 +53,68 @@ browserDescribe.each(databases)('OAuth in a real browser: login, consent, and th
     expect(answer.status).toBe(401);
     expect(s.w.cspViolations).toEqual([]);
     expect(s.w.pageErrors).toEqual([]);
+  });
+
+  it('in Russian: the pages wear the app’s built stylesheet and pass axe', async () => {
+    const person = await makeUser(s.t.url);
+    const client = await register(s.t.url, { client_name: 'Курсор' });
+    const w = await openPage(s.browser, s.t.url, 'ru-RU');
+    try {
+      const { page } = w;
+      await page.goto(authorizeUrl({ client_id: client.body.client_id, resource: `${s.t.url}/mcp`, challenge: pkce().challenge, scope: 'read write' }));
+      await page.getByRole('heading', { name: 'Вход в Task Tree' }).waitFor();
+      // The app's own stylesheet, found through Vite's manifest and allowed by style-src 'self'.
+      const sheet = await page.locator('link[rel="stylesheet"]').getAttribute('href');
+      expect(sheet).toMatch(/^\/assets\/index-[\w-]+\.css$/);
+      // A string: the root tsconfig has no DOM types. The app's primary green on the submit button.
+      expect(await page.evaluate('getComputedStyle(document.querySelector("button[type=submit]")).backgroundColor')).toBe('rgb(47, 107, 58)');
+      await expectAccessible(page, 'oauth login (ru)');
+      await shot(page, 'oauth-login-ru');
+      await page.getByLabel('Эл. почта').fill(person.email);
+      await page.getByLabel('Пароль').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Войти' }).click();
+      // The account's language is English; the page's switch picks Russian.
+      await page.getByRole('heading', { name: 'Connect an app to Task Tree' }).waitFor();
+      await page.getByRole('navigation', { name: 'Language' }).getByRole('link', { name: 'Русский' }).click();
+      await page.getByRole('heading', { name: 'Подключение приложения к Task Tree' }).waitFor();
+      expect(await page.getByText('Курсор').count()).toBe(1);
+      await page.getByText('На тарифе Seed').waitFor();
+      await expectAccessible(page, 'oauth consent (ru)');
+      await shot(page, 'oauth-consent-ru');
+      await page.goto('/oauth/authorize?client_id=oac_unknown');
+      await page.getByRole('heading', { name: 'Подключение невозможно' }).waitFor();
+      await expectAccessible(page, 'oauth error page (ru)');
+      expect(w.cspViolations).toEqual([]);
+      expect(w.pageErrors).toEqual([]);
+    } finally {
+      await w.context.close();
+    }
+  });
+
+  it('with JavaScript off: signs in and allows by plain form posts', async () => {
+    const person = await makeUser(s.t.url);
+    const client = await register(s.t.url);
+    const { verifier, challenge } = pkce();
+    const w = await openPage(s.browser, s.t.url, 'ru-RU', { javaScript: false });
+    try {
+      const { page, context } = w;
+      await context.route(`${new URL(REDIRECT).origin}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'back at the client' }));
+      await page.goto(authorizeUrl({ client_id: client.body.client_id, resource: `${s.t.url}/api/v1`, challenge, state: 'no-js' }));
+      await page.getByLabel('Эл. почта').fill(person.email);
+      await page.getByLabel('Пароль').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Войти' }).click();
+      await page.getByRole('heading', { name: 'Connect an app to Task Tree' }).waitFor();
+      await page.getByRole('button', { name: 'Allow' }).click();
+      await page.waitForURL(`${REDIRECT}?**`);
+      const back = new URL(page.url()).searchParams;
+      expect(back.get('state')).toBe('no-js');
+      const tokens = await formPost(s.t.url, '/oauth/token', {
+        grant_type: 'authorization_code', code: back.get('code')!, redirect_uri: REDIRECT, client_id: client.body.client_id, code_verifier: verifier, resource: `${s.t.url}/api/v1`,
+      });
+      expect(tokens.status).toBe(200);
+    } finally {
+      await w.context.close();
+    }
   });
 
   it('refuses to draw the consent page inside a frame', async () => {

@@ -74,7 +74,7 @@ describe.each(databases)('OAuth authorization: login, consent and refusals (%s)'
     expect(first.location).toBe(`/login?return_to=${encodeURIComponent(url)}`);
     const login = await browserFetch(visitor, first.location!);
     expect(login.status).toBe(200);
-    expect(login.text).toContain('<form method="post" action="/login">');
+    expect(login.text).toContain('<form method="post" action="/login"');
     expect(login.text).not.toContain('<script');
     const fields = hiddenFields(login.text);
     const wrong = await browserFetch(visitor, '/login', { method: 'POST', form: { ...fields, email: person.email, password: 'wrong password!' } });
@@ -98,6 +98,11 @@ describe.each(databases)('OAuth authorization: login, consent and refusals (%s)'
     expect(page.status).toBe(200);
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    // No script at all, and styles only from our origin (the app's built stylesheet): nothing inline.
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(page.headers.get('content-security-policy')).toContain("style-src 'self'");
+    expect(page.headers.get('content-security-policy')).not.toContain('unsafe-inline');
+    expect(page.text).not.toMatch(/<script|<style|style=/);
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.text).not.toContain('<script>alert');
     expect(page.text).toContain('&lt;script&gt;alert(&quot;pwn&quot;)&lt;/script&gt; &amp; Co');
@@ -116,6 +121,32 @@ describe.each(databases)('OAuth authorization: login, consent and refusals (%s)'
     expect(login.text).toContain('Войти');
     const english = await browserFetch(new Client(t.url), '/login', { headers: { 'accept-language': 'de-DE,en;q=0.5' } });
     expect(english.text).toContain('Sign in');
+    const untrusted = await browserFetch(new Client(t.url), authorizeUrl({ client_id: 'oac_unknown', resource: mcp, challenge: pkce().challenge }), { headers: { 'accept-language': 'ru' } });
+    expect(untrusted.status).toBe(400);
+    expect(untrusted.text).toContain('не зарегистрировано');
+  });
+
+  it('switches language with the page’s own links, and keeps the choice from /login through to consent', async () => {
+    const person = await makeUser(t.url);
+    const visitor = new Client(t.url);
+    const url = authorizeUrl({ client_id: clientId, resource: mcp, challenge: pkce().challenge });
+    const login = await browserFetch(visitor, `/login?return_to=${encodeURIComponent(url)}`);
+    const toRussian = /<a class="navlink" href="([^"]+)" lang="ru"/.exec(login.text)?.[1]?.replace(/&amp;/g, '&');
+    expect(toRussian).toBeDefined();
+    const russian = await browserFetch(visitor, toRussian!);
+    expect(russian.text).toContain('<html lang="ru">');
+    const fields = hiddenFields(russian.text);
+    expect(fields).toMatchObject({ lang: 'ru', return_to: url });
+    const signedIn = await browserFetch(visitor, '/login', { method: 'POST', form: { ...fields, email: person.email, password: PASSWORD } });
+    expect(signedIn.status).toBe(303);
+    // An English account that chose Russian on the page gets Russian consent.
+    const consentPage = await browserFetch(visitor, signedIn.location!);
+    expect(consentPage.status).toBe(200);
+    expect(consentPage.text).toContain('Разрешить');
+    expect(hiddenFields(consentPage.text).lang).toBe('ru');
+    const back = await browserFetch(visitor, `${url}&lang=en`);
+    expect(back.text).toContain('<html lang="en">');
+    expect((await browserFetch(visitor, `${url}&lang=xx`)).text).toContain('<html lang="en">');
   });
 
   it('refuses a forged consent post without the CSRF field, or with another session’s, and grants nothing', async () => {

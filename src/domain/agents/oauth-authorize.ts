@@ -15,10 +15,13 @@ export interface AuthorizationRequest {
   resource: string;
 }
 
+/** Why a request cannot go back to its client; the page words it in the reader's language. */
+export type UntrustedRequest = 'no_client' | 'metadata_document' | 'unknown_client' | 'bad_redirect_uri';
+
 export type AuthorizeCheck =
   | { ok: true; request: AuthorizationRequest }
   /** A client or redirect URI we cannot trust: shown as a page, never redirected (RFC 6749 §4.1.2.1). */
-  | { ok: false; page: string }
+  | { ok: false; page: UntrustedRequest }
   | { ok: false; redirect: { uri: string; error: OAuthErrorCode; description: string; state: string | null } };
 
 export type Params = Record<string, string | string[] | undefined>;
@@ -39,13 +42,13 @@ function single(params: Params, name: string): string | undefined | null {
  */
 export async function checkAuthorizationRequest(deps: Deps, params: Params, resources: readonly string[]): Promise<AuthorizeCheck> {
   const clientId = single(params, 'client_id');
-  if (clientId === undefined || clientId === null || clientId === '') return { ok: false, page: 'The request names no client (client_id).' };
-  if (/^https?:/i.test(clientId)) return { ok: false, page: 'Client ID Metadata Documents are not supported: register the client first.' };
+  if (clientId === undefined || clientId === null || clientId === '') return { ok: false, page: 'no_client' };
+  if (/^https?:/i.test(clientId)) return { ok: false, page: 'metadata_document' };
   const client = await findClient(deps, clientId);
-  if (client === null) return { ok: false, page: 'This client is not registered here (unknown client_id).' };
+  if (client === null) return { ok: false, page: 'unknown_client' };
   const redirectUri = single(params, 'redirect_uri');
   if (redirectUri === undefined || redirectUri === null || !redirectAllowed(client, redirectUri)) {
-    return { ok: false, page: 'The redirect_uri is missing or is not one this client registered.' };
+    return { ok: false, page: 'bad_redirect_uri' };
   }
   const stateValue = single(params, 'state');
   const state = typeof stateValue === 'string' ? stateValue : null;

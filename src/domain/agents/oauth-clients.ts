@@ -89,7 +89,10 @@ export async function registerClient(deps: Deps, metadata: unknown): Promise<Rec
   return answer;
 }
 
-/** Clients unused for 30 days go, with their (long dead) grants. Run at every registration. */
+/**
+ * Clients unused for 30 days go, with their (long dead) grants. Run at every registration (so a
+ * registration flood cannot outgrow it) and by the hourly OAuth sweep (oauth-sweep.ts).
+ */
 export async function removeUnusedClients(deps: Deps, now = new Date()): Promise<number> {
   const before = new Date(now.getTime() - CLIENT_UNUSED_DAYS * 86_400_000).toISOString();
   const removed = await deps.db.deleteFrom('oauth_clients').where('last_used_at', '<', before).executeTakeFirst();

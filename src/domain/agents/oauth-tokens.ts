@@ -3,7 +3,7 @@ import { randomSecret, sha256 } from '../crypto.js';
 import { nowIso } from '../ids.js';
 import { inTransaction, type Db, type Trx } from '../../store/db.js';
 import { parseScopes } from './tokens.js';
-import { touchClient } from './oauth-clients.js';
+import { findClient, touchClient } from './oauth-clients.js';
 import { ACCESS_TTL_SECONDS, REFRESH_TTL_MS, revokeGrant } from './oauth-grants.js';
 import { OAuthError } from './oauth-errors.js';
 
@@ -26,6 +26,16 @@ function required(form: Form, name: string): string {
   const value = form[name];
   if (value === undefined || value === '') throw new OAuthError('invalid_request', `${name} is required.`);
   return value;
+}
+
+/**
+ * RFC 6749 §5.2: a client_id we do not know (never registered, or removed after 30 days unused)
+ * is invalid_client (401), told apart from a bad grant so the client knows to register again.
+ */
+async function requireClient(deps: Deps, clientId: string): Promise<void> {
+  if ((await findClient(deps, clientId)) === null) {
+    throw new OAuthError('invalid_client', 'Unknown client_id: register the client again (clients unused for 30 days are removed).');
+  }
 }
 
 interface GrantRow {
@@ -64,13 +74,15 @@ async function replayed(deps: Deps, grantId: string, what: string): Promise<neve
 /**
  * grant_type=authorization_code: the code once, within 60 s, by the client it was issued to,
  * with the same redirect URI and resource, and the PKCE verifier of its S256 challenge.
- * @throws OAuthError invalid_request, invalid_grant, invalid_target
+ * @throws OAuthError invalid_request, invalid_client, invalid_grant, invalid_target
  */
 export async function exchangeCode(deps: Deps, form: Form): Promise<TokenAnswer> {
   const code = required(form, 'code');
   const clientId = required(form, 'client_id');
   const redirectUri = required(form, 'redirect_uri');
   const verifier = required(form, 'code_verifier');
+  // Before the code is spent: an unknown client cannot burn someone else's code.
+  await requireClient(deps, clientId);
   const hash = sha256(code);
   const now = nowIso();
   const spent = await deps.db.updateTable('oauth_codes').set({ used_at: now }).where('code_hash', '=', hash).where('used_at', 'is', null)
@@ -95,11 +107,12 @@ export async function exchangeCode(deps: Deps, form: Form): Promise<TokenAnswer>
 
 /**
  * grant_type=refresh_token: rotation on every use; a spent refresh token revokes the grant.
- * @throws OAuthError invalid_request, invalid_grant, invalid_target, invalid_scope
+ * @throws OAuthError invalid_request, invalid_client, invalid_grant, invalid_target, invalid_scope
  */
 export async function refreshTokens(deps: Deps, form: Form): Promise<TokenAnswer> {
   const value = required(form, 'refresh_token');
   const clientId = required(form, 'client_id');
+  await requireClient(deps, clientId);
   if (!REFRESH_TOKEN.test(value)) throw new OAuthError('invalid_grant', 'The refresh token is unknown.');
   const hash = sha256(value);
   const now = nowIso();
@@ -130,11 +143,14 @@ export async function refreshTokens(deps: Deps, form: Form): Promise<TokenAnswer
 
 /**
  * RFC 7009: an access token ends alone; a refresh token ends its grant. Unknown tokens, and
- * tokens of another client, answer the same success and change nothing.
- * @throws OAuthError invalid_request
+ * tokens of another client, answer the same success and change nothing; `token_type_hint` is
+ * only a hint (§2.1: an unknown value is ignored), since both kinds are looked up at once.
+ * A public client may leave client_id out; one it names must exist.
+ * @throws OAuthError invalid_request, invalid_client
  */
 export async function revokeOAuthToken(deps: Deps, form: Form): Promise<void> {
   const value = required(form, 'token');
+  if (form.client_id !== undefined) await requireClient(deps, form.client_id);
   const row = await deps.db.selectFrom('oauth_tokens as t').innerJoin('oauth_grants as g', 'g.id', 't.grant_id')
     .select(['t.kind', 't.grant_id', 'g.client_id']).where('t.token_hash', '=', sha256(value)).executeTakeFirst();
   if (row === undefined || (form.client_id !== undefined && form.client_id !== row.client_id)) return;

@@ -6,9 +6,10 @@ import { checkAuthorizationRequest, scopesToGrant, type AuthorizationRequest, ty
 import { approveAuthorization } from '../../domain/agents/oauth-grants.js';
 import { browserSession } from './browser-session.js';
 import { consentPage, errorPage } from './pages.js';
-import { pageLanguage, pageText } from './text.js';
+import { pageText } from './text.js';
+import { chosenLanguage } from './language.js';
+import { frameFor } from './frame.js';
 import { issuerOf, resourceUrls } from './issuer.js';
-import { header } from '../pipeline.js';
 
 const hidden = { hide: true };
 const REQUEST_FIELDS = ['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'state', 'scope', 'resource'];
@@ -22,12 +23,14 @@ function redirectTo(reply: FastifyReply, status: 302 | 303, uri: string, params:
 }
 
 /** GET shows consent (or sends to /login); POST is the decision, with the CSRF field of the page. */
-export function authorizeRoutes(deps: Deps, app: FastifyInstance): void {
+export function authorizeRoutes(deps: Deps, app: FastifyInstance, stylesheets: readonly string[]): void {
   async function check(request: FastifyRequest, reply: FastifyReply, params: Params, status: 302 | 303) {
     const checked = await checkAuthorizationRequest(deps, params, resourceUrls(issuerOf(deps, request)));
     if (checked.ok) return checked.request;
-    const language = pageLanguage(null, header(request, 'accept-language'));
-    if ('page' in checked) return errorPage(reply, 400, language, checked.page);
+    if ('page' in checked) {
+      const frame = frameFor(request, stylesheets, null);
+      return errorPage(reply, 400, frame, pageText[frame.language].untrusted[checked.page]);
+    }
     const { uri, error, description, state } = checked.redirect;
     return redirectTo(reply, status, uri, { error, error_description: description, state, iss: issuerOf(deps, request) });
   }
@@ -39,12 +42,13 @@ export function authorizeRoutes(deps: Deps, app: FastifyInstance): void {
     if (session.user === null) return reply.redirect(`/login?return_to=${encodeURIComponent(request.url)}`, 302);
     const plan = effectivePlan(session.user.plan, session.user.plan_expires_at);
     const { granted, dropped } = scopesToGrant(checked.scopes, plan);
-    const fields: Record<string, string | null> = { csrf: session.csrf };
+    // The language picked with the switch rides along, so a forged-post page answers in it too.
+    const fields: Record<string, string | null> = { csrf: session.csrf, lang: chosenLanguage(request) };
     for (const name of REQUEST_FIELDS) {
       const value = (request.query as Params)[name];
       fields[name] = typeof value === 'string' ? value : null;
     }
-    return consentPage(reply, pageLanguage(session.user.language, header(request, 'accept-language')), {
+    return consentPage(reply, frameFor(request, stylesheets, session.user.language), {
       clientName: checked.client.client_name, userEmail: session.user.email, granted, dropped, resource: checked.resource,
       redirectUri: checked.redirectUri, fields,
     });
@@ -55,11 +59,11 @@ export function authorizeRoutes(deps: Deps, app: FastifyInstance): void {
     const checked = await check(request, reply, body, 303);
     if (!isRequest(checked)) return checked;
     const session = await browserSession(deps, request, reply);
-    const language = pageLanguage(session.user?.language ?? null, header(request, 'accept-language'));
+    const frame = frameFor(request, stylesheets, session.user?.language ?? null);
     const csrf = body.csrf;
     // A consent post from anywhere but our own page (no or wrong CSRF field) is refused, never redirected.
     if (session.user === null || typeof csrf !== 'string' || !checkCsrf(deps.config.secret, session.id, csrf)) {
-      return errorPage(reply, 403, language, pageText[language].forged);
+      return errorPage(reply, 403, frame, pageText[frame.language].forged);
     }
     const iss = issuerOf(deps, request);
     if (body.decision !== 'approve') {

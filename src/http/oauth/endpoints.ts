@@ -4,7 +4,7 @@ import { MINUTE_MS } from '../../domain/rate-limit.js';
 import { registerClient } from '../../domain/agents/oauth-clients.js';
 import { exchangeCode, refreshTokens, revokeOAuthToken } from '../../domain/agents/oauth-tokens.js';
 import { OAuthError } from '../../domain/agents/oauth-errors.js';
-import { singleValues } from './form.js';
+import { formParameters } from './form.js';
 
 const hidden = { hide: true };
 export const REGISTRATIONS_PER_MINUTE = 60;
@@ -29,7 +29,7 @@ export function endpointRoutes(deps: Deps, app: FastifyInstance): void {
   });
 
   app.post('/oauth/token', { schema: hidden }, async (request, reply) => {
-    const form = singleValues(request.body);
+    const form = formParameters(request);
     noStore(reply);
     if (form.grant_type === 'authorization_code') return exchangeCode(deps, form);
     if (form.grant_type === 'refresh_token') return refreshTokens(deps, form);
@@ -38,7 +38,7 @@ export function endpointRoutes(deps: Deps, app: FastifyInstance): void {
   });
 
   app.post('/oauth/revoke', { schema: hidden }, async (request, reply) => {
-    const form = singleValues(request.body);
+    const form = formParameters(request);
     await revokeOAuthToken(deps, form);
     return noStore(reply).code(200).send();
   });

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { OAuthError } from '../../domain/agents/oauth-errors.js';
 
 export type FormBody = Record<string, string | string[]>;
@@ -25,4 +25,15 @@ export function singleValues(body: unknown): Record<string, string | undefined> 
     out[name] = value;
   }
   return out;
+}
+
+/**
+ * The parameters of a token or revocation request: RFC 6749 §3.2 and RFC 7009 §2.1 take only
+ * application/x-www-form-urlencoded, so a JSON body is refused even when it would parse.
+ * @throws OAuthError invalid_request
+ */
+export function formParameters(request: FastifyRequest): Record<string, string | undefined> {
+  const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') throw new OAuthError('invalid_request', 'Send the parameters form-encoded (application/x-www-form-urlencoded).');
+  return singleValues(request.body);
 }

@@ -7,6 +7,7 @@ import { metadataRoutes } from './metadata.js';
 import { endpointRoutes } from './endpoints.js';
 import { authorizeRoutes } from './authorize.js';
 import { loginRoutes } from './login.js';
+import { appStylesheets } from './app-look.js';
 
 /** What browser-based clients (the MCP Inspector) call cross-origin; none of it reads a cookie, so any origin may. */
 const CROSS_ORIGIN = /^\/(\.well-known\/oauth-|oauth\/(register|token|revoke)(\?|$))/;
@@ -27,8 +28,10 @@ export const oauthRoutes = (deps: Deps) => async (app: FastifyInstance) => {
     done();
   });
   app.setErrorHandler(function oauthError(error: FastifyError | OAuthError | Error, request, reply) {
+    // RFC 6749 §5.1: answers of these endpoints are never cached, failures included.
+    reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
     if (error instanceof OAuthError) {
-      return reply.code(error.status).header('Cache-Control', 'no-store').send({ error: error.error, error_description: error.description });
+      return reply.code(error.status).send({ error: error.error, error_description: error.description });
     }
     const failure = describeFailure(error, reply);
     if (failure !== null && failure.status < 500) {
@@ -44,6 +47,8 @@ export const oauthRoutes = (deps: Deps) => async (app: FastifyInstance) => {
   }
   metadataRoutes(deps, app);
   endpointRoutes(deps, app);
-  authorizeRoutes(deps, app);
-  loginRoutes(deps, app);
+  // Read once: the build is fixed for the life of the process.
+  const stylesheets = appStylesheets();
+  authorizeRoutes(deps, app, stylesheets);
+  loginRoutes(deps, app, stylesheets);
 };

@@ -4,10 +4,11 @@ import { verifyLogin } from '../../domain/accounts/accounts.js';
 import { checkCsrf, endSession, startSession } from '../../domain/accounts/sessions.js';
 import { DomainError } from '../../domain/errors.js';
 import { setSessionCookie } from '../session-cookie.js';
-import { header } from '../pipeline.js';
 import { browserSession } from './browser-session.js';
 import { errorPage, loginPage } from './pages.js';
-import { pageLanguage, pageText } from './text.js';
+import { pageText } from './text.js';
+import { chosenLanguage, withLanguage } from './language.js';
+import { frameFor } from './frame.js';
 
 const hidden = { hide: true };
 
@@ -17,22 +18,23 @@ function safeReturn(value: unknown): string {
 }
 
 /** The server-rendered sign-in form of the OAuth flow; it works without JavaScript. */
-export function loginRoutes(deps: Deps, app: FastifyInstance): void {
+export function loginRoutes(deps: Deps, app: FastifyInstance, stylesheets: readonly string[]): void {
   app.get('/login', { schema: hidden }, async (request, reply) => {
     const session = await browserSession(deps, request, reply);
     const returnTo = safeReturn((request.query as Record<string, unknown>).return_to);
     if (session.user !== null && returnTo !== '/') return reply.redirect(returnTo, 302);
-    const language = pageLanguage(session.user?.language ?? null, header(request, 'accept-language'));
-    return loginPage(reply, 200, language, { csrf: session.csrf, returnTo, email: '', error: null });
+    const frame = frameFor(request, stylesheets, session.user?.language ?? null);
+    return loginPage(reply, 200, frame, { csrf: session.csrf, returnTo, email: '', error: null, chosen: chosenLanguage(request) });
   });
 
   app.post('/login', { schema: hidden }, async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
     const session = await browserSession(deps, request, reply);
-    const language = pageLanguage(null, header(request, 'accept-language'));
     const returnTo = safeReturn(body.return_to);
+    const frame = frameFor(request, stylesheets, null, `/login?return_to=${encodeURIComponent(returnTo)}`);
+    const chosen = chosenLanguage(request);
     if (typeof body.csrf !== 'string' || !checkCsrf(deps.config.secret, session.id, body.csrf)) {
-      return errorPage(reply, 403, language, pageText[language].forged);
+      return errorPage(reply, 403, frame, pageText[frame.language].forged);
     }
     const email = typeof body.email === 'string' ? body.email : '';
     try {
@@ -40,11 +42,13 @@ export function loginRoutes(deps: Deps, app: FastifyInstance): void {
       // A new session id on sign-in, as /auth/login does (no fixation).
       await endSession(deps, session.id);
       setSessionCookie(reply, await startSession(deps, user.id), deps.config.publicUrl.startsWith('https://'));
-      return reply.redirect(returnTo, 303);
+      // A language picked on the sign-in page carries on to the consent page.
+      return reply.redirect(chosen !== null && returnTo !== '/' ? withLanguage(returnTo, chosen) : returnTo, 303);
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      const message = err.code === 'rate_limited' ? pageText[language].tooMany : pageText[language].signInFailed;
-      return loginPage(reply, err.code === 'rate_limited' ? 429 : 401, language, { csrf: session.csrf, returnTo, email, error: message });
+      const t = pageText[frame.language];
+      const message = err.code === 'rate_limited' ? t.tooMany : t.signInFailed;
+      return loginPage(reply, err.code === 'rate_limited' ? 429 : 401, frame, { csrf: session.csrf, returnTo, email, error: message, chosen });
     }
   });
 }

@@ -1,33 +1,60 @@
 import type { FastifyReply } from 'fastify';
 import type { Scope } from '../../domain/actor.js';
-import { pageText, type PageLanguage } from './text.js';
+import { languageNames, pageText, type PageLanguage } from './text.js';
+import { pageLanguages } from './language.js';
 
 /** Every string that reaches a page passes through here: client names and URIs are attacker-chosen. */
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-const STYLE = `body{font:16px/1.5 system-ui,sans-serif;background:#f4f7f0;color:#1f2d16;margin:0}
-main{max-width:28rem;margin:3rem auto;background:#fff;border-radius:12px;padding:2rem;box-shadow:0 2px 12px #0001}
-h1{font-size:1.3rem;color:#3b5d1f}label{display:block;margin-top:1rem}input[type=email],input[type=password]{width:100%;padding:.5rem;box-sizing:border-box}
-button{margin-top:1.5rem;margin-right:.5rem;padding:.6rem 1.2rem;border-radius:6px;border:1px solid #3b5d1f;background:#3b5d1f;color:#fff;font-size:1rem}
-button.secondary{background:#fff;color:#3b5d1f}.note{background:#fff6d6;padding:.5rem;border-radius:6px}.error{color:#a11}code{word-break:break-all}`;
+/**
+ * No script at all; styles only from our own origin (the app's built stylesheet). No
+ * `form-action`: Chromium applies it to the redirect after the consent post, which goes to the
+ * client's own redirect URI.
+ */
+const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
+
+/** What every page needs besides its body: its language, the app's stylesheets and the language switch. */
+export interface PageFrame {
+  language: PageLanguage;
+  stylesheets: readonly string[];
+  /** The same page in another language; null where there is no page to switch (the answer to a post). */
+  switchTo: ((language: PageLanguage) => string) | null;
+}
+
+/** The app's mark (web/src/components/Logo.tsx), coloured by the app's stylesheet. */
+const LOGO = `<svg class="logo" viewBox="0 0 32 32" width="28" height="28" aria-hidden="true" focusable="false"><rect width="32" height="32" rx="8" class="logo-bg"/><path d="M16 27V14M16 19l-5-5M16 17l5-4" class="logo-stem"/><circle cx="10" cy="12" r="3" class="logo-leaf"/><circle cx="22" cy="11" r="3" class="logo-leaf"/><circle cx="16" cy="9" r="3.4" class="logo-leaf light"/></svg>`;
+
+function languageSwitch(frame: PageFrame): string {
+  if (frame.switchTo === null) return '';
+  const switchTo = frame.switchTo;
+  const links = pageLanguages.map((language) => language === frame.language
+    ? `<a class="navlink current" aria-current="true" href="${escapeHtml(switchTo(language))}" lang="${language}" hreflang="${language}">${languageNames[language]}</a>`
+    : `<a class="navlink" href="${escapeHtml(switchTo(language))}" lang="${language}" hreflang="${language}">${languageNames[language]}</a>`).join('');
+  return `<nav class="lang-switch" aria-label="${escapeHtml(pageText[frame.language].languageLabel)}">${links}</nav>`;
+}
 
 /**
- * A complete page with the headers CONTRACT §13 asks of the consent page: it may never be
- * framed (clickjacking a consent), runs no script, and is never cached.
+ * A complete page in the app's frame (top bar, card) with the headers CONTRACT §13 asks of the
+ * consent page: it may never be framed (clickjacking a consent), runs no script, and is never cached.
  */
-export function sendPage(reply: FastifyReply, status: number, language: PageLanguage, title: string, body: string) {
+export function sendPage(reply: FastifyReply, status: number, frame: PageFrame, title: string, body: string) {
+  const t = pageText[frame.language];
   reply
     .code(status)
     .type('text/html; charset=utf-8')
     .header('X-Frame-Options', 'DENY')
-    .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
+    .header('Content-Security-Policy', CSP)
     .header('Cache-Control', 'no-store')
     .header('Referrer-Policy', 'no-referrer')
     .header('X-Content-Type-Options', 'nosniff');
-  return reply.send(`<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`);
+  const styles = frame.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('');
+  return reply.send(`<!doctype html><html lang="${frame.language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="color-scheme" content="light"><title>${escapeHtml(title)} · Task Tree</title><link rel="icon" href="/favicon.svg" type="image/svg+xml">${styles}</head>
+<body><div class="shell"><a class="skip" href="#main">${escapeHtml(t.skip)}</a>
+<header class="topbar"><a class="brand" href="/">${LOGO}<span>Task Tree</span></a>${languageSwitch(frame)}</header>
+<main id="main" class="main"><section class="card auth-card">${body}</section></main></div></body></html>`);
 }
 
 function hidden(fields: Record<string, string | null>): string {
@@ -37,19 +64,34 @@ function hidden(fields: Record<string, string | null>): string {
     .join('');
 }
 
-export function errorPage(reply: FastifyReply, status: number, language: PageLanguage, message: string) {
-  const t = pageText[language];
-  return sendPage(reply, status, language, t.errorTitle, `<h1>${escapeHtml(t.errorTitle)}</h1><p class="error">${escapeHtml(message)}</p>`);
+export function errorPage(reply: FastifyReply, status: number, frame: PageFrame, message: string) {
+  const t = pageText[frame.language];
+  return sendPage(reply, status, frame, t.errorTitle, `<h1>${escapeHtml(t.errorTitle)}</h1>
+<div class="note error" role="alert"><span>${escapeHtml(message)}</span></div>
+<p class="foot">${escapeHtml(t.errorLead)}</p><p class="foot"><a href="/">${escapeHtml(t.home)}</a></p>`);
 }
 
-export function loginPage(reply: FastifyReply, status: number, language: PageLanguage, input: { csrf: string; returnTo: string; email: string; error: string | null }) {
-  const t = pageText[language];
-  return sendPage(reply, status, language, t.signInTitle, `<h1>${escapeHtml(t.signInTitle)}</h1>
-${input.error === null ? '' : `<p class="error" role="alert">${escapeHtml(input.error)}</p>`}
-<form method="post" action="/login">${hidden({ csrf: input.csrf, return_to: input.returnTo })}
-<label for="email">${escapeHtml(t.email)}</label><input id="email" name="email" type="email" required autocomplete="username" value="${escapeHtml(input.email)}">
-<label for="password">${escapeHtml(t.password)}</label><input id="password" name="password" type="password" required minlength="10" maxlength="1024" autocomplete="current-password">
-<button type="submit">${escapeHtml(t.signIn)}</button></form>`);
+export interface LoginView {
+  csrf: string;
+  returnTo: string;
+  email: string;
+  error: string | null;
+  /** A language picked with the switch, carried through the post. */
+  chosen: PageLanguage | null;
+}
+
+export function loginPage(reply: FastifyReply, status: number, frame: PageFrame, view: LoginView) {
+  const t = pageText[frame.language];
+  const inFlow = view.returnTo !== '/';
+  return sendPage(reply, status, frame, t.signInTitle, `<h1>${escapeHtml(t.signInTitle)}</h1>
+${inFlow ? `<p class="muted">${escapeHtml(t.signInLead)}</p>` : ''}
+<form method="post" action="/login" class="stack">${hidden({ csrf: view.csrf, return_to: view.returnTo, lang: view.chosen })}
+<div class="field"><label for="email">${escapeHtml(t.email)}</label><input id="email" name="email" type="email" required autocomplete="username" value="${escapeHtml(view.email)}"></div>
+<div class="field"><label for="password">${escapeHtml(t.password)}</label><input id="password" name="password" type="password" required minlength="10" maxlength="1024" autocomplete="current-password"></div>
+${view.error === null ? '' : `<div class="note error" role="alert"><span>${escapeHtml(view.error)}</span></div>`}
+<button type="submit" class="btn primary">${escapeHtml(t.signIn)}</button></form>
+<p class="foot"><a href="/forgot">${escapeHtml(t.forgot)}</a></p>
+<p class="foot">${escapeHtml(t.noAccount)} <a href="/register">${escapeHtml(t.createAccount)}</a></p>`);
 }
 
 export interface ConsentView {
@@ -63,17 +105,19 @@ export interface ConsentView {
   fields: Record<string, string | null>;
 }
 
-export function consentPage(reply: FastifyReply, language: PageLanguage, view: ConsentView) {
-  const t = pageText[language];
+export function consentPage(reply: FastifyReply, frame: PageFrame, view: ConsentView) {
+  const t = pageText[frame.language];
   const scopes = view.granted.map((s) => `<li>${escapeHtml(t.scope[s])} (<code>${s}</code>)</li>`).join('');
-  const dropped = view.dropped.length === 0 ? '' : `<p class="note">${escapeHtml(t.dropped)}<code>${view.dropped.join(', ')}</code></p>`;
-  return sendPage(reply, 200, language, t.consentTitle, `<h1>${escapeHtml(t.consentTitle)}</h1>
-<p><strong>${escapeHtml(view.clientName)}</strong> ${escapeHtml(t.wants)}</p>
-<p>${escapeHtml(t.scopes)}</p><ul>${scopes}</ul>${dropped}
-<p>${escapeHtml(t.resource)} <code>${escapeHtml(view.resource)}</code></p>
+  const dropped = view.dropped.length === 0 ? '' : `<div class="note warn"><span>${escapeHtml(t.dropped)}<code>${view.dropped.join(', ')}</code></span></div>`;
+  return sendPage(reply, 200, frame, t.consentTitle, `<h1>${escapeHtml(t.consentTitle)}</h1>
+<div class="stack">
+<p class="lead"><strong>${escapeHtml(view.clientName)}</strong> ${escapeHtml(t.wants)}</p>
+<div><p>${escapeHtml(t.scopes)}</p><ul class="plain">${scopes}</ul></div>${dropped}
+<div class="small-text"><p>${escapeHtml(t.resource)} <code>${escapeHtml(view.resource)}</code></p>
 <p>${escapeHtml(t.redirect)} <code>${escapeHtml(view.redirectUri)}</code></p>
-<p>${escapeHtml(t.signedInAs)} ${escapeHtml(view.userEmail)}</p>
-<form method="post" action="/oauth/authorize">${hidden(view.fields)}
-<button type="submit" name="decision" value="approve">${escapeHtml(t.approve)}</button>
-<button type="submit" name="decision" value="deny" class="secondary">${escapeHtml(t.deny)}</button></form>`);
+<p class="muted">${escapeHtml(t.signedInAs)} ${escapeHtml(view.userEmail)}</p></div>
+</div>
+<form method="post" action="/oauth/authorize" class="actions start">${hidden(view.fields)}
+<button type="submit" name="decision" value="approve" class="btn primary">${escapeHtml(t.approve)}</button>
+<button type="submit" name="decision" value="deny" class="btn">${escapeHtml(t.deny)}</button></form>`);
 }

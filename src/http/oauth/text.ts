@@ -1,7 +1,13 @@
 /** The words of the server-rendered OAuth pages, in the two languages of CONTRACT §15. */
 export const pageText = {
   en: {
+    skip: 'Skip to content',
+    languageLabel: 'Language',
     signInTitle: 'Sign in to Task Tree',
+    signInLead: 'An app is asking to connect to your account. Sign in first; nothing is shared until you allow it.',
+    forgot: 'Forgot your password?',
+    noAccount: 'New here?',
+    createAccount: 'Create account',
     email: 'Email',
     password: 'Password',
     signIn: 'Sign in',
@@ -18,11 +24,25 @@ export const pageText = {
     approve: 'Allow',
     deny: 'Deny',
     errorTitle: 'This connection cannot continue',
+    errorLead: 'Nothing was shared with the app. Go back to it and start connecting again.',
+    home: 'Go to Task Tree',
+    untrusted: {
+      no_client: 'The request names no app (client_id is missing).',
+      metadata_document: 'Apps identified by a URL (Client ID Metadata Documents) are not supported here; the app must register first.',
+      unknown_client: 'This app is not registered here (unknown client_id). It may have been removed after 30 days unused; the app registers again when you reconnect it.',
+      bad_redirect_uri: 'The address to send you back to (redirect_uri) is missing or is not one this app registered.',
+    },
     forged: 'This form was not sent from the Task Tree page (the security field is missing or wrong). Start the connection again from the app.',
   },
   ru: {
+    skip: 'К содержимому',
+    languageLabel: 'Язык',
     signInTitle: 'Вход в Task Tree',
-    email: 'Электронная почта',
+    signInLead: 'Приложение просит доступ к вашему аккаунту. Сначала войдите: ничего не передаётся, пока вы не разрешите.',
+    forgot: 'Забыли пароль?',
+    noAccount: 'Впервые здесь?',
+    createAccount: 'Создать аккаунт',
+    email: 'Эл. почта',
     password: 'Пароль',
     signIn: 'Войти',
     signInFailed: 'Неверная почта или пароль.',
@@ -38,6 +58,14 @@ export const pageText = {
     approve: 'Разрешить',
     deny: 'Отклонить',
     errorTitle: 'Подключение невозможно',
+    errorLead: 'Приложение ничего не получило. Вернитесь в него и начните подключение заново.',
+    home: 'Перейти в Task Tree',
+    untrusted: {
+      no_client: 'В запросе не указано приложение (нет client_id).',
+      metadata_document: 'Приложения, заданные адресом (Client ID Metadata Document), здесь не поддерживаются; приложение должно сначала зарегистрироваться.',
+      unknown_client: 'Это приложение здесь не зарегистрировано (неизвестный client_id). Возможно, оно было удалено после 30 дней без использования; при повторном подключении приложение зарегистрируется снова.',
+      bad_redirect_uri: 'Адрес возврата (redirect_uri) не указан или не входит в число зарегистрированных этим приложением.',
+    },
     forged: 'Форма отправлена не со страницы Task Tree (поле защиты отсутствует или неверно). Начните подключение заново из приложения.',
   },
 } as const;
@@ -45,9 +73,5 @@ export const pageText = {
 export type PageLanguage = keyof typeof pageText;
 export type PageText = (typeof pageText)[PageLanguage];
 
-/** The signed-in user's language, else the browser's Accept-Language, else English. */
-export function pageLanguage(userLanguage: string | null, acceptLanguage: string | undefined): PageLanguage {
-  if (userLanguage === 'ru' || userLanguage === 'en') return userLanguage;
-  const first = (acceptLanguage ?? '').split(',').map((part) => part.split(';')[0]!.trim().toLowerCase()).find((tag) => tag.startsWith('ru') || tag.startsWith('en'));
-  return first?.startsWith('ru') === true ? 'ru' : 'en';
-}
+/** Each language named in itself, for the switch. */
+export const languageNames: Record<PageLanguage, string> = { en: 'English', ru: 'Русский' };

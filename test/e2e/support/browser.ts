@@ -37,8 +37,9 @@ export interface Watched {
   pageErrors: string[];
 }
 
-export async function openPage(browser: Browser, baseURL: string, locale = 'en-US'): Promise<Watched> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 }, locale, timezoneId: 'Europe/Berlin' });
+/** A watched page; `javaScript: false` is a browser with scripts off (the server-rendered OAuth pages must work there). */
+export async function openPage(browser: Browser, baseURL: string, locale = 'en-US', options: { javaScript?: boolean } = {}): Promise<Watched> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 }, locale, timezoneId: 'Europe/Berlin', javaScriptEnabled: options.javaScript ?? true });
   // Generous: a 2-core CI machine runs these beside the rest of the suite; a wait that passes is no slower for it.
   context.setDefaultTimeout(20_000);
   const page = await context.newPage();
