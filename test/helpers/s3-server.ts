@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import S3rver from 's3rver';
 import { CreateBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 
@@ -18,10 +19,16 @@ export interface S3Server {
   env: Record<string, string>;
   /** A client of our own, to look at the bucket around the app. */
   client: S3Client;
+  /** Every request the server received, as `METHOD /path?query` and its Range if any (to see multipart uploads and ranged reads happen). */
+  requests: string[];
   /** Every key under the prefix, without it: what the app has stored. */
   keys(): Promise<string[]>;
   /** Writes an object under the prefix, as a crashed upload would leave it. */
   write(key: string, body: string | Buffer): Promise<void>;
+  /** Stops answering (connections refused) but keeps the stored objects, as a store that is down. */
+  down(): Promise<void>;
+  /** Answers again on the same port with the same objects. */
+  up(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -31,8 +38,22 @@ export interface S3Server {
  */
 export async function startS3Server(options: { prefix?: string } = {}): Promise<S3Server> {
   const directory = mkdtempSync(join(tmpdir(), 'tasktree-s3-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory });
-  const { port } = await server.run();
+  const requests: string[] = [];
+  const listen = async (port: number) => {
+    const started = new S3rver({ address: '127.0.0.1', port, silent: true, directory });
+    const address = await started.run();
+    started.httpServer.on('request', (request: IncomingMessage) => requests.push(`${request.method} ${request.url}${request.headers.range !== undefined ? ` ${request.headers.range}` : ''}`));
+    return { started, port: address.port };
+  };
+  let { started: server, port } = await listen(0);
+  let running = true;
+  const halt = async () => {
+    if (!running) return;
+    running = false;
+    // Keep-alive sockets of the app's client would hold close() open.
+    server.httpServer.closeAllConnections();
+    await server.close();
+  };
   const url = `http://127.0.0.1:${port}`;
   const bucket = `tasktree-${randomBytes(4).toString('hex')}`;
   const prefix = options.prefix ?? 'attachments';
@@ -49,6 +70,7 @@ export async function startS3Server(options: { prefix?: string } = {}): Promise<
     prefix,
     env: { BLOB_STORE_URL: `s3://${bucket}/${prefix}`, S3_ENDPOINT: url, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: ACCESS_KEY, AWS_SECRET_ACCESS_KEY: SECRET_KEY },
     client,
+    requests,
     async keys() {
       const keys: string[] = [];
       let token: string | undefined;
@@ -62,13 +84,17 @@ export async function startS3Server(options: { prefix?: string } = {}): Promise<
     async write(key, body) {
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: under + key, Body: body }));
     },
+    down: halt,
+    async up() {
+      if (running) return;
+      ({ started: server, port } = await listen(port));
+      running = true;
+    },
     async stop() {
       if (stopped) return;
       stopped = true;
       client.destroy();
-      // Keep-alive sockets of the app's client would hold close() open.
-      server.httpServer.closeAllConnections();
-      await server.close();
+      await halt();
       rmSync(directory, { recursive: true, force: true });
     },
   };
