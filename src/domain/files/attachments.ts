@@ -106,16 +106,7 @@ export async function createAttachment(deps: Deps, actor: Actor, taskId: string,
   let written = false;
   try {
     const { filename } = await rest();
-    const photo = await sniffPhoto(received.path);
-    let metadataRemoved: string[] = [];
-    if (photo !== null) {
-      try {
-        metadataRemoved = await deps.photos.clean(received.path);
-      } catch (err) {
-        if (!(err instanceof PhotoNotCleaned)) throw err;
-        throw invalid('/file', 'the image is damaged or its metadata could not be removed; it was not stored');
-      }
-    }
+    const { photo, metadataRemoved } = await cleanPhoto(deps, received.path);
     const limit = planLimits[before.ownerPlan].attachmentBytes;
     // A file that cannot fit is refused before its bytes travel to the store; the exact check is the one under the owner lock below.
     const size = photo === null ? received.size : (await stat(received.path)).size;
@@ -143,6 +134,18 @@ export async function createAttachment(deps: Deps, actor: Actor, taskId: string,
     throw err;
   } finally {
     await deps.tempFiles.discard(received.path);
+  }
+}
+
+/** Photos lose their metadata in place, in the temp file, before anything is stored. @throws validation_failed */
+async function cleanPhoto(deps: Deps, path: string): Promise<{ photo: Awaited<ReturnType<typeof sniffPhoto>>; metadataRemoved: string[] }> {
+  const photo = await sniffPhoto(path);
+  if (photo === null) return { photo, metadataRemoved: [] };
+  try {
+    return { photo, metadataRemoved: await deps.photos.clean(path) };
+  } catch (err) {
+    if (!(err instanceof PhotoNotCleaned)) throw err;
+    throw invalid('/file', 'the image is damaged or its metadata could not be removed; it was not stored');
   }
 }
 
