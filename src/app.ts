@@ -12,7 +12,11 @@ import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
 import { purgeHistory } from './domain/trees/history-purge.js';
 import { sweepOAuth } from './domain/agents/oauth-sweep.js';
 import { Journal } from './domain/agents/journal.js';
-import { BlobStore } from './domain/files/blobs.js';
+import type { BlobStore } from './domain/files/blob-store.js';
+import { TempFiles } from './domain/files/temp-files.js';
+import { sweepBlobs } from './domain/files/blob-sweep.js';
+import { DiskBlobStore } from './store/blob-store-disk.js';
+import { S3BlobStore } from './store/blob-store-s3.js';
 import { PhotoCleaner } from './domain/files/photo-metadata.js';
 import { SpeechWorker } from './domain/files/speech-worker.js';
 import { SmtpMailer } from './domain/accounts/mail.js';
@@ -37,6 +41,11 @@ export function makeLimiter(config: Config): RateLimiter {
   return config.redisUrl !== null ? new RedisRateLimiter(config.redisUrl) : new MemoryRateLimiter();
 }
 
+/** BLOB_STORE_URL picks the store; uploads are received under DATA_DIR either way. */
+export function makeBlobStore(config: Config): BlobStore {
+  return config.blobStore.kind === 's3' ? new S3BlobStore(config.blobStore) : new DiskBlobStore(join(config.dataDir, 'blobs'));
+}
+
 /**
  * Opens the store (migrating it) and builds the domain dependencies; `close` releases them all.
  * `metrics`, when given, times every query and watches the store, the journal and the queue.
@@ -49,14 +58,14 @@ export async function openDeps(config: Config, metrics: Metrics | null = null): 
     await store.close();
     throw err;
   }
-  const blobs = new BlobStore(join(config.dataDir, 'blobs'));
+  const blobs = makeBlobStore(config);
   // Only the embedded store has one service process; PostgreSQL may have many behind a load
   // balancer, and a revocation on one must end the token on all of them with the next request.
   const credentials = new CredentialCache(store.dialect === 'sqlite' ? CREDENTIAL_TTL_MS : 0);
   const stopForgetting = onTokenRevoked((tokenId) => credentials.forgetToken(tokenId));
   const deps: Deps = {
     db: store.db, dialect: store.dialect, config, limiter: makeLimiter(config), journal: new Journal(store.db, store.dialect, config.journal),
-    blobs, photos: new PhotoCleaner(), speech: new SpeechWorker(store.db, config, blobs),
+    blobs, tempFiles: new TempFiles(join(config.dataDir, 'blobs', 'tmp')), photos: new PhotoCleaner(), speech: new SpeechWorker(store.db, config, blobs),
     mailer: config.smtpUrl === null ? null : new SmtpMailer(config.smtpUrl, config.mailFrom ?? `Task Tree <no-reply@${new URL(config.publicUrl).hostname}>`),
     credentials, billing: makeBillingProvider(config.billing), metrics,
   };
@@ -71,6 +80,7 @@ export async function openDeps(config: Config, metrics: Metrics | null = null): 
       await deps.photos.close();
       deps.mailer?.close();
       await deps.limiter.close();
+      await deps.blobs.close();
       await store.close();
     },
   };
@@ -97,11 +107,11 @@ export async function createApp(config: Config): Promise<App> {
     purgeExpiredIdempotencyKeys(deps).catch(warnWith(server.log, 'idempotency purge failed'));
     purgeHistory(deps).catch(warnWith(server.log, 'history purge failed'));
     sweepOAuth(deps).catch(warnWith(server.log, 'OAuth sweep failed'));
-    deps.blobs.sweep(deps.db).catch(warnWith(server.log, 'blob sweep failed'));
+    sweepBlobs(deps).catch(warnWith(server.log, 'blob sweep failed'));
   }, HOUR_MS);
   upkeep.unref();
   deps.speech.start();
-  deps.blobs.sweep(deps.db).catch(warnWith(server.log, 'blob sweep failed'));
+  sweepBlobs(deps).catch(warnWith(server.log, 'blob sweep failed'));
   return {
     server,
     deps,

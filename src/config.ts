@@ -34,6 +34,8 @@ export interface Config {
   http: HttpTimeouts;
   /** The Prometheus endpoint; null (the default) serves no metrics at all. */
   metrics: MetricsConfig | null;
+  /** Where attachment content lives: DATA_DIR (default) or S3-compatible object storage. */
+  blobStore: BlobStoreConfig;
 }
 
 /** `GET /metrics` on a listener of its own, so the public port never exposes it. */
@@ -42,6 +44,23 @@ export interface MetricsConfig {
   port: number;
   /** When set, a scrape must send `Authorization: Bearer <token>`. */
   token: string | null;
+}
+
+/** BLOB_STORE_URL unset: files under DATA_DIR/blobs. `s3://bucket/prefix`: an S3-compatible bucket. */
+export type BlobStoreConfig = { kind: 'disk' } | S3Config;
+
+export interface S3Config {
+  kind: 's3';
+  bucket: string;
+  /** Object keys start with `<prefix>/`; empty for the bucket's root. */
+  prefix: string;
+  /** Null is AWS itself (the region's endpoint). */
+  endpoint: string | null;
+  region: string;
+  /** `http://endpoint/bucket/key` instead of `http://bucket.endpoint/key` (MinIO, Ceph, most non-AWS stores). */
+  forcePathStyle: boolean;
+  /** Null leaves credentials to the SDK's default chain (instance role, shared config files…). */
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | null;
 }
 
 /** CONTRACT §14: test mode only; configured when both the key and the webhook secret are set. */
@@ -191,6 +210,37 @@ function loadBilling(env: Env): BillingConfig {
   };
 }
 
+/**
+ * BLOB_STORE_URL and the usual S3 settings, checked at start: a typo in a bucket name or a key
+ * without its secret stops the service here, not at the first upload. Error messages name the
+ * variables, never a key or secret.
+ */
+function loadBlobStore(env: Env): BlobStoreConfig {
+  const url = nonEmpty(env.BLOB_STORE_URL);
+  if (url === null) return { kind: 'disk' };
+  const match = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(url);
+  if (match === null) throw new Error(`BLOB_STORE_URL must look like s3://bucket/prefix (or be unset for DATA_DIR), got "${url}"`);
+  const bucket = match[1]!;
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new Error(`BLOB_STORE_URL: "${bucket}" is not a valid bucket name (3 to 63 lower-case letters, digits, dots and hyphens)`);
+  const prefix = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
+  if (prefix.split('/').some((part) => part === '.' || part === '..') || /\/\//.test(prefix)) throw new Error(`BLOB_STORE_URL: the prefix "${prefix}" must not hold empty, "." or ".." segments`);
+  const endpoint = httpUrl('S3_ENDPOINT', env.S3_ENDPOINT) ?? httpUrl('AWS_ENDPOINT_URL_S3', env.AWS_ENDPOINT_URL_S3);
+  const region = nonEmpty(env.AWS_REGION) ?? nonEmpty(env.AWS_DEFAULT_REGION) ?? (endpoint !== null ? 'us-east-1' : null);
+  if (region === null) throw new Error('AWS_REGION is required with BLOB_STORE_URL on AWS (or set S3_ENDPOINT for another S3-compatible store)');
+  const pathStyle = nonEmpty(env.S3_FORCE_PATH_STYLE);
+  if (pathStyle !== null && pathStyle !== 'true' && pathStyle !== 'false') throw new Error(`S3_FORCE_PATH_STYLE must be true or false, got "${pathStyle}"`);
+  const accessKeyId = nonEmpty(env.AWS_ACCESS_KEY_ID);
+  const secretAccessKey = nonEmpty(env.AWS_SECRET_ACCESS_KEY);
+  if ((accessKeyId === null) !== (secretAccessKey === null)) throw new Error('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together (or both left unset for the default credential chain)');
+  const sessionToken = nonEmpty(env.AWS_SESSION_TOKEN);
+  return {
+    kind: 's3', bucket, prefix, endpoint, region,
+    // A non-AWS endpoint rarely has a DNS name per bucket; AWS itself wants virtual-hosted style.
+    forcePathStyle: pathStyle !== null ? pathStyle === 'true' : endpoint !== null,
+    credentials: accessKeyId !== null && secretAccessKey !== null ? { accessKeyId, secretAccessKey, ...(sessionToken !== null ? { sessionToken } : {}) } : null,
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = parsePort(env.PORT);
   const host = nonEmpty(env.HOST) ?? '127.0.0.1';
@@ -226,5 +276,6 @@ export function loadConfig(env: Env = process.env): Config {
     journal: env.JOURNAL !== 'off',
     http: loadHttpTimeouts(env),
     metrics: loadMetrics(env, port),
+    blobStore: loadBlobStore(env),
   };
 }

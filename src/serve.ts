@@ -7,7 +7,7 @@ export async function serve(): Promise<void> {
   const app = await createApp(config);
   await app.server.listen({ port: config.port, host: config.host });
   const database = config.databaseUrl !== null ? 'PostgreSQL' : `SQLite in ${config.dataDir}`;
-  app.server.log.info(`Task Tree ${config.publicUrl} (${database})`);
+  app.server.log.info(`Task Tree ${config.publicUrl} (${database}; files: ${app.deps.blobs.description})`);
   if (app.metricsServer !== null) app.server.log.info(`metrics at ${app.metricsServer.url}/metrics`);
   let stopping = false;
   const stop = (signal: string) => {

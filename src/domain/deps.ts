@@ -2,7 +2,8 @@ import type { Config } from '../config.js';
 import type { Db, DialectName } from '../store/db.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { Journal } from './agents/journal.js';
-import type { BlobStore } from './files/blobs.js';
+import type { BlobStore } from './files/blob-store.js';
+import type { TempFiles } from './files/temp-files.js';
 import type { PhotoCleaner } from './files/photo-metadata.js';
 import type { SpeechWorker } from './files/speech-worker.js';
 import type { Mailer } from './accounts/mail.js';
@@ -17,7 +18,10 @@ export interface Deps {
   config: Config;
   limiter: RateLimiter;
   journal: Journal;
+  /** Attachment content: DATA_DIR or S3, chosen by the composition root. */
   blobs: BlobStore;
+  /** Uploads on the local disk until they are cleaned and stored. */
+  tempFiles: TempFiles;
   photos: PhotoCleaner;
   /** Works speech jobs; started by the server only. */
   speech: SpeechWorker;

@@ -29,6 +29,7 @@ export const errorStatus = {
   internal_error: 500,
   speech_unavailable: 503,
   billing_unavailable: 503,
+  storage_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

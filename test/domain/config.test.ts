@@ -45,6 +45,39 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...base, METRICS_PORT: '9464', METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 16/);
   });
 
+  it('keeps attachments under DATA_DIR unless BLOB_STORE_URL names an S3 bucket, and checks the S3 settings at start', () => {
+    expect(loadConfig(base).blobStore).toEqual({ kind: 'disk' });
+    const keys = { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'secret-key-value' };
+    expect(loadConfig({ ...base, ...keys, BLOB_STORE_URL: 's3://my-bucket/task/tree/', S3_ENDPOINT: 'http://127.0.0.1:9000' }).blobStore).toEqual({
+      kind: 's3', bucket: 'my-bucket', prefix: 'task/tree', endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', forcePathStyle: true,
+      credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret-key-value' },
+    });
+    // On AWS itself: virtual-hosted style, a region is required, credentials may come from the SDK's chain.
+    expect(loadConfig({ ...base, BLOB_STORE_URL: 's3://my-bucket', AWS_REGION: 'eu-west-3' }).blobStore)
+      .toEqual({ kind: 's3', bucket: 'my-bucket', prefix: '', endpoint: null, region: 'eu-west-3', forcePathStyle: false, credentials: null });
+    expect(loadConfig({ ...base, BLOB_STORE_URL: 's3://my-bucket/p', AWS_ENDPOINT_URL_S3: 'https://s3.example.net', S3_FORCE_PATH_STYLE: 'false', AWS_REGION: 'auto' }).blobStore)
+      .toMatchObject({ endpoint: 'https://s3.example.net', region: 'auto', forcePathStyle: false });
+
+    const refused: [Record<string, string>, RegExp][] = [
+      [{ BLOB_STORE_URL: 'gs://my-bucket' }, /BLOB_STORE_URL must look like s3:\/\/bucket\/prefix/],
+      [{ BLOB_STORE_URL: 's3://My_Bucket', S3_ENDPOINT: 'http://127.0.0.1:9000' }, /not a valid bucket name/],
+      [{ BLOB_STORE_URL: 's3://my-bucket/a/../b', S3_ENDPOINT: 'http://127.0.0.1:9000' }, /prefix/],
+      [{ BLOB_STORE_URL: 's3://my-bucket' }, /AWS_REGION is required/],
+      [{ BLOB_STORE_URL: 's3://my-bucket', S3_ENDPOINT: '127.0.0.1:9000' }, /S3_ENDPOINT must be an http\(s\) URL/],
+      [{ BLOB_STORE_URL: 's3://my-bucket', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'yes' }, /S3_FORCE_PATH_STYLE must be true or false/],
+      [{ BLOB_STORE_URL: 's3://my-bucket', AWS_REGION: 'eu-west-3', AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE' }, /AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together/],
+      [{ BLOB_STORE_URL: 's3://my-bucket', AWS_REGION: 'eu-west-3', AWS_SECRET_ACCESS_KEY: 'secret-key-value' }, /must be set together/],
+    ];
+    for (const [env, message] of refused) {
+      expect(() => loadConfig({ ...base, ...env }), JSON.stringify(env)).toThrow(message);
+      try {
+        loadConfig({ ...base, ...env });
+      } catch (err) {
+        expect((err as Error).message).not.toContain('secret-key-value');
+      }
+    }
+  });
+
   it('fails at start on settings that cannot work', () => {
     expect(() => loadConfig({ ...base, SPEECH_API_URL: 'api.openai.com/v1' })).toThrow(/SPEECH_API_URL must be an http\(s\) URL/);
     expect(() => loadConfig({ ...base, SPEECH_API_URL: 'ftp://example.com' })).toThrow(/SPEECH_API_URL/);

@@ -5,12 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import exifr from 'exifr';
 import sharp from 'sharp';
 import { ExifTool } from 'exiftool-vendored';
-import { databases, startTestApp } from '../helpers/app.js';
+import { startTestApp } from '../helpers/app.js';
+import { startBlobStore, storeMatrix, type TestBlobStore } from '../helpers/blob-stores.js';
 import { makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeProject, makeTask, makeTree } from '../helpers/data.js';
 import { download, makePhoto, upload, webpChunks } from '../helpers/files.js';
 import type { Client } from '../helpers/client.js';
 import { getAttachment } from '../../src/domain/files/attachments.js';
+import { sweepBlobs } from '../../src/domain/files/blob-sweep.js';
 import { userActor } from '../../src/domain/actor.js';
 
 const MAX = 26_214_400;
@@ -34,15 +36,19 @@ function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
 }
 
-describe.each(databases)('attachments (%s)', (kind) => {
+describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
   let t: Awaited<ReturnType<typeof startTestApp>>;
+  let store: TestBlobStore;
+  /** What the blob store holds, looked at around the app. */
+  const stored = () => store.keys(t.env.dataDir);
   let alice: Person;
   let agent: Client;
   let exiftool: ExifTool;
   let blobs: string;
 
   beforeAll(async () => {
-    t = await startTestApp(kind);
+    store = await startBlobStore(storeKind);
+    t = await startTestApp(kind, store.env);
     blobs = join(t.env.dataDir, 'blobs');
     exiftool = new ExifTool({ maxProcs: 1 });
     alice = await makeUser(t.url, t.app, { plan: 'sprout' });
@@ -51,6 +57,7 @@ describe.each(databases)('attachments (%s)', (kind) => {
   afterAll(async () => {
     await exiftool.end();
     await t.stop();
+    await store.stop();
   });
 
   it('stores a file, lists it and serves it back safely', async () => {
@@ -175,13 +182,13 @@ describe.each(databases)('attachments (%s)', (kind) => {
     const ok = await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: full }]);
     expect(ok.status).toBe(201);
     expect(ok.body.attachment.size).toBe(MAX);
-    const filesBefore = filesUnder(blobs).length;
+    const before = await stored();
 
     const over = await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.alloc(MAX + 1, 7) }]);
     expect(over.status).toBe(413);
     expect(over.body.error.code).toBe('payload_too_large');
     expect((await agent.get(`/api/v1/tasks/${task.id}/attachments`)).body.items).toHaveLength(1);
-    expect(filesUnder(blobs)).toHaveLength(filesBefore);
+    expect(await stored()).toEqual(before);
     expect(filesUnder(join(blobs, 'tmp'))).toEqual([]);
   });
 
@@ -350,9 +357,10 @@ describe.each(databases)('attachments (%s)', (kind) => {
     const over = await upload(bob.browser, path, [{ data: Buffer.from('one byte too many') }]);
     expect(over.status).toBe(403);
     expect(over.body.error).toMatchObject({ code: 'plan_limit_reached', details: [{ limit: 'attachment_storage_bytes', value: 104_857_600 }] });
-    expect(filesUnder(join(blobs, bob.user.id))).toHaveLength(4);
+    const bobs = async () => (await stored()).filter((key) => key.startsWith(`${bob.user.id}/`));
+    expect(await bobs()).toEqual(ids.map((id) => `${bob.user.id}/${id}`).sort());
     expect((await bob.browser.delete(`/api/v1/attachments/${ids[0]}`)).status).toBe(200);
-    expect(filesUnder(join(blobs, bob.user.id))).toHaveLength(3);
+    expect(await bobs()).toEqual(ids.slice(1).map((id) => `${bob.user.id}/${id}`).sort());
     expect((await upload(bob.browser, path, [{ data: Buffer.from('fits again') }])).status).toBe(201);
     expect((await bob.browser.get(`/api/v1/attachments/${ids[0]}`)).status).toBe(404);
   });
@@ -368,7 +376,9 @@ describe.each(databases)('attachments (%s)', (kind) => {
     expect(racing.map((r) => r.status).sort()).toEqual([201, 201, 403, 403]);
     const used = await t.app.deps.db.selectFrom('attachments').select('size').where('owner_id', '=', carol.user.id).execute();
     expect(used.reduce((n, r) => n + Number(r.size), 0)).toBe(3 * MAX + 2 * 10 * 1024 * 1024);
-    expect(filesUnder(join(blobs, carol.user.id))).toHaveLength(5);
+    const rows = await t.app.deps.db.selectFrom('attachments').select('id').where('owner_id', '=', carol.user.id).execute();
+    expect((await stored()).filter((key) => key.startsWith(`${carol.user.id}/`))).toEqual(rows.map((r) => `${carol.user.id}/${r.id}`).sort());
+    expect(filesUnder(join(blobs, 'tmp'))).toEqual([]);
   });
 
   it('keeps other tenants out: foreign ids are 404 everywhere', async () => {
@@ -396,31 +406,33 @@ describe.each(databases)('attachments (%s)', (kind) => {
     for (const [name, task] of Object.entries({ inProject, loose, alone })) {
       ids[name] = (await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from(name), name: `${name}.txt` }])).body.attachment.id;
     }
-    const blob = (id: string) => join(blobs, alice.user.id, id);
+    const has = async (id: string) => (await stored()).includes(`${alice.user.id}/${id}`);
+    for (const id of Object.values(ids)) expect(await has(id)).toBe(true);
     const exported = await agent.get(`/api/v1/trees/${tree.id}/export`);
     expect(exported.body.attachments.map((a: any) => a.filename).sort()).toEqual(['alone.txt', 'inProject.txt', 'loose.txt']);
 
     expect((await agent.delete(`/api/v1/tasks/${alone.id}`)).status).toBe(200);
-    expect(existsSync(blob(ids.alone!))).toBe(false);
+    expect(await has(ids.alone!)).toBe(false);
     expect((await agent.delete(`/api/v1/projects/${project.id}?cascade=true`)).status).toBe(200);
-    expect(existsSync(blob(ids.inProject!))).toBe(false);
-    expect(existsSync(blob(ids.loose!))).toBe(true);
+    expect(await has(ids.inProject!)).toBe(false);
+    expect(await has(ids.loose!)).toBe(true);
     expect((await agent.delete(`/api/v1/trees/${tree.id}`)).status).toBe(200);
-    expect(existsSync(blob(ids.loose!))).toBe(false);
+    expect(await has(ids.loose!)).toBe(false);
     const rows = await t.app.deps.db.selectFrom('attachments').select('id').where('id', 'in', Object.values(ids)).execute();
     expect(rows).toEqual([]);
   });
 
-  it('sweeps blobs whose upload never committed', async () => {
+  it('sweeps blobs whose upload never committed, after a grace period', async () => {
     const { writeFileSync, mkdirSync } = await import('node:fs');
-    mkdirSync(join(blobs, alice.user.id), { recursive: true });
+    await store.write(t.env.dataDir, `${alice.user.id}/att_orphan`, 'left by a crash');
     mkdirSync(join(blobs, 'tmp'), { recursive: true });
-    writeFileSync(join(blobs, alice.user.id, 'att_orphan'), 'left by a crash');
     writeFileSync(join(blobs, 'tmp', 'half-upload'), 'left by a crash');
-    expect(await t.app.deps.blobs.sweep(t.app.deps.db)).toBe(0);
-    expect(await t.app.deps.blobs.sweep(t.app.deps.db, Date.now() + 11 * 60_000)).toBe(2);
-    expect(existsSync(join(blobs, alice.user.id, 'att_orphan'))).toBe(false);
+    expect(await sweepBlobs(t.app.deps)).toBe(0);
+    expect(await stored()).toContain(`${alice.user.id}/att_orphan`);
+    expect(await sweepBlobs(t.app.deps, Date.now() + 11 * 60_000)).toBe(2);
+    expect(await stored()).not.toContain(`${alice.user.id}/att_orphan`);
+    expect(filesUnder(join(blobs, 'tmp'))).toEqual([]);
     const kept = await t.app.deps.db.selectFrom('attachments').select(['id', 'owner_id']).execute();
-    for (const row of kept) expect(existsSync(join(blobs, row.owner_id, row.id))).toBe(true);
+    expect(await stored()).toEqual(kept.map((row) => `${row.owner_id}/${row.id}`).sort());
   });
 });

@@ -3,13 +3,15 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFile
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterEach, describe, expect, it } from 'vitest';
-import { databases, makeTestEnv, type TestEnv } from '../helpers/app.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTestEnv, type TestEnv } from '../helpers/app.js';
+import { startBlobStore, storeMatrix, type TestBlobStore } from '../helpers/blob-stores.js';
 import { makeToken, makeUser } from '../helpers/factories.js';
 import { makeTask, makeTree } from '../helpers/data.js';
 import { upload } from '../helpers/files.js';
 import { envOf, spawnServer, type ServerProcess } from '../helpers/server-process.js';
 import { openDeps } from '../../src/app.js';
+import { sweepBlobs } from '../../src/domain/files/blob-sweep.js';
 import { setUserPlan } from '../../src/domain/accounts/accounts.js';
 
 const HOST = hostname().replace(/[^A-Za-z0-9-]/g, '-');
@@ -65,17 +67,23 @@ function endedPid(): number {
   return Number(spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' }).stdout.trim());
 }
 
-describe.each(databases)('leftovers after a crash (%s)', (kind) => {
+// Uploads are received on the local disk whatever the blob store, so both leave temp files.
+describe.each(storeMatrix)('leftovers after a crash (%s, %s)', (kind, storeKind) => {
   let env: TestEnv;
+  let store: TestBlobStore;
   let server: ServerProcess | null = null;
+  beforeEach(async () => {
+    store = await startBlobStore(storeKind);
+    env = makeTestEnv(kind, store.env);
+  });
   afterEach(async () => {
     await server?.stop('SIGKILL');
     server = null;
     await env.dispose();
+    await store.stop();
   });
 
   it('every start removes temp files of writers that are gone, and keeps those that may still be written', { timeout: 30_000 }, async () => {
-    env = makeTestEnv(kind);
     const tmp = join(env.dataDir, 'blobs', 'tmp');
     mkdirSync(tmp, { recursive: true });
     const files = {
@@ -86,24 +94,23 @@ describe.each(databases)('leftovers after a crash (%s)', (kind) => {
       oldName: 'eeeeeeeeeeee',
     };
     for (const name of Object.values(files)) writeFileSync(join(tmp, name), 'half an upload');
-    server = await spawnServer(envOf(env));
+    server = await spawnServer({ ...envOf(env), ...store.env });
     expect(await until(() => !existsSync(join(tmp, files.endedWriter)) && !existsSync(join(tmp, files.endedWriterExif)), 5_000)).toBe(true);
     // This test process is alive and may be writing; another machine's or an unnamed writer is unknown: the grace period decides.
     for (const name of [files.liveWriter, files.otherMachine, files.oldName]) expect(existsSync(join(tmp, name)), name).toBe(true);
   });
 
   it('a start removes temp files named with its own pid that are older than the process (a container restart)', async () => {
-    env = makeTestEnv(kind);
     const { deps, close } = await openDeps(env.config);
     try {
-      mkdirSync(deps.blobs.tmpDir, { recursive: true });
-      const before = join(deps.blobs.tmpDir, `${HOST}.${process.pid}.ffff`);
-      const mine = join(deps.blobs.tmpDir, `${HOST}.${process.pid}.gggg`);
+      mkdirSync(deps.tempFiles.dir, { recursive: true });
+      const before = join(deps.tempFiles.dir, `${HOST}.${process.pid}.ffff`);
+      const mine = join(deps.tempFiles.dir, `${HOST}.${process.pid}.gggg`);
       writeFileSync(before, 'left by the previous process with this pid');
       writeFileSync(mine, 'an upload of this process');
       const earlier = (performance.timeOrigin - 60_000) / 1000;
       utimesSync(before, earlier, earlier);
-      expect(await deps.blobs.sweep(deps.db)).toBe(1);
+      expect(await sweepBlobs(deps)).toBe(1);
       expect(existsSync(before)).toBe(false);
       expect(existsSync(mine)).toBe(true);
     } finally {
@@ -112,8 +119,7 @@ describe.each(databases)('leftovers after a crash (%s)', (kind) => {
   });
 
   it('the EXIF helper processes end with the server, even on SIGKILL', { timeout: 60_000 }, async () => {
-    env = makeTestEnv(kind);
-    server = await spawnServer(envOf(env));
+    server = await spawnServer({ ...envOf(env), ...store.env });
     const person = await makeUser(server.url);
     const side = await openDeps(env.config);
     await setUserPlan(side.deps, person.email, 'sprout', null);

@@ -3,6 +3,7 @@ import { databases, makeTestEnv, startApp, startTestApp } from '../helpers/app.j
 import { makeToken, makeUser } from '../helpers/factories.js';
 import { makeTask, makeTree } from '../helpers/data.js';
 import { upload } from '../helpers/files.js';
+import { startBlobStore, storeMatrix, type TestBlobStore } from '../helpers/blob-stores.js';
 import { startFakeSpeech, type Behaviour } from '../helpers/fake-speech.js';
 import { Client } from '../helpers/client.js';
 
@@ -47,8 +48,10 @@ describe.each(databases)('speech without a provider (%s)', (kind) => {
   });
 });
 
-describe.each(databases)('speech jobs (%s)', (kind) => {
+// The worker reads the audio from the blob store: both stores are exercised.
+describe.each(storeMatrix)('speech jobs (%s, %s)', (kind, storeKind) => {
   let provider: Awaited<ReturnType<typeof startFakeSpeech>>;
+  let store: TestBlobStore;
   const script: Behaviour[] = [];
 
   /** An app whose provider plays `behaviours` from now on. */
@@ -62,7 +65,8 @@ describe.each(databases)('speech jobs (%s)', (kind) => {
   let person: Awaited<ReturnType<typeof makeUser>>;
   beforeAll(async () => {
     provider = await startFakeSpeech(script);
-    t = await startTestApp(kind, { SPEECH_API_URL: provider.url, SPEECH_API_KEY: 'sk-test-key', SPEECH_MODEL: 'whisper-test', SPEECH_TIMEOUT_SECONDS: '0.5' });
+    store = await startBlobStore(storeKind);
+    t = await startTestApp(kind, { ...store.env, SPEECH_API_URL: provider.url, SPEECH_API_KEY: 'sk-test-key', SPEECH_MODEL: 'whisper-test', SPEECH_TIMEOUT_SECONDS: '0.5' });
     t.app.deps.speech.retryBaseMs = 50;
     person = await makeUser(t.url, t.app, { plan: 'sprout' });
     agent = (await makeToken(person)).agent;
@@ -70,6 +74,7 @@ describe.each(databases)('speech jobs (%s)', (kind) => {
   afterAll(async () => {
     await t.stop();
     await provider.close();
+    await store.stop();
   });
 
   it('transcribes an uploaded recording through the provider', async () => {
@@ -167,10 +172,11 @@ describe.each(databases)('speech jobs (%s)', (kind) => {
   });
 });
 
-describe.each(databases)('speech jobs across restarts (%s)', (kind) => {
+describe.each(storeMatrix)('speech jobs across restarts (%s, %s)', (kind, storeKind) => {
   it('picks up a job that was running when the process died, and one left by a clean stop', async () => {
     const provider = await startFakeSpeech(['slow']);
-    const env = makeTestEnv(kind, { SPEECH_API_URL: provider.url, SPEECH_TIMEOUT_SECONDS: '30' });
+    const store = await startBlobStore(storeKind);
+    const env = makeTestEnv(kind, { ...store.env, SPEECH_API_URL: provider.url, SPEECH_TIMEOUT_SECONDS: '30' });
     try {
       const first = await startApp(env);
       const person = await makeUser(first.url, first.app, { plan: 'sprout' });
@@ -211,6 +217,7 @@ describe.each(databases)('speech jobs across restarts (%s)', (kind) => {
     } finally {
       await provider.close();
       await env.dispose();
+      await store.stop();
     }
   }, 30_000);
 });

@@ -1,3 +1,5 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Deps } from '../deps.js';
 import type { Actor } from '../actor.js';
@@ -11,7 +13,8 @@ import { planLimits } from '../plans.js';
 import type { Page, PageInput } from '../paging.js';
 import { pageOfTask } from './task-pages.js';
 import { limitReached } from '../limits.js';
-import { TooLarge, type Received } from './blobs.js';
+import { BlobStoreUnavailable, blobKey, TooLarge, type ByteRange } from './blob-store.js';
+import type { Received } from './temp-files.js';
 import { PhotoNotCleaned, sniffPhoto } from './photo-metadata.js';
 import { onDelete } from '../cleanup.js';
 import { addExportSection } from '../trees/export.js';
@@ -78,43 +81,42 @@ export interface Upload {
 
 /**
  * Stores one uploaded file on a task. The task is checked before anything is read; the file
- * is streamed to a temp file (never held in memory), photos are cleaned of metadata, then the
- * quota is checked and the row inserted in one transaction, with the blob renamed into place
- * just before commit. Any failure removes the temp file or blob; a crash leaves at most a blob
- * without a row, which the blob sweep (at start, then hourly) removes.
- * @throws insufficient_scope, plan_read_only, not_found, forbidden, payload_too_large, validation_failed, plan_limit_reached
+ * is streamed to a local temp file (never held in memory), photos are cleaned of metadata, and
+ * the cleaned file is streamed into the blob store, which counts and hashes what it stores.
+ * Then the quota is checked and the row inserted in one transaction. Any failure removes the
+ * temp file and the object; a crash leaves at most an object without a row, which the blob
+ * sweep (at start, then hourly) removes.
+ * @throws insufficient_scope, plan_read_only, not_found, forbidden, payload_too_large, validation_failed, plan_limit_reached, storage_unavailable
  */
 export async function createAttachment(deps: Deps, actor: Actor, taskId: string, upload: () => Promise<Upload>): Promise<Attachment> {
   requireCapability(actor, 'attachmentWrites');
-  requireTreeWrite((await taskAccess(deps.db, actor, taskId)).access);
+  const before = (await taskAccess(deps.db, actor, taskId)).access;
+  requireTreeWrite(before);
   const { file, contentType, rest } = await upload();
   let received: Received;
   try {
-    received = await deps.blobs.receive(file, MAX_UPLOAD_BYTES);
+    received = await deps.tempFiles.receive(file, MAX_UPLOAD_BYTES);
   } catch (err) {
     // The multipart parser's own limit sits one byte higher and maps to 413 in the HTTP layer.
     if (err instanceof TooLarge) throw new DomainError('payload_too_large', `A file may have at most ${MAX_UPLOAD_BYTES} bytes (25 MiB); nothing was stored.`);
     throw err;
   }
   const id = newId('att');
-  let placedOwner: string | null = null;
+  const key = blobKey(before.ownerId, id);
+  let written = false;
   try {
     const { filename } = await rest();
-    const photo = await sniffPhoto(received.path);
-    let metadataRemoved: string[] = [];
-    let stored = { size: received.size, sha256: received.sha256 };
-    if (photo !== null) {
-      try {
-        metadataRemoved = await deps.photos.clean(received.path);
-      } catch (err) {
-        if (!(err instanceof PhotoNotCleaned)) throw err;
-        throw invalid('/file', 'the image is damaged or its metadata could not be removed; it was not stored');
-      }
-      stored = await deps.blobs.measure(received.path);
-    }
+    const { photo, metadataRemoved } = await cleanPhoto(deps, received.path);
+    const limit = planLimits[before.ownerPlan].attachmentBytes;
+    // A file that cannot fit is refused before its bytes travel to the store; the exact check is the one under the owner lock below.
+    const size = photo === null ? received.size : (await stat(received.path)).size;
+    if ((await storageUsed(deps.db, before.ownerId)) + size > limit) throw limitReached('attachment_storage_bytes', limit);
+    written = true;
+    const stored = await deps.blobs.put(key, createReadStream(received.path));
     return await inTransaction(deps.db, async (trx) => {
       const { access } = await taskAccess(trx, actor, taskId);
       requireTreeWrite(access);
+      if (access.ownerId !== before.ownerId) throw notFound('task');
       await checkStorage(trx, deps, access.ownerId, planLimits[access.ownerPlan].attachmentBytes, stored.size);
       const now = nowIso();
       const row = {
@@ -123,22 +125,43 @@ export async function createAttachment(deps: Deps, actor: Actor, taskId: string,
       };
       await trx.insertInto('attachments').values(row).execute();
       await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: access.tree.id, entity: 'attachment', entityId: id, action: 'created', changes: { task_id: { from: null, to: taskId }, filename: { from: null, to: row.filename } } }, now);
-      await deps.blobs.place(received.path, access.ownerId, id);
-      placedOwner = access.ownerId;
       return presentAttachment(row);
     });
   } catch (err) {
-    await deps.blobs.discard(received.path);
-    if (placedOwner !== null) await deps.blobs.remove(placedOwner, id);
+    // The store may be what failed: then the sweep removes the object once it answers again.
+    if (written) await deps.blobs.remove(key).catch(() => {});
+    if (err instanceof BlobStoreUnavailable) throw storageUnavailable();
     throw err;
+  } finally {
+    await deps.tempFiles.discard(received.path);
   }
+}
+
+/** Photos lose their metadata in place, in the temp file, before anything is stored. @throws validation_failed */
+async function cleanPhoto(deps: Deps, path: string): Promise<{ photo: Awaited<ReturnType<typeof sniffPhoto>>; metadataRemoved: string[] }> {
+  const photo = await sniffPhoto(path);
+  if (photo === null) return { photo, metadataRemoved: [] };
+  try {
+    return { photo, metadataRemoved: await deps.photos.clean(path) };
+  } catch (err) {
+    if (!(err instanceof PhotoNotCleaned)) throw err;
+    throw invalid('/file', 'the image is damaged or its metadata could not be removed; it was not stored');
+  }
+}
+
+function storageUnavailable(): DomainError {
+  return new DomainError('storage_unavailable', 'The file store is unavailable; nothing was stored. Try again later.');
+}
+
+async function storageUsed(db: Db | Trx, ownerId: string): Promise<number> {
+  const { used } = await db.selectFrom('attachments').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('used')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow();
+  return Number(used);
 }
 
 /** Storage per owner (CONTRACT §4), counted under the owner lock so parallel uploads cannot pass it together. */
 async function checkStorage(trx: Trx, deps: Deps, ownerId: string, limit: number, adding: number): Promise<void> {
   await lockOwner(trx, deps.dialect, ownerId);
-  const { used } = await trx.selectFrom('attachments').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('used')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow();
-  if (Number(used) + adding > limit) throw limitReached('attachment_storage_bytes', limit);
+  if ((await storageUsed(trx, ownerId)) + adding > limit) throw limitReached('attachment_storage_bytes', limit);
 }
 
 /** @throws not_found */
@@ -187,14 +210,25 @@ export async function getAttachment(deps: Deps, actor: Actor, id: string, now = 
 
 export interface Content {
   attachment: Attachment;
-  path: string;
+  /** Opens the stored bytes, or one range of them. @throws storage_unavailable */
+  read(range?: ByteRange): Promise<Readable>;
 }
 
-/** Content for a credential holding read + attachments. @throws insufficient_scope, not_found */
+function contentOf(deps: Deps, row: AttachmentRow): Content {
+  const key = blobKey(row.owner_id, row.id);
+  return {
+    attachment: presentAttachment(row),
+    read: (range) => deps.blobs.get(key, range).catch((err: unknown) => {
+      throw err instanceof BlobStoreUnavailable ? storageUnavailable() : err;
+    }),
+  };
+}
+
+/** Content for a credential holding read + attachments. @throws insufficient_scope, not_found, storage_unavailable (on read) */
 export async function contentFor(deps: Deps, actor: Actor, id: string): Promise<Content> {
   requireCapability(actor, 'attachments');
   const { row } = await attachmentAccess(deps.db, actor, id);
-  return { attachment: presentAttachment(row), path: deps.blobs.pathOf(row.owner_id, row.id) };
+  return contentOf(deps, row);
 }
 
 /** Content for a signed link: a valid, unexpired signature (else unauthenticated) for a record that still exists (else not_found). */
@@ -205,7 +239,17 @@ export async function contentBySignature(deps: Deps, id: string, expires: string
   if (at * 1000 < now || at * 1000 > now + CONTENT_LINK_TTL_S * 1000 + 60_000) throw new DomainError('unauthenticated', 'The content link has expired; ask for a new one.');
   const row = await deps.db.selectFrom('attachments').selectAll().where('id', '=', id).executeTakeFirst();
   if (row === undefined) throw notFound('attachment');
-  return { attachment: presentAttachment(row), path: deps.blobs.pathOf(row.owner_id, row.id) };
+  return contentOf(deps, row);
+}
+
+/**
+ * Removes an object whose row is gone. The delete has committed, so an unreachable store does
+ * not fail it: the object has no row any more and the blob sweep removes it later.
+ */
+async function removeBlob(deps: Deps, key: string): Promise<void> {
+  await deps.blobs.remove(key).catch((err: unknown) => {
+    if (!(err instanceof BlobStoreUnavailable)) throw err;
+  });
 }
 
 /** Removes the record, frees its quota, then the blob. @throws not_found, forbidden */
@@ -216,7 +260,7 @@ export async function deleteAttachment(deps: Deps, actor: Actor, id: string): Pr
     await trx.deleteFrom('attachments').where('id', '=', id).execute();
     await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: access.tree.id, entity: 'attachment', entityId: id, action: 'deleted', changes: { task_id: { from: row.task_id, to: null }, filename: { from: row.filename, to: null } } });
     return row;
-  }).then((row) => deps.blobs.remove(row.owner_id, id));
+  }).then((row) => removeBlob(deps, blobKey(row.owner_id, id)));
 }
 
 // Deleting tasks, projects or trees removes their attachments' blobs once the delete commits.
@@ -227,7 +271,7 @@ onDelete(async (trx, deps, doomed) => {
   else query = query.where('tasks.tree_id', '=', doomed.treeId);
   const blobs = await query.execute();
   return async () => {
-    for (const blob of blobs) await deps.blobs.remove(blob.owner_id, blob.id);
+    for (const blob of blobs) await removeBlob(deps, blobKey(blob.owner_id, blob.id));
   };
 });
 

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { buffer } from 'node:stream/consumers';
 import type { Config } from '../../config.js';
 import type { Db } from '../../store/db.js';
-import type { BlobStore } from './blobs.js';
+import { blobKey, type BlobStore } from './blob-store.js';
 import { nowIso } from '../ids.js';
 import { multipartBody } from './multipart-body.js';
 
@@ -101,7 +101,7 @@ export class SpeechWorker {
     if (attachment === undefined) return { kind: 'refused', error: 'The audio attachment no longer exists.' };
     const { apiUrl, apiKey, model, timeoutMs } = this.config.speech;
     // One job at a time per process, and audio is at most 25 MiB: the file is read whole (see multipartBody).
-    const bytes = await readFile(this.blobs.pathOf(job.owner_id, job.attachment_id));
+    const bytes = await buffer(await this.blobs.get(blobKey(job.owner_id, job.attachment_id)));
     const { body, contentType } = multipartBody({ model }, { name: 'file', filename: attachment.filename, contentType: attachment.content_type, bytes });
     const url = `${apiUrl!.replace(/\/+$/, '')}/audio/transcriptions`;
     try {

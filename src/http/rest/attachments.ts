@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
@@ -57,26 +56,29 @@ function parseRange(header: string | undefined, size: number): { start: number; 
 }
 
 /** Serves stored bytes so they never run in our origin: a download, no sniffing, a sandbox. */
-function sendContent(reply: FastifyReply, content: Content, rangeHeader: string | undefined) {
-  const { attachment, path } = content;
+async function sendContent(reply: FastifyReply, content: Content, rangeHeader: string | undefined) {
+  const { attachment } = content;
+  const range = parseRange(rangeHeader, attachment.size);
+  // The store is asked for the range itself (S3 answers it with its own Range), never the whole
+  // file; it is opened before any header is set, so a store that fails answers a plain error.
+  const body = range === 'unsatisfiable' ? null : await content.read(range ?? undefined);
   reply.header('Content-Type', attachment.content_type);
   reply.header('Content-Disposition', contentDisposition(attachment.filename));
   reply.header('X-Content-Type-Options', 'nosniff');
   reply.header('Content-Security-Policy', "sandbox; default-src 'none'");
   reply.header('Accept-Ranges', 'bytes');
   reply.header('ETag', `"${attachment.sha256}"`);
-  const range = parseRange(rangeHeader, attachment.size);
-  if (range === 'unsatisfiable') {
+  if (range === 'unsatisfiable' || body === null) {
     reply.header('Content-Range', `bytes */${attachment.size}`);
     throw new DomainError('range_not_satisfiable', `The range is outside the ${attachment.size} bytes of this file.`);
   }
   if (range === null) {
     reply.header('Content-Length', attachment.size);
-    return reply.code(200).send(createReadStream(path));
+    return reply.code(200).send(body);
   }
   reply.header('Content-Range', `bytes ${range.start}-${range.end}/${attachment.size}`);
   reply.header('Content-Length', range.end - range.start + 1);
-  return reply.code(206).send(createReadStream(path, { start: range.start, end: range.end }));
+  return reply.code(206).send(body);
 }
 
 export const attachmentRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) => {
@@ -89,7 +91,7 @@ export const attachmentRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async
       operationId: 'uploadAttachment', tags, summary: 'Upload a file to a task',
       description: 'multipart/form-data: field `file` (one file, at most 26,214,400 bytes) and optional field `filename`. Photos (JPEG, PNG, WebP, HEIC/AVIF, TIFF) lose GPS, camera, serial, owner, maker-note, XMP, IPTC and thumbnail metadata without re-encoding; Orientation is kept. Idempotency-Key is not applied to uploads.',
       params: IdParams, headers: WriteHeaders,
-      response: { 201: Type.Object({ attachment: AttachmentRef }), ...errors(401, 403, 404, 409, 413, 415) },
+      response: { 201: Type.Object({ attachment: AttachmentRef }), ...errors(401, 403, 404, 409, 413, 415, 503) },
     },
   }, async (request, reply) => {
     const attachment = await createAttachment(deps, request.actor!, request.params.id, readUpload(request, reply, deps.config.http.bodyIdleTimeoutMs));
@@ -121,7 +123,7 @@ export const attachmentRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async
       operationId: 'getAttachmentContent', tags, summary: 'The file content',
       description: 'Needs read + attachments (Bearer or session), or the `expires` and `signature` of a content link. Single byte ranges answer 206. Served as a download with nosniff and a sandbox CSP.',
       params: IdParams, querystring: ContentQuery,
-      response: { 200: fileContent('The whole file'), 206: fileContent('One byte range of the file'), ...errors(401, 403, 404, 416) },
+      response: { 200: fileContent('The whole file'), 206: fileContent('One byte range of the file'), ...errors(401, 403, 404, 416, 503) },
     },
   }, async (request, reply) => {
     const { expires, signature } = request.query;

@@ -53,7 +53,7 @@ const errorDescriptions: Record<number, string> = {
   415: 'unsupported_media_type',
   416: 'range_not_satisfiable: the Range lies outside the file',
   429: 'rate_limited (with Retry-After)',
-  503: 'speech_unavailable, billing_unavailable',
+  503: 'speech_unavailable, billing_unavailable, storage_unavailable (the file store cannot be reached; nothing was stored)',
 };
 
 /** The error responses a route can give, for validation of the document and fast serialization. */
