@@ -149,6 +149,31 @@ describe('TreeDrawing', () => {
     expect(root.querySelector('[data-task-id="t"] title').textContent).toBe(evil);
   });
 
+  it('keeps every node through renders of the page, moving the marks and renaming on new labels', () => {
+    const [a, b] = input.tasks.filter((t) => t.status !== 'archived');
+    const root = doc.createElement('div');
+    doc.body.appendChild(root);
+    render(h(TreeDrawing, props(input, { highlighted: new Set([a!.id]), selectedId: a!.id })), root);
+    const leaf = (id: string) => root.querySelector(`[data-task-id="${id}"]`);
+    const count = root.querySelectorAll('[data-task-id]').length;
+    const first = leaf(a!.id);
+    expect(first.getAttribute('class')).toBe(`tree-leaf tree-leaf--${a!.status} tree-leaf--highlighted tree-leaf--selected`);
+
+    render(h(TreeDrawing, props(input, { highlighted: new Set([b!.id]), selectedId: null })), root);
+    expect(root.querySelectorAll('[data-task-id]').length).toBe(count);
+    expect(leaf(a!.id)).toBe(first); // the same element: not rebuilt for a selection
+    expect(leaf(a!.id).getAttribute('class')).toBe(`tree-leaf tree-leaf--${a!.status}`);
+    expect(leaf(b!.id).getAttribute('class')).toBe(`tree-leaf tree-leaf--${b!.status} tree-leaf--highlighted`);
+    expect(root.querySelectorAll('.tree-leaf--highlighted, .tree-leaf--selected').length).toBe(1);
+
+    const renamed = { ...labels, task: (t: { title: string }) => `Renamed: ${t.title}` };
+    render(h(TreeDrawing, props(input, { highlighted: new Set([b!.id]), selectedId: null, labels: renamed })), root);
+    expect(root.querySelectorAll('[data-task-id]').length).toBe(count);
+    expect(leaf(b!.id).querySelector('title').textContent).toBe(`Renamed: ${b!.title}`);
+    expect(leaf(b!.id).getAttribute('class')).toContain('tree-leaf--highlighted');
+    render(null, root);
+  });
+
   it('lays out once per input and style: highlighting and selecting only repaint', () => {
     let reads = 0;
     const counted = { ...input };

@@ -7,20 +7,15 @@
 // assistive technology get the same tree as the accessible list view beside the drawing. No inline
 // style: the app runs under a strict CSP, so only presentation attributes and classes.
 import type { JSX } from 'preact';
-import { useMemo } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import { layoutTree } from './layout.js';
 import { paintLeaves } from './leafPaint.js';
 import { buildModel, type ModelNode } from './model.js';
-import { branchPaths, leafColor } from './paint.js';
-import type { Layout, LayoutTask, TreeDrawingProps } from './types.js';
+import { buildNodes, leafClass, type LeafNode } from './nodeLayer.js';
+import { branchPaths } from './paint.js';
+import type { Layout, TreeDrawingProps } from './types.js';
 
 const activates = (e: KeyboardEvent) => e.key === 'Enter' || e.key === ' ';
-/**
- * The focusable circle over a leaf: inside LEAF_SPACING / 2, so neighbours never cover each other.
- * Unpainted (fill none) but hit by the pointer (pointer-events all): 10,000 transparent fills are
- * 10,000 paint operations for nothing.
- */
-const HIT_RADIUS = 6;
 
 export function TreeDrawing(props: TreeDrawingProps): JSX.Element {
   const { input, style } = props;
@@ -33,9 +28,13 @@ export function TreeDrawing(props: TreeDrawingProps): JSX.Element {
   const viewBox = `0 0 ${width} ${height}`;
   const ground = layout.branches[0]?.y1 ?? height;
 
-  return (
-    <svg class="tree-drawing" role="img" aria-label={props.labels.drawing} viewBox={viewBox} width={width} height={height} data-style={style}>
-      <svg viewBox={viewBox} width={width} height={height}>
+  // The picture as one vnode per layout: a render of the page for anything else (a selection, a
+  // search, a panel) hands Preact the same vnode, which it skips without walking it.
+  const picture = useMemo(
+    () => (
+      /* The picture takes no pointer events: under the mouse, Chromium would hit-test the stroke of
+         a path of 25,000 segments (a third of a second at 10,000 tasks); the nodes take them. */
+      <svg viewBox={viewBox} width={width} height={height} pointer-events="none">
         <ellipse cx={width / 2} cy={ground} rx={width * 0.42} ry={Math.max(6, width * 0.025)} fill="#7c9a4e" fill-opacity="0.18" />
         <path d={`M${width * 0.06} ${ground}H${width * 0.94}`} stroke="#7c9a4e" stroke-opacity="0.55" stroke-width="2" stroke-linecap="round" />
         <g class="tree-branches" fill="none" stroke-linecap="round" stroke-linejoin="round">
@@ -58,57 +57,50 @@ export function TreeDrawing(props: TreeDrawingProps): JSX.Element {
           <path class="tree-checks" d={leaves.checks} stroke="#1f5130" stroke-width="1.6" fill="none" stroke-linecap="round" stroke-linejoin="round" />
         </g>
       </svg>
+    ),
+    [viewBox, width, height, ground, paths, leaves],
+  );
+
+  return (
+    <svg class="tree-drawing" role="img" aria-label={props.labels.drawing} viewBox={viewBox} width={width} height={height} data-style={style}>
+      {picture}
       <Nodes {...props} layout={layout} nodes={nodes} />
     </svg>
   );
 }
 
 /**
- * One focusable, labelled node per project and task over the picture. One click and one key
- * handler for all of them (no closure per node), and the nodes are built once per layout and
- * labels: a selection or a search only swaps the few nodes it marks, so Preact skips the rest.
+ * One focusable, labelled node per project and task over the picture (nodeLayer.ts: built with
+ * DOM calls once per layout and labels, not as 30,000 vnodes). One click and one key handler for
+ * all of them (no closure per node); a selection or a search only changes the classes of the few
+ * nodes it marks, and draws their rings.
  */
 function Nodes(props: TreeDrawingProps & { layout: Layout; nodes: ModelNode[] }): JSX.Element {
   const { layout, nodes, highlighted, selectedId, labels, onOpenTask, onOpenProject } = props;
   const placed = useMemo(() => new Map(layout.leaves.map((l) => [l.id, l])), [layout]);
   const knots = useMemo(() => new Map(layout.projects.map((p) => [p.id, p])), [layout]);
   const tasks = useMemo(() => nodes.flatMap((node) => node.tasks), [nodes]);
+  const group = useRef<SVGGElement>(null);
+  const leaves = useRef(new Map<string, LeafNode>());
+  const classed = useRef<LeafNode[]>([]);
 
-  const leaf = (task: LayoutTask, marked: boolean, selected: boolean) => {
-    const at = placed.get(task.id)!;
-    const label = labels.task(task);
-    const classes = `tree-leaf tree-leaf--${task.status}${marked ? ' tree-leaf--highlighted' : ''}${selected ? ' tree-leaf--selected' : ''}`;
-    return (
-      <circle key={`t:${task.id}`} class={classes} data-task-id={task.id} tabindex={0} cx={at.x} cy={at.y} r={HIT_RADIUS} fill="none" pointer-events="all">
-        <title>{label}</title>
-      </circle>
-    );
-  };
-
-  // Document order is tab order: each project, then its tasks, then its sub-projects. (On SVG,
-  // Preact sets attributes by the name given, and only the lowercase `tabindex` is one.)
-  const plain = useMemo(() => {
-    const out: JSX.Element[] = [];
-    for (const node of nodes) {
-      const knot = node.project && knots.get(node.id);
-      if (node.project && knot) {
-        const label = labels.project(node.project);
-        out.push(
-          <g key={`p:${node.id}`} class="tree-project" data-project-id={node.id} tabindex={0} transform={`translate(${knot.x} ${knot.y})`}>
-            <title>{label}</title>
-            <circle r="5" fill={leafColor(node.project.color)} stroke="#4e3423" stroke-width="2" />
-          </g>,
-        );
-      }
-      for (const task of node.tasks) if (placed.has(task.id)) out.push(leaf(task, false, false));
-    }
-    return out;
-    // `leaf` reads only placed and labels.
-  }, [nodes, knots, placed, labels]);
+  // Layout effects: the nodes are in the document before the browser paints the drawing.
+  useLayoutEffect(() => {
+    leaves.current = buildNodes(group.current!, nodes, placed, knots, labels);
+    classed.current = [];
+  }, [nodes, placed, knots, labels]);
 
   const marked = tasks.filter((t) => placed.has(t.id) && (highlighted?.has(t.id) || t.id === selectedId));
-  const swaps = new Map(marked.map((t) => [`t:${t.id}`, leaf(t, highlighted?.has(t.id) ?? false, t.id === selectedId)]));
-  const out = swaps.size === 0 ? plain : plain.map((v) => swaps.get(String(v.key)) ?? v);
+  useLayoutEffect(() => {
+    for (const leaf of classed.current) leaf.element.setAttribute('class', leafClass(leaf.task, false, false));
+    classed.current = [];
+    for (const t of marked) {
+      const leaf = leaves.current.get(t.id);
+      if (!leaf) continue;
+      leaf.element.setAttribute('class', leafClass(t, highlighted?.has(t.id) ?? false, t.id === selectedId));
+      classed.current.push(leaf);
+    }
+  });
 
   const target = (e: Event) => (e.target as Element).closest('[data-task-id], [data-project-id]');
   const open = (e: Event) => {
@@ -133,9 +125,9 @@ function Nodes(props: TreeDrawingProps & { layout: Layout; nodes: ModelNode[] })
         })}
         {selectedId && knots.has(selectedId) && <circle class="tree-ring--selected" cx={knots.get(selectedId)!.x} cy={knots.get(selectedId)!.y} r="9" fill="none" stroke="#1d4ed8" stroke-width="2.5" />}
       </g>
-      <g class="tree-nodes" onClick={open} onKeyDown={(e) => activates(e) && target(e) !== null && (e.preventDefault(), open(e))}>
-        {out}
-      </g>
+      {/* fill and pointer-events are inherited: set once here rather than on 10,000 circles. Preact
+          owns the group and its handlers, nodeLayer.ts its children. */}
+      <g ref={group} class="tree-nodes" fill="none" pointer-events="all" onClick={open} onKeyDown={(e) => activates(e) && target(e) !== null && (e.preventDefault(), open(e))} />
     </>
   );
 }

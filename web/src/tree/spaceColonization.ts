@@ -4,7 +4,8 @@
 // within the kill distance are removed and their leaf (or project knot) hangs there.
 import { emptySketch, frame, leafAngle, pipeWidth, trunkWidth } from './frame.js';
 import { buildModel } from './model.js';
-import { closestWithin, indexOf, nearest, type GrowNode } from './nodeIndex.js';
+import { ClosestNodes } from './closestNodes.js';
+import { indexOf, nearest, type GrowNode } from './nodeIndex.js';
 import { makeRandom, type Random } from './prng.js';
 import { seedAttractors, type Attractor } from './sectors.js';
 import { LEAF_SPACING, type Layout, type LayoutInput } from './types.js';
@@ -47,10 +48,11 @@ export function colonize(input: LayoutInput): Colonized {
   for (let y = -L; y > -trunk; y -= L) nodes.push({ x: 0, y, parent: nodes.length - 1 });
   nodes.push({ x: 0, y: -trunk, parent: nodes.length - 1 });
   const trunkTop = nodes.length - 1;
-  const reached = new Map<string, number>();
-  const reach = (a: Attractor, from: number) => {
-    nodes.push({ x: a.x, y: a.y, parent: from });
-    reached.set(a.id, nodes.length - 1);
+  // Per attraction point (by index), the node its leaf or knot hangs at.
+  const reached = new Int32Array(live.length).fill(-1);
+  const reach = (point: number, from: number) => {
+    nodes.push({ x: live[point]!.x, y: live[point]!.y, parent: from });
+    reached[point] = nodes.length - 1;
   };
 
   const stepCap = Math.ceil(((outer + LEAF_SPACING) / L) * 3) + 20;
@@ -60,7 +62,7 @@ export function colonize(input: LayoutInput): Colonized {
   const fallbacks = left.length;
   if (left.length > 0) {
     const index = indexOf(nodes, nodes.map((_, i) => i));
-    for (const a of left) reach(a, nearest(index, nodes, a, attractionDistance));
+    for (const i of left) reach(i, nearest(index, nodes, live[i]!, attractionDistance));
   }
   return { layout: draw(nodes, reached, seeded, trunkTop, model.taskCount), steps, stepCap, fallbacks };
 }
@@ -68,99 +70,140 @@ export function colonize(input: LayoutInput): Colonized {
 /**
  * The growth loop: each step every live point pulls its closest node within the attraction
  * distance, or is reached; pulled nodes grow one segment. Returns the steps taken and the points
- * never reached.
+ * (indexes into `live`) never reached.
  */
-function growSteps(nodes: GrowNode[], live: Attractor[], reach: (a: Attractor, from: number) => void, stepCap: number, random: Random) {
+function growSteps(nodes: GrowNode[], live: Attractor[], reach: (point: number, from: number) => void, stepCap: number, random: Random) {
   const { segmentLength: L, attractionDistance, killDistance } = SETTINGS;
-  // The direction each node last grew in: a node pulled the same way again would only put a
-  // duplicate on top of its child (the classic stall of space colonization).
-  const grewToward = new Map<number, { dx: number; dy: number }>();
   // Per point: the node it pulled last step, and for how many steps that node came no nearer.
   const pulled = new Int32Array(live.length).fill(-1);
   const waited = new Int32Array(live.length);
-  let alive = live.map((_, i) => i);
-  // Only nodes within reach of a live point can ever matter again (points are only ever
-  // removed), so each step indexes the nodes the last step's queries found plus the new ones.
-  const seenAt: number[] = [];
-  let active = nodes.map((_, i) => i);
+  // Each point's closest node, updated as nodes are made (a node made during a step, a leaf
+  // or a new segment, counts from the next step, as in the paper's simultaneous growth).
+  const closest = new ClosestNodes(live, attractionDistance);
+  // Per node (plain arrays that grow with `nodes`; ten thousands of small objects and Map
+  // entries were most of the loop's time): the pull summed this step, the step it was last
+  // pulled in, and the direction it last grew in (a node pulled the same way again would only
+  // put a duplicate on top of its child: the classic stall of space colonization).
+  const pullX: number[] = [];
+  const pullY: number[] = [];
+  const pulledAt: number[] = [];
+  const grewX: number[] = [];
+  const grewY: number[] = [];
+  const offerNew = () => {
+    for (let id = pullX.length; id < nodes.length; id++) {
+      closest.offer(id, nodes[id]!.x, nodes[id]!.y);
+      pullX.push(0);
+      pullY.push(0);
+      pulledAt.push(0);
+      grewX.push(NaN);
+      grewY.push(NaN);
+    }
+  };
+  // The points that have a node within reach and are not reached yet, in index order (the
+  // order the paper's single pass over all points sums the pulls in). A point with no node within
+  // reach does nothing in a step, so it waits outside the list until a node comes near.
+  let active = new Int32Array(live.length);
+  let activeCount = 0;
+  const wake = () => {
+    const woken = closest.woken.sort((a, b) => a - b);
+    if (woken.length === 0) return;
+    const merged = new Int32Array(live.length);
+    let m = 0;
+    let j = 0;
+    for (let k = 0; k < activeCount; k++) {
+      while (j < woken.length && woken[j]! < active[k]!) merged[m++] = woken[j++]!;
+      merged[m++] = active[k]!;
+    }
+    while (j < woken.length) merged[m++] = woken[j++]!;
+    active = merged;
+    activeCount = m;
+    woken.length = 0;
+  };
+  offerNew();
+  wake();
+  let unreached = live.length;
   let steps = 0;
-  while (alive.length > 0 && steps < stepCap) {
+  // Once no point has a node within reach, no step can change anything: stop there.
+  while (activeCount > 0 && steps < stepCap) {
     steps++;
-    const index = indexOf(nodes, active);
-    const firstNew = nodes.length;
-    const pull = new Map<number, { dx: number; dy: number }>();
-    const next: number[] = [];
-    for (const i of alive) {
+    // The pulled nodes in the order of their first pull this step: the order they grow in.
+    const growing: number[] = [];
+    let kept = 0;
+    for (let k = 0; k < activeCount; k++) {
+      const i = active[k]!;
       const a = live[i]!;
-      const closest = closestWithin(index, nodes, a, attractionDistance, seenAt, steps);
-      if (closest.node < 0) {
-        next.push(i);
-        continue;
-      }
-      waited[i] = pulled[i] === closest.node ? waited[i]! + 1 : 0;
-      pulled[i] = closest.node;
+      const node = closest.node[i]!;
+      const distance = Math.sqrt(closest.distance2[i]!);
+      waited[i] = pulled[i] === node ? waited[i]! + 1 : 0;
+      pulled[i] = node;
       // Reached, or caught between rival points so that its node never comes nearer: the twig
       // bridges the rest (at most the attraction distance).
-      if (closest.distance <= killDistance || waited[i]! >= STUCK_STEPS) {
-        reach(a, closest.node);
+      if (distance <= killDistance || waited[i]! >= STUCK_STEPS) {
+        reach(i, node);
+        closest.remove(i);
+        unreached--;
         continue;
       }
-      next.push(i);
-      const dir = pull.get(closest.node) ?? { dx: 0, dy: 0 };
-      dir.dx += (a.x - nodes[closest.node]!.x) / closest.distance;
-      dir.dy += (a.y - nodes[closest.node]!.y) / closest.distance;
-      pull.set(closest.node, dir);
+      active[kept++] = i;
+      if (pulledAt[node] !== steps) {
+        pulledAt[node] = steps;
+        pullX[node] = 0;
+        pullY[node] = 0;
+        growing.push(node);
+      }
+      pullX[node]! += (a.x - nodes[node]!.x) / distance;
+      pullY[node]! += (a.y - nodes[node]!.y) / distance;
     }
-    alive = next;
-    for (const [id, dir] of pull) grow(nodes, id, dir, L, random, grewToward);
-    active = [];
-    for (let i = 0; i < firstNew; i++) if (seenAt[i] === steps) active.push(i);
-    for (let i = firstNew; i < nodes.length; i++) active.push(i);
+    activeCount = kept;
+    for (const id of growing) {
+      let dx = pullX[id]!;
+      let dy = pullY[id]!;
+      let length = Math.hypot(dx, dy);
+      if (length < 1e-6) {
+        // Pulled equally from opposite sides: nudge, or the node would grow in place forever.
+        const angle = random() * Math.PI * 2;
+        dx = Math.cos(angle);
+        dy = Math.sin(angle);
+        length = 1;
+      }
+      const ux = dx / length;
+      const uy = dy / length;
+      if (Math.hypot(grewX[id]! - ux, grewY[id]! - uy) < 0.05) continue;
+      grewX[id] = ux;
+      grewY[id] = uy;
+      nodes.push({ x: nodes[id]!.x + ux * L, y: nodes[id]!.y + uy * L, parent: id });
+    }
+    offerNew();
+    wake();
   }
-  return { steps, left: alive.map((i) => live[i]!) };
+  const left: number[] = [];
+  if (unreached > 0) for (let i = 0; i < live.length; i++) if (!closest.isRemoved(i)) left.push(i);
+  return { steps, left };
 }
 
-function grow(
-  nodes: GrowNode[],
-  id: number,
-  dir: { dx: number; dy: number },
-  L: number,
-  random: Random,
-  grewToward: Map<number, { dx: number; dy: number }>,
-) {
-  let length = Math.hypot(dir.dx, dir.dy);
-  if (length < 1e-6) {
-    // Pulled equally from opposite sides: nudge, or the node would grow in place forever.
-    const a = random() * Math.PI * 2;
-    dir = { dx: Math.cos(a), dy: Math.sin(a) };
-    length = 1;
-  }
-  const unit = { dx: dir.dx / length, dy: dir.dy / length };
-  const before = grewToward.get(id);
-  if (before && Math.hypot(before.dx - unit.dx, before.dy - unit.dy) < 0.05) return;
-  grewToward.set(id, unit);
-  const from = nodes[id]!;
-  nodes.push({ x: from.x + unit.dx * L, y: from.y + unit.dy * L, parent: id });
-}
-
-function draw(nodes: GrowNode[], reached: Map<string, number>, seeded: Attractor[], trunkTop: number, tasks: number) {
+function draw(nodes: GrowNode[], reached: Int32Array, seeded: Attractor[], trunkTop: number, tasks: number) {
   // Pipe model, tips back to the root: a node carries the leaves of everything grown from it
   // (parents are always older than their children, so one backward pass suffices).
   const carried = new Float64Array(nodes.length);
-  for (const a of seeded) if (a.kind === 'task') carried[reached.get(a.id)!]! += 1;
+  for (let i = 0; i < seeded.length; i++) if (seeded[i]!.kind === 'task') carried[reached[i]!]! += 1;
   for (let i = nodes.length - 1; i > 0; i--) carried[nodes[i]!.parent]! += carried[i]!;
 
   const sketch = emptySketch();
-  for (let i = 1; i < nodes.length; i++) {
+  const trunkMin = trunkWidth(tasks) * 0.6;
+  // Segments from the root outward, depth first, so that each one mostly starts where the one
+  // before it ended: the painter then draws runs of twigs as one subpath (paint.ts) instead of
+  // one per segment, as in the order they grew in (half the path text, a third of the subpaths
+  // to stroke at 10,000 tasks). Children in the order they grew, so the order is deterministic.
+  for (const i of depthFirst(nodes)) {
     const n = nodes[i]!;
     const p = nodes[n.parent]!;
     // The trunk tapers as side branches leave it, but stays a trunk even for a bare tree.
-    const width = i <= trunkTop ? Math.max(trunkWidth(tasks) * 0.6, pipeWidth(carried[i]!)) : pipeWidth(carried[i]!);
+    const width = i <= trunkTop ? Math.max(trunkMin, pipeWidth(carried[i]!)) : pipeWidth(carried[i]!);
     sketch.branches.push({ x1: p.x, y1: p.y, x2: n.x, y2: n.y, width });
   }
-  for (const a of seeded) {
-    const i = reached.get(a.id)!;
-    const n = nodes[i]!;
+  for (let i = 0; i < seeded.length; i++) {
+    const a = seeded[i]!;
+    const n = nodes[reached[i]!]!;
     if (a.kind === 'project') {
       sketch.projects.push({ id: a.id, x: n.x, y: n.y });
       continue;
@@ -171,4 +214,28 @@ function draw(nodes: GrowNode[], reached: Map<string, number>, seeded: Attractor
     sketch.leaves.push({ id: a.id, x: n.x, y: n.y, angle: leafAngle(theta) });
   }
   return frame(sketch);
+}
+
+/** Every node but the root, parents before children, each subtree whole before its next sibling. */
+function depthFirst(nodes: GrowNode[]): Int32Array {
+  // Children lists as one array (counting sort by parent), each in the order the children grew.
+  const start = new Int32Array(nodes.length + 1);
+  for (let i = 1; i < nodes.length; i++) start[nodes[i]!.parent + 1]!++;
+  for (let i = 0; i < nodes.length; i++) start[i + 1]! += start[i]!;
+  const fill = start.slice(0, nodes.length);
+  const children = new Int32Array(Math.max(nodes.length - 1, 0));
+  for (let i = 1; i < nodes.length; i++) children[fill[nodes[i]!.parent]!++] = i;
+
+  const order = new Int32Array(Math.max(nodes.length - 1, 0));
+  let out = 0;
+  const stack = new Int32Array(nodes.length);
+  let top = 0;
+  stack[top++] = 0;
+  while (top > 0) {
+    const node = stack[--top]!;
+    if (node !== 0) order[out++] = node;
+    // Pushed last child first, so the first child comes out first.
+    for (let k = start[node + 1]! - 1; k >= start[node]!; k--) stack[top++] = children[k]!;
+  }
+  return order;
 }

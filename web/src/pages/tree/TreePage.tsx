@@ -3,6 +3,7 @@ import { useRoute } from 'preact-iso';
 import { members, trees } from '../../api/endpoints';
 import type { Project, Task, TreeSnapshot, TreeStyleName } from '../../api/types';
 import { useT } from '../../i18n/use-t';
+import { messageTemplate } from '../../i18n/template';
 import { useLoad } from '../../components/useLoad';
 import { ErrorNote, messageOf } from '../../components/ErrorNote';
 import { usePageTitle } from '../../components/usePageTitle';
@@ -69,14 +70,16 @@ export function TreePage() {
     project: (projectId) => data?.projects.find((x) => x.id === projectId)?.name ?? null,
   }), [data]);
   // Stable between renders, so the drawing keeps its nodes when only the selection or a search
-  // changes; the status words are looked up once, not once per task (10,000 i18next calls).
+  // changes; the status words and the label's pattern are looked up once, not once per task
+  // (10,000 i18next calls).
   const treeName = data?.tree.name ?? '';
   const labels = useMemo(() => {
     const statusWord = new Map<LayoutTask['status'], string>();
     const status = (s: LayoutTask['status']) => statusWord.get(s) ?? (statusWord.set(s, t(`status.${s}`)), statusWord.get(s)!);
+    const taskLabel = messageTemplate((values) => t('tree.taskLabel', values), ['title', 'status'] as const);
     return {
       drawing: t('tree.drawing', { name: treeName }),
-      task: (x: LayoutTask) => t('tree.taskLabel', { title: x.title, status: status(x.status) }),
+      task: (x: LayoutTask) => taskLabel({ title: x.title, status: status(x.status) }),
       project: (p: { name: string }) => t('tree.projectLabel', { name: p.name }),
     };
   }, [t, treeName]);
