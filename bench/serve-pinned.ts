@@ -4,16 +4,19 @@ import { createTree } from '../src/domain/trees/trees.js';
 import { createTask } from '../src/domain/trees/tasks.js';
 
 /**
- * For bench/cpu-per-request.sh: the real service (SQLite) and bare Fastify in this process, an
- * agent token and one task, announced in the file named by its first argument; runs until killed.
+ * For bench/cpu-per-request.sh: the real service (SQLite, or PostgreSQL when DATABASE_URL is set)
+ * and bare Fastify in this process, an agent token, one task and four empty trees for create loads,
+ * announced in the file named by its first argument; runs until killed.
  */
 const target = process.argv[2] ?? 'bench-target.json';
-const server = await startServer('sqlite');
+const server = await startServer(process.env.DATABASE_URL ? 'postgres' : 'sqlite');
 const { token, actor } = await makeAgent(server);
 const tree = await createTree(server.app.deps, actor, { name: 'Bench' });
 const task = await createTask(server.app.deps, actor, { tree_id: tree.id, title: 'Water the roses', notes: 'twice a week' });
+const trees = [];
+for (let i = 0; i < 4; i++) trees.push((await createTree(server.app.deps, actor, { name: `Creates ${i}` })).id);
 const bare = await startBaseline();
-writeFileSync(target, JSON.stringify({ url: server.url, bare: bare.url, token, pid: process.pid, task: task.id }));
+writeFileSync(target, JSON.stringify({ url: server.url, bare: bare.url, token, pid: process.pid, task: task.id, trees }));
 process.on('SIGTERM', () => {
   void server.close().then(() => bare.close()).then(() => process.exit(0));
 });

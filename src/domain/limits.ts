@@ -1,7 +1,8 @@
 import type { Actor } from './actor.js';
 import type { TreeAccess } from './access.js';
 import type { DialectName, Trx } from '../store/db.js';
-import { DomainError } from './errors.js';
+import { DomainError, notFound } from './errors.js';
+import { compiledOnce } from '../store/compiled.js';
 import { planLimits } from './plans.js';
 import { lockOwner } from '../store/locks.js';
 
@@ -21,6 +22,14 @@ export async function checkTreeLimit(trx: Trx, dialect: DialectName, actor: Acto
   if (Number(n) >= max) throw limitReached('trees', max);
 }
 
+const moveCounters = compiledOnce((db, id: string, projects: number, tasks: number) =>
+  db
+    .updateTable('trees')
+    .set((eb) => ({ project_count: eb('project_count', '+', projects), task_count: eb('task_count', '+', tasks) }))
+    .where('id', '=', id)
+    .returning(['project_count', 'task_count']),
+);
+
 /**
  * Moves the tree's counters by `delta` and refuses when a growth passes the owner's plan. The
  * UPDATE takes the tree row's write lock first, so concurrent creates in one tree queue behind
@@ -30,12 +39,8 @@ export async function chargeTree(trx: Trx, access: TreeAccess, delta: { projects
   const projects = delta.projects ?? 0;
   const tasks = delta.tasks ?? 0;
   if (projects === 0 && tasks === 0) return;
-  const row = await trx
-    .updateTable('trees')
-    .set((eb) => ({ project_count: eb('project_count', '+', projects), task_count: eb('task_count', '+', tasks) }))
-    .where('id', '=', access.tree.id)
-    .returning(['project_count', 'task_count'])
-    .executeTakeFirstOrThrow();
+  const [row] = await moveCounters(trx, access.tree.id, projects, tasks);
+  if (row === undefined) throw notFound('tree');
   const limits = planLimits[access.ownerPlan];
   if (projects > 0 && row.project_count > limits.projectsPerTree) throw limitReached('projects_per_tree', limits.projectsPerTree);
   if (tasks > 0 && row.task_count > limits.tasksPerTree) throw limitReached('tasks_per_tree', limits.tasksPerTree);

@@ -4,11 +4,32 @@ import type { Db, Trx } from './db.js';
 
 const ARG = '\u0000arg:';
 
-/** The better-sqlite3 handle behind a SQLite Kysely instance, for reads that need no transaction. */
-const sqliteHandles = new WeakMap<object, BetterSqlite3.Database>();
+/**
+ * The better-sqlite3 handle behind a SQLite Kysely instance, and whether that instance holds
+ * Kysely's lock on the one connection: the database itself does not (statements run directly
+ * only outside any transaction), a transaction of ours registered with `runDirectlyIn` does.
+ */
+const sqliteHandles = new WeakMap<object, { handle: BetterSqlite3.Database; holdsConnection: boolean }>();
 
 export function registerSqliteHandle(db: Db, handle: BetterSqlite3.Database): void {
-  sqliteHandles.set(db, handle);
+  sqliteHandles.set(db, { handle, holdsConnection: false });
+}
+
+/**
+ * Lets compiled statements inside this transaction of `db` run synchronously on the SQLite
+ * handle (no-op on PostgreSQL). Safe because the transaction holds Kysely's lock on the single
+ * connection until it ends, so nothing else can run a statement on it meanwhile.
+ */
+export function runDirectlyIn(trx: Trx, db: Db): void {
+  const direct = sqliteHandles.get(db);
+  if (direct !== undefined) sqliteHandles.set(trx, { handle: direct.handle, holdsConnection: true });
+}
+
+/** Runs a statement without parameters or result (a savepoint), directly where it may. */
+export async function execute(db: Db | Trx, text: string): Promise<void> {
+  const direct = sqliteHandles.get(db);
+  if (direct?.holdsConnection === true) direct.handle.prepare(text).run();
+  else await db.executeQuery(CompiledQuery.raw(text, []));
 }
 
 /**
@@ -16,13 +37,15 @@ export function registerSqliteHandle(db: Db, handle: BetterSqlite3.Database): vo
  * otherwise builds and compiles the query tree on every call, which costs more than a point
  * lookup itself. The query's shape must not depend on its arguments: it is built once with
  * placeholders, and each placeholder's position in the compiled parameters is remembered.
+ * Writes work too: a statement that returns no rows answers [].
  *
  * On SQLite, outside any transaction, the statement runs directly on the connection: Kysely's
  * way there (a connection lock and several promise hops) costs more than the lookup. It is
  * synchronous, so nothing can interleave; inside a transaction (ours or anyone's on the one
- * connection) it waits for Kysely's lock like any other query and so never reads uncommitted rows.
+ * connection) it waits for Kysely's lock like any other query and so never reads uncommitted rows,
+ * except inside a transaction registered with `runDirectlyIn`, which holds that lock itself.
  */
-export function compiledOnce<A extends string[], R>(build: (db: Db, ...args: A) => Compilable<R>) {
+export function compiledOnce<A extends unknown[], R>(build: (db: Db, ...args: A) => Compilable<R>) {
   const cache = new WeakMap<object, { sql: string; slots: (number | { value: unknown })[] }>();
   return async function run(db: Db | Trx, ...args: A): Promise<R[]> {
     // Keyed by the dialect adapter, which a database and its transactions share.
@@ -36,8 +59,13 @@ export function compiledOnce<A extends string[], R>(build: (db: Db, ...args: A) 
       cache.set(key, entry);
     }
     const parameters = entry.slots.map((slot) => (typeof slot === 'number' ? args[slot] : slot.value));
-    const handle = sqliteHandles.get(db);
-    if (handle !== undefined && !handle.inTransaction) return handle.prepare(entry.sql).all(...parameters) as R[];
+    const direct = sqliteHandles.get(db);
+    if (direct !== undefined && (direct.holdsConnection || !direct.handle.inTransaction)) {
+      const statement = direct.handle.prepare(entry.sql);
+      if (statement.reader) return statement.all(...parameters) as R[];
+      statement.run(...parameters);
+      return [];
+    }
     const result = await db.executeQuery<R>(CompiledQuery.raw(entry.sql, parameters));
     return result.rows;
   };

@@ -8,6 +8,7 @@ import { treeAccess } from '../access.js';
 import { checkLimit, decodeCursor, encodeCursor, type Page, type PageInput } from '../paging.js';
 import { planLimits, type PlanName } from '../plans.js';
 import { newId, nowIso } from '../ids.js';
+import { compiledOnce } from '../../store/compiled.js';
 
 export type HistoryAction = 'created' | 'updated' | 'deleted' | 'moved' | 'imported' | 'completed';
 
@@ -23,23 +24,13 @@ export interface HistoryEntryInput {
   changes?: Changes;
 }
 
+const insertHistory = compiledOnce((db, id: string, owner: string, tree: string, at: string, actorId: string, via: string, entity: string, entityId: string, action: string, changes: string) =>
+  db.insertInto('history').values({ id, owner_id: owner, tree_id: tree, at, actor_id: actorId, via, entity, entity_id: entityId, action, changes }),
+);
+
 /** Appends one history entry inside the write's own transaction (CONTRACT §10). */
 export async function appendHistory(trx: Trx, actor: Actor, entry: HistoryEntryInput, at = nowIso()): Promise<void> {
-  await trx
-    .insertInto('history')
-    .values({
-      id: newId('his'),
-      owner_id: entry.ownerId,
-      tree_id: entry.treeId,
-      at,
-      actor_id: actor.user.id,
-      via: actor.via,
-      entity: entry.entity,
-      entity_id: entry.entityId,
-      action: entry.action,
-      changes: JSON.stringify(entry.changes ?? {}),
-    })
-    .execute();
+  await insertHistory(trx, newId('his'), entry.ownerId, entry.treeId, at, actor.user.id, actor.via, entry.entity, entry.entityId, entry.action, JSON.stringify(entry.changes ?? {}));
 }
 
 /** The changed fields between a row and a patch, for the history entry of an update. */

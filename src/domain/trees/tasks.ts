@@ -18,6 +18,8 @@ import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
 import { refreshTaskStatistics } from '../../store/statistics.js';
 import { lockTrees } from '../../store/locks.js';
+import { compiledOnce } from '../../store/compiled.js';
+import { groupCommit } from '../../store/group-commit.js';
 import { carryToTree, readLocked, recordInTrees, writableTree } from './move.js';
 import { nextVersion } from '../../store/task-version.js';
 
@@ -89,11 +91,16 @@ async function checkProject(trx: Trx, actor: Actor, projectId: string, treeId: s
   }
 }
 
+const lastLoosePosition = compiledOnce((db, tree: string) =>
+  db.selectFrom('tasks').select((eb) => eb.fn.max('position').as('max')).where('tree_id', '=', tree).where('project_id', 'is', null),
+);
+const lastPositionInProject = compiledOnce((db, tree: string, project: string) =>
+  db.selectFrom('tasks').select((eb) => eb.fn.max('position').as('max')).where('tree_id', '=', tree).where('project_id', '=', project),
+);
+
 export async function nextPosition(trx: Trx, treeId: string, projectId: string | null): Promise<number> {
-  let query = trx.selectFrom('tasks').select((eb) => eb.fn.max('position').as('max')).where('tree_id', '=', treeId);
-  query = projectId === null ? query.where('project_id', 'is', null) : query.where('project_id', '=', projectId);
-  const { max } = await query.executeTakeFirstOrThrow();
-  return positionAfter(max);
+  const [row] = projectId === null ? await lastLoosePosition(trx, treeId) : await lastPositionInProject(trx, treeId, projectId);
+  return positionAfter(row?.max ?? null);
 }
 
 export function newTaskRow(access: TreeAccess, actor: Actor, input: TaskInput, deadline: string | null, position: number, now: string): Omit<TaskRow, 'seq'> {
@@ -119,11 +126,23 @@ export function newTaskRow(access: TreeAccess, actor: Actor, input: TaskInput, d
   };
 }
 
-/** @throws validation_failed, not_found, conflict, forbidden, plan_limit_reached */
+const taskColumns = [
+  'id', 'owner_id', 'tree_id', 'project_id', 'title', 'text', 'notes', 'status', 'deadline', 'color', 'position', 'completed_at', 'created_by',
+  'assignee_ids', 'created_at', 'updated_at',
+] as const;
+const insertTaskRow = compiledOnce((db, ...values: unknown[]) =>
+  db.insertInto('tasks').values(Object.fromEntries(taskColumns.map((column, i) => [column, values[i]])) as Omit<TaskRow, 'seq'>).returningAll(),
+);
+
+/**
+ * Concurrent creates share transactions and commits (see GroupCommit); each still runs alone in
+ * its savepoint with every rule below, and is answered only once its batch has committed.
+ * @throws validation_failed, not_found, conflict, forbidden, plan_limit_reached
+ */
 export async function createTask(deps: Deps, actor: Actor, input: TaskInput): Promise<Task> {
   requireWrite(actor);
   const deadline = checkTaskFields(input) ?? null;
-  return inTransaction(deps.db, async (trx) => {
+  return groupCommit(deps.db, deps.dialect).run(input.tree_id, async (trx) => {
     const access = await treeAccess(trx, actor, input.tree_id);
     requireTreeWrite(access);
     const projectId = input.project_id ?? null;
@@ -136,9 +155,9 @@ export async function createTask(deps: Deps, actor: Actor, input: TaskInput): Pr
     const now = nowIso();
     const position = input.position ?? (await nextPosition(trx, access.tree.id, projectId));
     const row = newTaskRow(access, actor, input, deadline, position, now);
-    const inserted = await trx.insertInto('tasks').values(row).returningAll().executeTakeFirstOrThrow();
+    const [inserted] = await insertTaskRow(trx, ...taskColumns.map((column) => row[column]));
     await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: row.tree_id, entity: 'task', entityId: row.id, action: 'created', changes: { title: { from: null, to: row.title }, status: { from: null, to: row.status } } }, now);
-    return presentTask(inserted);
+    return presentTask(inserted!);
   });
 }
 

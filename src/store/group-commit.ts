@@ -1,0 +1,108 @@
+import type { Db, DialectName, Trx } from './db.js';
+import { execute, runDirectlyIn } from './compiled.js';
+
+type Work<T> = (trx: Trx) => Promise<T>;
+
+interface Pending {
+  work: Work<unknown>;
+  resolve(value: unknown): void;
+  reject(reason: unknown): void;
+}
+
+/**
+ * PostgreSQL keeps a backend's first 64 subtransactions (our savepoints) in shared memory and
+ * slows every snapshot down past that; SQLite has no such limit, but a batch that size already
+ * spreads a commit over enough writes.
+ */
+const MAX_BATCH = 32;
+
+/**
+ * Group commit: short writes that arrive together share one transaction, and so one commit. A
+ * commit is most of a small write's cost: on SQLite writing the touched pages to the WAL and
+ * flushing the FTS5 index, on PostgreSQL a WAL flush to disk, while concurrent writes into one
+ * tree queue behind its counter row anyway.
+ *
+ * Each write runs in a savepoint of its own, one after the other, so a write that fails (a plan
+ * limit, a foreign id) is undone alone and the others commit; each caller is answered only when
+ * the shared transaction has committed (or with its error if the commit fails). Every rule of a
+ * write therefore holds exactly as in a transaction of its own: the writes of a batch run in
+ * sequence, each seeing the ones before it.
+ *
+ * On SQLite all batches queue on the one connection and the statements of a batch run directly
+ * on it (see `runDirectlyIn`). On PostgreSQL each key (the tree written to) has its own queue,
+ * so writes into different trees still run in parallel on the pool while writes into one tree
+ * share commits.
+ */
+export class GroupCommit {
+  private readonly waiting = new Map<string, Pending[]>();
+  private readonly running = new Set<string>();
+
+  constructor(private readonly db: Db, private readonly dialect: DialectName) {}
+
+  run<T>(key: string, work: Work<T>): Promise<T> {
+    const queue = this.dialect === 'sqlite' ? '' : key;
+    return new Promise<T>((resolve, reject) => {
+      let pending = this.waiting.get(queue);
+      if (pending === undefined) {
+        pending = [];
+        this.waiting.set(queue, pending);
+        // The next turn of the event loop: every request read in this one has joined by then.
+        if (!this.running.has(queue)) setImmediate(() => this.flush(queue));
+      }
+      pending.push({ work: work as Work<unknown>, resolve: resolve as (value: unknown) => void, reject });
+    });
+  }
+
+  private flush(queue: string): void {
+    const pending = this.waiting.get(queue);
+    if (pending === undefined) return;
+    const batch = pending.splice(0, MAX_BATCH);
+    if (pending.length === 0) this.waiting.delete(queue);
+    this.running.add(queue);
+    void this.commit(batch).finally(() => {
+      this.running.delete(queue);
+      if (this.waiting.has(queue)) setImmediate(() => this.flush(queue));
+    });
+  }
+
+  private async commit(batch: Pending[]): Promise<void> {
+    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        runDirectlyIn(trx, this.db);
+        for (const item of batch) {
+          await execute(trx, 'savepoint write');
+          try {
+            outcomes.push({ ok: true, value: await item.work(trx) });
+            // PostgreSQL: released at commit, which spares a round trip per write.
+            if (this.dialect === 'sqlite') await execute(trx, 'release write');
+          } catch (error) {
+            await execute(trx, 'rollback to write');
+            if (this.dialect === 'sqlite') await execute(trx, 'release write');
+            outcomes.push({ ok: false, error });
+          }
+        }
+      });
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) item.resolve(outcome.value);
+      else item.reject(outcome.error);
+    });
+  }
+}
+
+const instances = new WeakMap<Db, GroupCommit>();
+
+/** The group commit of a database (one per store). */
+export function groupCommit(db: Db, dialect: DialectName): GroupCommit {
+  let instance = instances.get(db);
+  if (instance === undefined) {
+    instance = new GroupCommit(db, dialect);
+    instances.set(db, instance);
+  }
+  return instance;
+}
