@@ -7,10 +7,15 @@ import { upload } from '../helpers/files.js';
 import { connectMcp, rawMcp } from '../helpers/mcp.js';
 import { startFakeSpeech } from '../helpers/fake-speech.js';
 import { envOf, spawnServer, type ServerProcess } from '../helpers/server-process.js';
+import { startS3Server, type S3Server } from '../helpers/s3-server.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
  * ARCHITECTURE's promise: instances are stateless behind a load balancer on PostgreSQL and Redis.
- * Two real app instances share one schema and one Redis; every property is shown by doing
+ * Two real app instances share one schema, one Redis and one S3 bucket, each with a DATA_DIR of
+ * its own (as two machines would have); every property is shown by doing
  * something through one and looking through the other. The second runs as a process of its own:
  * two instances in one process would share module state (such as the revocation listeners) and
  * could pass where two machines would not.
@@ -45,16 +50,19 @@ describe.skipIf(!shared)('two instances, one service (PostgreSQL + Redis)', () =
   let one: Running;
   let two: ServerProcess;
   let provider: Awaited<ReturnType<typeof startFakeSpeech>>;
+  let s3: S3Server;
+  let secondDataDir: string;
   let person: Person;
 
   beforeAll(async () => {
     provider = await startFakeSpeech(['ok']);
-    // One DATA_DIR for both: until blobs live in shared object storage (BLOB_STORE_URL), a shared
-    // volume is how two instances reach the same attachment files, which the speech worker reads.
-    const settings = { REDIS_URL: redisUrl!, RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), SPEECH_API_URL: provider.url };
+    s3 = await startS3Server();
+    const settings = { REDIS_URL: redisUrl!, RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), SPEECH_API_URL: provider.url, ...s3.env };
     env = makeTestEnv('postgres', settings);
     one = await startApp(env);
-    two = await spawnServer({ ...envOf(env), ...settings });
+    // Nothing of the first instance's disk is visible to the second: files reach it through the bucket only.
+    secondDataDir = mkdtempSync(join(tmpdir(), 'tasktree-second-'));
+    two = await spawnServer({ ...envOf(env), ...settings, DATA_DIR: secondDataDir });
     person = await makeUser(one.url, one.app, { plan: 'sprout' });
   });
   afterAll(async () => {
@@ -62,6 +70,8 @@ describe.skipIf(!shared)('two instances, one service (PostgreSQL + Redis)', () =
     await two?.stop();
     await env?.dispose();
     await provider?.close();
+    await s3?.stop();
+    if (secondDataDir !== undefined) rmSync(secondDataDir, { recursive: true, force: true });
   });
 
   it('serves a browser session opened on one from the other', async () => {
@@ -147,10 +157,35 @@ describe.skipIf(!shared)('two instances, one service (PostgreSQL + Redis)', () =
     expect(provider.calls.map((call) => call.filename).sort()).toEqual([...names].sort());
   });
 
-  // Blob storage is moving to S3-compatible object storage (BLOB_STORE_URL) on another branch.
-  // Once it lands, give each instance its own DATA_DIR and BLOB_STORE_URL, and fill these in.
   describe('an upload through one is served by the other', () => {
-    it.todo('serves an attachment uploaded through one instance, by its signed content link, from the other');
-    it.todo('deletes the object for both when the attachment is deleted through either');
+    it('serves an attachment uploaded through one instance, by its signed content link, from the other', async () => {
+      const { agent } = await makeToken(person, { scopes: ['read', 'write', 'attachments'] });
+      const task = await makeTask(agent, (await makeTree(agent)).id);
+      const bytes = Buffer.from('a note written on the first instance');
+      const stored = await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: bytes, name: 'note.txt', type: 'text/plain' }]);
+      expect(stored.status).toBe(201);
+      const id = stored.body.attachment.id as string;
+      const onTwo = onInstance(agent, two.url);
+      const described = await onTwo.get(`/api/v1/attachments/${id}`);
+      expect(described.status).toBe(200);
+      // The link names PUBLIC_URL (here the first instance's address); its path and signature work anywhere.
+      const link = new URL(described.body.content_url as string);
+      const content = await fetch(`${two.url}${link.pathname}${link.search}`);
+      expect(content.status).toBe(200);
+      expect(Buffer.from(await content.arrayBuffer())).toEqual(bytes);
+      expect((await onTwo.get(`/api/v1/attachments/${id}/content`)).status).toBe(200);
+    });
+
+    it('deletes the object for both when the attachment is deleted through either', async () => {
+      const { agent } = await makeToken(person, { scopes: ['read', 'write', 'attachments'] });
+      const task = await makeTask(agent, (await makeTree(agent)).id);
+      const stored = await upload(onInstance(agent, two.url), `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from('short-lived'), name: 'gone.txt', type: 'text/plain' }]);
+      const id = stored.body.attachment.id as string;
+      const key = (await s3.keys()).find((k) => k.endsWith(id));
+      expect(key).toBeDefined();
+      expect((await agent.delete(`/api/v1/attachments/${id}`)).status).toBe(200);
+      expect(await s3.keys()).not.toContain(key);
+      expect((await onInstance(agent, two.url).get(`/api/v1/attachments/${id}/content`)).status).toBe(404);
+    });
   });
 });
