@@ -8,8 +8,7 @@ import { MemoryRateLimiter } from './store/rate-limiter-memory.js';
 import { RedisRateLimiter } from './store/rate-limiter-redis.js';
 import { buildServer } from './http/server.js';
 import { warnWith } from './http/logger.js';
-import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
-import { purgeHistory } from './domain/trees/history-purge.js';
+import { runRetention } from './retention.js';
 import { Journal } from './domain/agents/journal.js';
 import { BlobStore } from './domain/files/blobs.js';
 import { PhotoCleaner } from './domain/files/photo-metadata.js';
@@ -76,9 +75,9 @@ export async function createApp(config: Config): Promise<App> {
   deps.journal.onError = warnWith(server.log, 'journal flush failed');
   deps.speech.onError = warnWith(server.log, 'speech worker failed');
   const upkeep = setInterval(() => {
-    purgeExpiredIdempotencyKeys(deps).catch(warnWith(server.log, 'idempotency purge failed'));
-    purgeHistory(deps).catch(warnWith(server.log, 'history purge failed'));
-    deps.blobs.sweep(deps.db).catch(warnWith(server.log, 'blob sweep failed'));
+    void runRetention(deps).then((outcomes) => {
+      for (const outcome of outcomes) if ('error' in outcome) server.log.warn({ err: { message: outcome.error } }, `${outcome.job} retention failed`);
+    });
   }, HOUR_MS);
   upkeep.unref();
   deps.speech.start();
