@@ -139,11 +139,15 @@ describe.each(databases)('tasktree operator commands (%s)', { timeout: 180_000 }
     await db.insertInto('idempotency_keys').values({
       owner_id: person.user.id, key: 'old', fingerprint: 'f', state: 'done', status_code: 201, response_body: '{}', created_at: longAgo,
     }).execute();
+    await db.insertInto('mcp_sessions').values({
+      id_hash: sha256(`idle-${person.email}`), owner_id: person.user.id, credential_id: 'pat_gone', protocol_version: '2025-11-25',
+      client_name: 'c', client_version: '1', created_at: longAgo, last_seen_at: longAgo, ended_at: null,
+    }).execute();
 
     const purged = await cli('purge', '--json');
     expect(purged.code).toBe(0);
     const removed = Object.fromEntries(JSON.parse(purged.stdout).jobs.map((j: any) => [j.job, j.removed]));
-    expect(removed).toMatchObject({ sessions: 1, password_resets: 1, idempotency_keys: 1 });
+    expect(removed).toMatchObject({ sessions: 1, password_resets: 1, idempotency_keys: 1, mcp_sessions: 1 });
     expect(Object.keys(removed)).toEqual(['idempotency_keys', 'history', 'sessions', 'password_resets', 'mcp_sessions', 'blobs']);
     expect(await db.selectFrom('sessions').select('id_hash').where('owner_id', '=', person.user.id).execute()).toHaveLength(1);
     expect((await person.browser.get('/api/v1/auth/me')).body.user.email).toBe(person.email);
