@@ -8,9 +8,7 @@ import { MemoryRateLimiter } from './store/rate-limiter-memory.js';
 import { RedisRateLimiter } from './store/rate-limiter-redis.js';
 import { buildServer } from './http/server.js';
 import { warnWith } from './http/logger.js';
-import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
-import { purgeHistory } from './domain/trees/history-purge.js';
-import { sweepOAuth } from './domain/agents/oauth-sweep.js';
+import { runRetention } from './retention.js';
 import { Journal } from './domain/agents/journal.js';
 import type { BlobStore } from './domain/files/blob-store.js';
 import { TempFiles } from './domain/files/temp-files.js';
@@ -104,10 +102,9 @@ export async function createApp(config: Config): Promise<App> {
   deps.speech.onError = warnWith(server.log, 'speech worker failed');
   if (deps.limiter instanceof RedisRateLimiter) deps.limiter.onError = warnWith(server.log, 'redis unreachable');
   const upkeep = setInterval(() => {
-    purgeExpiredIdempotencyKeys(deps).catch(warnWith(server.log, 'idempotency purge failed'));
-    purgeHistory(deps).catch(warnWith(server.log, 'history purge failed'));
-    sweepOAuth(deps).catch(warnWith(server.log, 'OAuth sweep failed'));
-    sweepBlobs(deps).catch(warnWith(server.log, 'blob sweep failed'));
+    void runRetention(deps).then((outcomes) => {
+      for (const outcome of outcomes) if ('error' in outcome) server.log.warn({ err: { message: outcome.error } }, `${outcome.job} retention failed`);
+    });
   }, HOUR_MS);
   upkeep.unref();
   deps.speech.start();

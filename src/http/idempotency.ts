@@ -101,8 +101,8 @@ async function keepOrFree(deps: Deps, reply: FastifyReply, payload: unknown, sta
 }
 
 /** Keys are kept for 7 days (CONTRACT §5); a periodic sweep removes older ones. */
-export async function purgeExpiredIdempotencyKeys(deps: Deps): Promise<number> {
-  const cutoff = new Date(Date.now() - REPLAY_MS).toISOString();
+export async function purgeExpiredIdempotencyKeys(deps: Deps, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - REPLAY_MS).toISOString();
   const result = await deps.db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -6,6 +6,7 @@ import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { loadSqlite, withStatementCache } from './sqlite-driver.js';
 import { registerSqliteHandle } from './compiled.js';
+import { SQLITE_FILE_NAME } from './sqlite-files.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -45,7 +46,7 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 function openSqlite(dataDir: string, onQuery?: QueryObserver): Store {
   mkdirSync(dataDir, { recursive: true });
   const SqliteDatabase = loadSqlite();
-  const sqlite = new SqliteDatabase(join(dataDir, 'tasktree.db'));
+  const sqlite = new SqliteDatabase(join(dataDir, SQLITE_FILE_NAME));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');

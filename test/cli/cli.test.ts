@@ -1,12 +1,9 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, makeTestEnv, startApp, type Running, type TestEnv } from '../helpers/app.js';
 import { Client } from '../helpers/client.js';
 import { makeTask, makeTree } from '../helpers/data.js';
 import { makeUser } from '../helpers/factories.js';
-
-const run = promisify(execFile);
+import { cliEnvOf, tasktree, type CliResult } from '../helpers/cli.js';
 
 // Each call starts a process that compiles the CLI with tsx: seconds apiece on a busy 2-core machine.
 describe.each(databases)('tasktree command-line tool (%s)', { timeout: 120_000 }, (kind) => {
@@ -14,25 +11,12 @@ describe.each(databases)('tasktree command-line tool (%s)', { timeout: 120_000 }
   let app: Running;
   let childEnv: Record<string, string>;
 
-  async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    try {
-      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { env: childEnv });
-      return { code: 0, stdout, stderr };
-    } catch (err: any) {
-      return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-    }
-  }
+  const cli = (...args: string[]): Promise<CliResult> => tasktree(childEnv, ...args);
 
   beforeAll(async () => {
     env = makeTestEnv(kind);
     app = await startApp(env);
-    childEnv = {
-      PATH: process.env.PATH ?? '',
-      DATA_DIR: env.dataDir,
-      SECRET: env.config.secret,
-      LOG_LEVEL: 'silent',
-      ...(kind === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL!, DATABASE_SCHEMA: env.schema! } : {}),
-    };
+    childEnv = cliEnvOf(env);
   });
   afterAll(async () => {
     await app.close();
@@ -79,7 +63,7 @@ describe.each(databases)('tasktree command-line tool (%s)', { timeout: 120_000 }
     expect(JSON.parse(shared.stdout).tree).toMatchObject({ id: tree.id, access: 'viewer' });
     await owner.browser.delete(`/api/v1/members/${invited.body.member.id}`);
     const revoked = await cli('export', '--tree', tree.id, '--as-user', member.email);
-    expect(revoked.code).toBe(2);
+    expect(revoked.code).toBe(1);
     expect(revoked.stderr).toContain('not_found');
   });
 

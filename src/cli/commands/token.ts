@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
-import { createToken } from '../../domain/agents/tokens.js';
+import { createToken, listTokens, revokeToken, tokenOwner } from '../../domain/agents/tokens.js';
+import { userActor } from '../../domain/actor.js';
 import { invalid } from '../../domain/errors.js';
 import { actorByEmail, withDeps } from '../context.js';
+import { formatTable, printJson } from '../output.js';
 
 export function register(program: Command): void {
   const token = program.command('token').description('manage personal tokens');
@@ -21,6 +23,30 @@ export function register(program: Command): void {
         const created = await createToken(deps, actor, { name: options.name, scopes, expires_in_days: days });
         console.error(`token ${created.token.id} (${created.token.scopes.join(', ')}), expires ${created.token.expires_at}; the value is shown once:`);
         console.log(created.value);
+      });
+    });
+  token
+    .command('list')
+    .description("an account's personal tokens, newest first (never their values)")
+    .requiredOption('--email <email>', 'the account')
+    .option('--json', 'print JSON: {items} as GET /tokens answers')
+    .action(async (options: { email: string; json?: boolean }) => {
+      await withDeps(async (deps) => {
+        const items = await listTokens(deps, await actorByEmail(deps, options.email));
+        if (options.json === true) return printJson({ items });
+        console.log(formatTable(['ID', 'NAME', 'SCOPES', 'STATUS', 'CREATED', 'LAST USED', 'EXPIRES'],
+          items.map((t) => [t.id, t.name, t.scopes.join(','), t.status, t.created_at, t.last_used_at, t.expires_at])));
+      });
+    });
+  token
+    .command('revoke')
+    .description('revoke a personal token as its owner would: the next request with it is refused and its MCP sessions end')
+    .requiredOption('--id <id>', 'the token id (from token list)')
+    .action(async (options: { id: string }) => {
+      await withDeps(async (deps) => {
+        const owner = await tokenOwner(deps, options.id);
+        await revokeToken(deps, userActor(owner, 'cli'), options.id);
+        console.error(`token ${options.id} of ${owner.email} is revoked`);
       });
     });
 }

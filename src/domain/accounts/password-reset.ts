@@ -90,3 +90,9 @@ export async function completePasswordReset(deps: Deps, token: string, password:
   deps.credentials.forgetUser(user.id);
   return user;
 }
+
+/** Retention: reset tokens past their hour (used or not) can never complete a reset; their rows go. */
+export async function purgeExpiredResets(deps: Deps, now = new Date()): Promise<number> {
+  const result = await deps.db.deleteFrom('password_resets').where('expires_at', '<=', now.toISOString()).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

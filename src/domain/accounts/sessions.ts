@@ -58,3 +58,9 @@ export async function sessionUser(deps: Deps, sessionId: string): Promise<UserRo
 export async function endSession(deps: Deps, sessionId: string): Promise<void> {
   await deps.db.deleteFrom('sessions').where('id_hash', '=', sha256(sessionId)).execute();
 }
+
+/** Retention: expired sessions can never sign anyone in again; their rows go. */
+export async function purgeExpiredSessions(deps: Deps, now = new Date()): Promise<number> {
+  const result = await deps.db.deleteFrom('sessions').where('expires_at', '<=', now.toISOString()).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -66,3 +66,16 @@ export async function endMcpSessionsOf(db: Db | Trx, credentialIds: string[]): P
   if (credentialIds.length === 0) return;
   await db.updateTable('mcp_sessions').set({ ended_at: nowIso() }).where('credential_id', 'in', credentialIds).where('ended_at', 'is', null).execute();
 }
+
+/**
+ * Retention: rows of sessions that can never serve again (ended, or idle past the window) go
+ * once a day has passed, so an ended session still reads as ended for a while when inspected.
+ */
+export async function purgeDeadMcpSessions(deps: Deps, now = new Date()): Promise<number> {
+  const idleSince = new Date(now.getTime() - MCP_SESSION_IDLE_MS).toISOString();
+  const result = await deps.db
+    .deleteFrom('mcp_sessions')
+    .where((w) => w.or([w('last_seen_at', '<', idleSince), w.and([w('ended_at', 'is not', null), w('ended_at', '<', idleSince)])]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

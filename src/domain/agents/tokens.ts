@@ -154,6 +154,18 @@ export async function revokeToken(deps: Deps, actor: Actor, id: string): Promise
   for (const listener of revocationListeners) listener(id);
 }
 
+/** The account a token belongs to, for operator tools that act as that account. @throws not_found */
+export async function tokenOwner(deps: Deps, tokenId: string): Promise<UserRow> {
+  const owner = await deps.db
+    .selectFrom('personal_tokens')
+    .innerJoin('users', 'users.id', 'personal_tokens.owner_id')
+    .selectAll('users')
+    .where('personal_tokens.id', '=', tokenId)
+    .executeTakeFirst();
+  if (owner === undefined) throw notFound('token');
+  return owner;
+}
+
 /** Ends every personal token of a user (password reset). */
 export async function revokeAllTokens(deps: Deps, userId: string, db: Db | Trx = deps.db): Promise<string[]> {
   const now = nowIso();
