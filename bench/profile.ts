@@ -1,50 +1,29 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { load, population, startServer, type Client, type LoadOptions } from './lib.js';
+import { load, population, startServer } from './lib.js';
+import { cases } from './suites/01-clients.js';
 
 /**
  * Where the server's time goes for one request shape under the clients' load: the service in
  * this process, the load (25 users × 20 tokens) from its own process, the V8 CPU profiler on only
  * for the load. Prints the functions with the most self time and writes the .cpuprofile for
- * Chrome DevTools. Usage: npx tsx bench/profile.ts me|task|304|post|mcp [sqlite|postgres]
+ * Chrome DevTools. Usage: npx tsx bench/profile.ts me|task|304|post|mcp|mcp-modern [sqlite|postgres]
  */
 const shape = process.argv[2] ?? 'task';
 const kind = (process.argv[3] ?? 'sqlite') as 'sqlite' | 'postgres';
+/** Which case of 01-clients each shape is. */
+const CASES: Record<string, string> = {
+  me: 'GET /api/v1/auth/me',
+  task: 'GET /api/v1/tasks/{id}',
+  '304': 'GET /api/v1/tasks/{id}, If-None-Match → 304',
+  post: 'POST /api/v1/tasks (history, search index, journal)',
+  mcp: 'POST /mcp tools/call get_task, 2025-11-25 session',
+  'mcp-modern': 'POST /mcp tools/call get_task, 2026-07-28 (no session)',
+};
+if (CASES[shape] === undefined) throw new Error(`unknown shape ${shape}: one of ${Object.keys(CASES).join(', ')}`);
 const server = await startServer(kind);
-const clients = await population(server);
-const bearer = (c: Client) => ({ authorization: `Bearer ${c.token}` });
-
-async function options(): Promise<LoadOptions> {
-  switch (shape) {
-    case 'me': return { url: server.url, requests: clients.map((c) => ({ path: '/api/v1/auth/me', headers: bearer(c) })) };
-    case 'task': return { url: server.url, requests: clients.map((c) => ({ path: `/api/v1/tasks/${c.taskId}`, headers: bearer(c) })) };
-    case '304': {
-      const requests = [];
-      for (const c of clients) {
-        const etag = (await fetch(`${server.url}/api/v1/tasks/${c.taskId}`, { headers: bearer(c) })).headers.get('etag')!;
-        requests.push({ path: `/api/v1/tasks/${c.taskId}`, headers: { ...bearer(c), 'if-none-match': etag } });
-      }
-      return { url: server.url, expectStatus: 304, requests };
-    }
-    case 'post': return {
-      url: server.url, method: 'POST', expectStatus: 201,
-      requests: clients.map((c) => ({ path: '/api/v1/tasks', headers: { ...bearer(c), 'content-type': 'application/json' }, body: JSON.stringify({ tree_id: c.treeId, title: 'Water the roses', notes: 'twice a week' }) })),
-    };
-    case 'mcp': {
-      const requests = [];
-      for (const c of clients) {
-        const headers = { ...bearer(c), accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
-        const init = await fetch(`${server.url}/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'profile', version: '1' } } }) });
-        await init.arrayBuffer();
-        requests.push({ headers: { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_task', arguments: { id: c.taskId } } }) });
-      }
-      return { url: `${server.url}/mcp`, method: 'POST', requests };
-    }
-    default: throw new Error(`unknown shape ${shape}`);
-  }
-}
-
-const plan = await options();
+const chosen = (await cases(server, await population(server))).find(([name]) => name === CASES[shape]);
+const plan = chosen![1];
 const session = new Session();
 session.connect();
 await session.post('Profiler.enable');

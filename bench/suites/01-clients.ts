@@ -34,9 +34,10 @@ export async function run(): Promise<void> {
   }
 }
 
-type Case = [name: string, options: LoadOptions, target: string];
+export type Case = [name: string, options: LoadOptions, target: string];
 
-async function cases(server: BenchServer, clients: Client[]): Promise<Case[]> {
+/** Every case of this suite against a running service, in order; bench/profile.ts picks one of them. */
+export async function cases(server: BenchServer, clients: Client[]): Promise<Case[]> {
   const bearer = (c: Client) => ({ authorization: `Bearer ${c.token}` });
   const etags = new Map<string, string>();
   for (const c of clients) {
