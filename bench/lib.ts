@@ -1,4 +1,4 @@
-import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -72,7 +72,8 @@ export async function startServer(kind: 'sqlite' | 'postgres' = 'sqlite', extraE
       await app.close();
       const port = await freePort();
       const log = openSync(join(dataDir, 'service.log'), 'a');
-      child = spawn(process.execPath, ['--import', 'tsx', join(here, '../src/main.ts')], {
+      await ensureBuilt();
+      child = spawn(process.execPath, [join(here, '../dist/main.js')], {
         env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' },
         stdio: ['ignore', log, log],
       });
@@ -98,6 +99,33 @@ export async function startServer(kind: 'sqlite' | 'postgres' = 'sqlite', extraE
     },
   };
   return server;
+}
+
+const root = join(here, '..');
+
+/** Newest modification time of any file under `dir`, in ms. */
+function newestIn(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+let built: Promise<void> | null = null;
+
+/**
+ * `npm start` runs `dist/main.js`, so the measured service is the compiled one (no tsx loader
+ * in its memory or its stack traces); it is rebuilt here when any source is newer than it.
+ */
+function ensureBuilt(): Promise<void> {
+  built ??= (async () => {
+    const compiled = (() => { try { return statSync(join(root, 'dist/main.js')).mtimeMs; } catch { return 0; } })();
+    if (compiled >= newestIn(join(root, 'src'))) return;
+    console.error('bench: dist/ is older than src/, running npm run build');
+    await run('npm', ['run', 'build'], { cwd: root, maxBuffer: 16 << 20 });
+  })();
+  return built;
 }
 
 /** A port nobody listens on right now. */

@@ -22,7 +22,7 @@ const CASES: Record<string, string> = {
 };
 if (CASES[shape] === undefined) throw new Error(`unknown shape ${shape}: one of ${Object.keys(CASES).join(', ')}`);
 const server = await startServer(kind);
-const chosen = (await cases(server, await population(server))).find(([name]) => name === CASES[shape]);
+const chosen = (await cases(server, [await population(server)])).find(([name]) => name === CASES[shape]);
 const plan = chosen![1];
 const session = new Session();
 session.connect();
