@@ -73,7 +73,9 @@ export async function startServer(kind: 'sqlite' | 'postgres' = 'sqlite', extraE
       const port = await freePort();
       const log = openSync(join(dataDir, 'service.log'), 'a');
       await ensureBuilt();
-      child = spawn(process.execPath, [join(here, '../dist/main.js')], {
+      // BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the service as it runs.
+      const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+      child = spawn(process.execPath, [...nodeArgs, join(here, '../dist/main.js')], {
         env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' },
         stdio: ['ignore', log, log],
       });

@@ -21,7 +21,7 @@ const CASES: Record<string, string> = {
   'mcp-modern': 'POST /mcp tools/call get_task, 2026-07-28 (no session)',
 };
 if (CASES[shape] === undefined) throw new Error(`unknown shape ${shape}: one of ${Object.keys(CASES).join(', ')}`);
-const server = await startServer(kind);
+const server = await startServer(kind, JSON.parse(process.env.BENCH_SERVICE_ENV ?? "{}") as Record<string, string>);
 const chosen = (await cases(server, [await population(server)])).find(([name]) => name === CASES[shape]);
 const plan = chosen![1];
 const session = new Session();

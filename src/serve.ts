@@ -9,6 +9,8 @@ export async function serve(): Promise<void> {
   const database = config.databaseUrl !== null ? 'PostgreSQL' : `SQLite in ${config.dataDir}`;
   app.server.log.info(`Task Tree ${config.publicUrl} (${database}; files: ${app.deps.blobs.description})`);
   if (app.metricsServer !== null) app.server.log.info(`metrics at ${app.metricsServer.url}/metrics`);
+  // Lines leave in batches; whoever waits for "listening" should not wait for the next one.
+  (app.server.log as { flush?: () => void }).flush?.();
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -21,7 +21,9 @@ export async function run(): Promise<void> {
         for (let i = 0; i < CASE_COUNT; i++) populations.push(await population(server));
         await server.asProcess();
         let rest = 0;
-        for (const [name, options, target] of await cases(server, populations)) {
+        // BENCH_CASE=auth/me measures only the cases whose name holds that text.
+        const only = process.env.BENCH_CASE;
+        for (const [name, options, target] of (await cases(server, populations)).filter(([n]) => only === undefined || n.includes(only))) {
           const [measured, base] = await bracketed(baseline.url, name, options);
           if (name === 'GET /api/v1/tasks/{id}') rest = measured.requestsPerSecond;
           const ofRest = name.startsWith('POST /mcp') ? `; ${(measured.requestsPerSecond / rest).toFixed(2)} of REST` : '';

@@ -6,7 +6,7 @@ import type { HttpTimeouts } from '../config.js';
 import { makeValidatorCompiler } from './validation.js';
 import { installErrorHandling, MAX_PARAM_LENGTH, type NotFoundFallback } from './errors.js';
 import { answerClientError, answerFrameworkError } from './client-errors.js';
-import { AccessLog, loggerOptions, requestIdOf } from './logger.js';
+import { loggingOptions, requestIdOf } from './logger.js';
 import { makePipeline } from './pipeline.js';
 import { makeIdempotencyGuard, makeIdempotencyRecorder } from './idempotency.js';
 import { applyReadCaching } from './etag.js';
@@ -37,8 +37,7 @@ function checkingInterval(timeouts: HttpTimeouts): number {
 export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   const timeouts = deps.config.http;
   const app = Fastify({
-    logger: loggerOptions(deps.config.logLevel),
-    logController: new AccessLog(),
+    ...loggingOptions(deps.config.logLevel),
     genReqId: requestIdOf,
     requestIdHeader: false,
     bodyLimit: JSON_BODY_LIMIT,

@@ -6,6 +6,11 @@ export interface ServerProcess {
   url: string;
   /** Everything the server wrote to stdout and stderr so far (its structured log). */
   log(): string;
+  /**
+   * The log once every line of the requests answered so far is in it: lines leave in batches,
+   * in order, so this sends one more request and waits for its line.
+   */
+  settledLog(): Promise<string>;
   /** SIGTERM (a clean stop) unless told otherwise; resolves once the process has exited. */
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -51,6 +56,12 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
     process: child,
     url,
     log: () => log,
+    async settledLog() {
+      const id = `settled-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+      await fetch(`${url}/healthz`, { headers: { 'x-request-id': id } });
+      for (let waited = 0; !log.includes(id) && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      return log;
+    },
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;

@@ -45,7 +45,7 @@ describe('structured logs', () => {
     await mcp.close();
     const { upload } = await import('../helpers/files.js');
     await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from('file-content-marker'), name: 'filename-marker.txt' }]);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await server.settledLog();
 
     expect(log()).toContain('"reqId"');
     expect(log()).toContain('/mcp');
@@ -69,7 +69,7 @@ describe('structured logs', () => {
     await formPost(url, '/oauth/revoke', { token: rotated.access_token });
     await register(url, { token_endpoint_auth_method: 'client_secret_post', client_secret: 'secret-marker' });
     await fetch(`${url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${rotated.access_token}` } });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await server.settledLog();
 
     expect(log()).toContain('/oauth/token');
     for (const secret of [code, verifier, challenge, state, tokens.access_token, tokens.refresh_token, rotated.access_token, rotated.refresh_token, 'secret-marker']) {
@@ -80,7 +80,7 @@ describe('structured logs', () => {
   it('write one access line per request, with its status and time', async () => {
     const id = `access-line-${Date.now()}`;
     await fetch(`${url}/api/v1/auth/me`, { headers: { 'x-request-id': id } });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await server.settledLog();
     const lines = log().split('\n').filter((line) => line.includes(id)).map((line) => JSON.parse(line));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ msg: 'request completed', reqId: id, req: { method: 'GET', path: '/api/v1/auth/me' }, res: { status: 200 } });

@@ -1,0 +1,64 @@
+import { Writable } from 'node:stream';
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { loggingOptions, requestIdOf } from '../../src/http/logger.js';
+
+/** The service's logging options on a bare Fastify, its lines captured. */
+async function serverWithLog() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n')) if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const app = Fastify({ ...loggingOptions('info', stream), genReqId: requestIdOf });
+  app.get('/quiet', async () => ({ ok: true }));
+  app.get('/talks', async (request) => {
+    request.log.warn({ step: 1 }, 'first word');
+    request.log.child({ part: 'inner' }).info('from a child');
+    request.log.info('second word');
+    return { ok: true };
+  });
+  app.get('/fails', async () => {
+    throw new Error('boom');
+  });
+  app.get('/level', async (request) => {
+    const before = request.log.level;
+    request.log.level = 'debug';
+    return { before, after: request.log.level };
+  });
+  await app.ready();
+  return { app, lines };
+}
+
+describe('request loggers made on first use', () => {
+  it('give every line a request logs the request id, as a child made up front would', async () => {
+    const { app, lines } = await serverWithLog();
+    await app.inject({ url: '/talks', headers: { 'x-request-id': 'talking-1' } });
+    await app.inject({ url: '/quiet', headers: { 'x-request-id': 'quiet-1' } });
+    await app.close();
+    expect(lines.filter((l) => l.reqId === 'talking-1').map((l) => l.msg)).toEqual(['first word', 'from a child', 'second word', 'request completed']);
+    expect(lines.find((l) => l.msg === 'first word')).toMatchObject({ level: 40, step: 1 });
+    expect(lines.find((l) => l.msg === 'from a child')).toMatchObject({ part: 'inner' });
+    expect(lines.filter((l) => l.reqId === 'quiet-1')).toEqual([
+      expect.objectContaining({ msg: 'request completed', req: { id: 'quiet-1', method: 'GET', path: '/quiet' }, res: { status: 200 } }),
+    ]);
+  });
+
+  it('log a failing request with its id and status', async () => {
+    const { app, lines } = await serverWithLog();
+    await app.inject({ url: '/fails', headers: { 'x-request-id': 'failing-1' } });
+    await app.close();
+    const mine = lines.filter((l) => l.reqId === 'failing-1');
+    expect(mine.at(-1)).toMatchObject({ msg: 'request completed', res: { status: 500 } });
+    expect(mine.some((l) => l.level === 50)).toBe(true);
+  });
+
+  it('keep the level of the root logger until told otherwise', async () => {
+    const { app } = await serverWithLog();
+    const answer = await app.inject({ url: '/level' });
+    await app.close();
+    expect(answer.json()).toEqual({ before: 'info', after: 'debug' });
+  });
+});
