@@ -2,6 +2,7 @@ import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyR
 import type { Bindings, ChildLoggerOptions } from 'fastify/types/logger.js';
 import pino from 'pino';
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { IncomingMessage } from 'node:http';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -26,7 +27,7 @@ export function loggingOptions(
 ): Pick<FastifyServerOptions, 'logger' | 'logController' | 'childLoggerFactory'> {
   if (level === 'silent') return { logger: false };
   return {
-    logController: new AccessLog(),
+    logController: new AccessLog(stream, pino.levels.values[level]! <= pino.levels.values.info!),
     childLoggerFactory: requestLogger,
     logger: {
       level,
@@ -52,16 +53,31 @@ export function warnWith(log: FastifyBaseLogger, what: string): (err: unknown) =
  * One access line per request, when its answer has gone: id, method, path, status and time.
  * Fastify's default also writes a line as each request arrives, which doubles the writes and
  * says nothing the completed line does not; errors are logged as Fastify logs them.
- * The line goes through the root logger with the request id in it, so the request's own logger
- * (see RequestLogger) is never made for it.
+ *
+ * The line is the one pino would write through a request's child logger (the same fields in
+ * the same order), put together here and handed to the stream: through pino, with its
+ * serializers and a child per request, it cost 4 µs of a 36 µs `GET /auth/me`. So the
+ * request's own logger (see RequestLogger) is never made for it.
  */
 export class AccessLog extends LogController {
+  private readonly bindings = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())}`;
+
+  constructor(private readonly stream: pino.DestinationStream, private readonly infoEnabled: boolean) {
+    super();
+  }
+
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
-    const log = request.server.log;
-    if (error) log.error({ reqId: request.id, req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
-    else log.info({ reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    if (error) {
+      request.server.log.error({ reqId: request.id, req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    } else if (this.infoEnabled) {
+      const id = JSON.stringify(request.id);
+      const query = request.url.indexOf('?');
+      const path = JSON.stringify(query === -1 ? request.url : request.url.slice(0, query));
+      this.stream.write(`{"level":30,"time":${Date.now()}${this.bindings},"reqId":${id},"req":{"id":${id},"method":"${request.method}","path":${path}},` +
+        `"res":{"status":${reply.statusCode}},"responseTime":${reply.elapsedTime},"msg":"request completed"}\n`);
+    }
   }
 }
 

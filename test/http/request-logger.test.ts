@@ -1,18 +1,29 @@
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { loggingOptions, requestIdOf } from '../../src/http/logger.js';
 
 /** The service's logging options on a bare Fastify, its lines captured. */
-async function serverWithLog() {
+function capture() {
   const lines: Record<string, unknown>[] = [];
+  const texts: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split('\n')) {
+        if (line === '') continue;
+        texts.push(line);
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      }
       done();
     },
   });
-  const app = Fastify({ ...loggingOptions('info', stream), genReqId: requestIdOf });
+  return { lines, texts, stream };
+}
+
+async function serverWithLog(level = 'info') {
+  const { lines, texts, stream } = capture();
+  const app = Fastify({ ...loggingOptions(level, stream), genReqId: requestIdOf });
   app.get('/quiet', async () => ({ ok: true }));
   app.get('/talks', async (request) => {
     request.log.warn({ step: 1 }, 'first word');
@@ -29,7 +40,7 @@ async function serverWithLog() {
     return { before, after: request.log.level };
   });
   await app.ready();
-  return { app, lines };
+  return { app, lines, texts };
 }
 
 describe('request loggers made on first use', () => {
@@ -60,5 +71,30 @@ describe('request loggers made on first use', () => {
     const answer = await app.inject({ url: '/level' });
     await app.close();
     expect(answer.json()).toEqual({ before: 'info', after: 'debug' });
+  });
+
+  it('write the access line pino would write through a request logger, field for field and in order', async () => {
+    const { app, lines, texts } = await serverWithLog();
+    await app.inject({ url: '/quiet?q=search-term-marker', headers: { 'x-request-id': 'access-1' } });
+    await app.close();
+    const ours = lines.find((l) => l.reqId === 'access-1')!;
+    expect(texts.find((t) => t.includes('access-1'))).not.toContain('search-term-marker');
+    const rendered = capture();
+    const { logger } = loggingOptions('info', rendered.stream) as { logger: pino.LoggerOptions };
+    const reference = pino({ level: 'info', serializers: logger.serializers }, rendered.stream);
+    reference.child({ reqId: 'access-1' }).info({ req: { id: 'access-1', method: 'GET', url: '/quiet?q=search-term-marker' }, res: { statusCode: 200 }, responseTime: ours.responseTime }, 'request completed');
+    await new Promise((resolve) => setImmediate(resolve));
+    const theirs = rendered.lines[0]!;
+    expect(Object.keys(ours)).toEqual(Object.keys(theirs));
+    expect({ ...ours, time: 0 }).toEqual({ ...theirs, time: 0 });
+  });
+
+  it('write no access line below info', async () => {
+    const { app, lines } = await serverWithLog('warn');
+    await app.inject({ url: '/quiet', headers: { 'x-request-id': 'quiet-at-warn' } });
+    await app.inject({ url: '/fails', headers: { 'x-request-id': 'failing-at-warn' } });
+    await app.close();
+    expect(lines.filter((l) => l.reqId === 'quiet-at-warn')).toEqual([]);
+    expect(lines.some((l) => l.reqId === 'failing-at-warn' && l.level === 50)).toBe(true);
   });
 });
