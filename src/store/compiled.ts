@@ -1,5 +1,6 @@
-import { CompiledQuery, type Compilable } from 'kysely';
+import { CompiledQuery, PostgresAdapter, type Compilable } from 'kysely';
 import type BetterSqlite3 from 'better-sqlite3';
+import type pg from 'pg';
 import type { Db, Trx } from './db.js';
 
 const ARG = '\u0000arg:';
@@ -25,6 +26,31 @@ export function runDirectlyIn(trx: Trx, db: Db): void {
   if (direct !== undefined) sqliteHandles.set(trx, { handle: direct.handle, holdsConnection: true });
 }
 
+/** The PostgreSQL pool behind a Kysely instance, for compiled statements run outside any transaction. */
+const postgresPools = new WeakMap<object, pg.Pool>();
+
+/**
+ * The texts of compiled statements on PostgreSQL, each with the name it is prepared under. A
+ * named statement is parsed and planned once per connection; an unnamed one (all Kysely sends)
+ * on every call, which for a token lookup was a third of the database's work.
+ */
+const preparedNames = new Map<string, string>();
+
+/**
+ * Registers `pool` as the one behind `db`, and makes its connections send the texts of compiled
+ * statements as named prepared statements, also when Kysely runs them inside a transaction.
+ */
+export function registerPostgresPool(db: Db, pool: pg.Pool): void {
+  postgresPools.set(db, pool);
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    client.query = ((text: unknown, values?: unknown, callback?: unknown) => {
+      const name = typeof text === 'string' && callback === undefined ? preparedNames.get(text) : undefined;
+      return name === undefined ? query(text, values, callback) : query({ name, text, values });
+    }) as typeof client.query;
+  });
+}
+
 /** Runs a statement without parameters or result (a savepoint), directly where it may. */
 export async function execute(db: Db | Trx, text: string): Promise<void> {
   const direct = sqliteHandles.get(db);
@@ -44,6 +70,9 @@ export async function execute(db: Db | Trx, text: string): Promise<void> {
  * synchronous, so nothing can interleave; inside a transaction (ours or anyone's on the one
  * connection) it waits for Kysely's lock like any other query and so never reads uncommitted rows,
  * except inside a transaction registered with `runDirectlyIn`, which holds that lock itself.
+ *
+ * On PostgreSQL the statement is prepared by name (see `preparedNames`), and outside a
+ * transaction it goes straight to the pool, a third less of the service's CPU than through Kysely.
  */
 export function compiledOnce<A extends unknown[], R>(build: (db: Db, ...args: A) => Compilable<R>) {
   const cache = new WeakMap<object, { sql: string; slots: (number | { value: unknown })[] }>();
@@ -57,6 +86,7 @@ export function compiledOnce<A extends unknown[], R>(build: (db: Db, ...args: A)
       const slots = compiled.parameters.map((p) => (typeof p === 'string' && p.startsWith(ARG) ? Number(p.slice(ARG.length)) : { value: p }));
       entry = { sql: compiled.sql, slots };
       cache.set(key, entry);
+      if (key instanceof PostgresAdapter && !preparedNames.has(entry.sql)) preparedNames.set(entry.sql, `tt${preparedNames.size + 1}`);
     }
     const parameters = entry.slots.map((slot) => (typeof slot === 'number' ? args[slot] : slot.value));
     const direct = sqliteHandles.get(db);
@@ -66,6 +96,8 @@ export function compiledOnce<A extends unknown[], R>(build: (db: Db, ...args: A)
       statement.run(...parameters);
       return [];
     }
+    const pool = postgresPools.get(db);
+    if (pool !== undefined) return (await pool.query({ name: preparedNames.get(entry.sql)!, text: entry.sql, values: parameters })).rows as R[];
     const result = await db.executeQuery<R>(CompiledQuery.raw(entry.sql, parameters));
     return result.rows;
   };

@@ -5,7 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, type LogEvent, type T
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { loadSqlite, withStatementCache } from './sqlite-driver.js';
-import { registerSqliteHandle } from './compiled.js';
+import { registerPostgresPool, registerSqliteHandle } from './compiled.js';
 import { SQLITE_FILE_NAME } from './sqlite-files.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -90,6 +90,7 @@ async function openPostgres(url: string, schema: string | null, statementTimeout
   // for the next query, and /readyz answers 503 while none can be opened.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...queryLog(onQuery) });
+  registerPostgresPool(db, pool);
   return { db, dialect: 'postgres', schema, pool, close: () => db.destroy() };
 }
 

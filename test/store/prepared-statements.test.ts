@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { makeTestEnv, type TestEnv } from '../helpers/app.js';
+import { migrateToLatest, openStore, type Store } from '../../src/store/db.js';
+import { compiledOnce } from '../../src/store/compiled.js';
+
+const userEmail = compiledOnce((db, id: string) => db.selectFrom('users').select(['id', 'email']).where('id', '=', id));
+
+async function addUser(store: Store | { db: Store['db'] }, id: string, email: string): Promise<void> {
+  await sql`insert into users (id, owner_id, email, password_hash, name, language, timezone, plan, created_at, updated_at)
+    values (${id}, ${id}, ${email}, 'x', 'Someone', 'en', 'UTC', 'seed', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`.execute(store.db);
+}
+
+/**
+ * Compiled statements are prepared by name on PostgreSQL, once per connection. Names are shared
+ * by every pool of the process, while each pool's connections read their own schema.
+ */
+describe.skipIf(!process.env.TEST_DATABASE_URL)('compiled statements prepared by name (postgres)', () => {
+  const envs: TestEnv[] = [];
+  const stores: Store[] = [];
+  beforeAll(async () => {
+    for (let i = 0; i < 2; i++) {
+      const env = makeTestEnv('postgres');
+      const store = await openStore(env.config);
+      await migrateToLatest(store);
+      envs.push(env);
+      stores.push(store);
+    }
+  });
+  afterAll(async () => {
+    for (const store of stores) await store.close();
+    for (const env of envs) await env.dispose();
+  });
+
+  it('are prepared once and then reused, and read the schema of their own pool', async () => {
+    const [a, b] = stores as [Store, Store];
+    await addUser(a, 'usr_same', 'in-a@example.test');
+    await addUser(b, 'usr_same', 'in-b@example.test');
+    for (let i = 0; i < 3; i++) {
+      expect(await userEmail(a.db, 'usr_same')).toEqual([{ id: 'usr_same', email: 'in-a@example.test' }]);
+      expect(await userEmail(b.db, 'usr_same')).toEqual([{ id: 'usr_same', email: 'in-b@example.test' }]);
+    }
+    // Sequential queries reuse the pool's one idle connection, whose prepared statements these are.
+    const { rows } = await a.pool!.query<{ statement: string }>('select statement from pg_prepared_statements');
+    expect(rows.filter((r) => r.statement.includes('"users"') && r.statement.includes('"email"'))).toHaveLength(1);
+  });
+
+  it('see a write at once, and inside a transaction its own uncommitted rows and nobody else\'s', async () => {
+    const store = stores[0]!;
+    expect(await userEmail(store.db, 'usr_later')).toEqual([]);
+    await store.db.transaction().execute(async (trx) => {
+      await addUser({ db: trx as unknown as Store['db'] }, 'usr_later', 'later@example.test');
+      expect(await userEmail(trx, 'usr_later')).toEqual([{ id: 'usr_later', email: 'later@example.test' }]);
+      expect(await userEmail(store.db, 'usr_later')).toEqual([]);
+    });
+    expect(await userEmail(store.db, 'usr_later')).toEqual([{ id: 'usr_later', email: 'later@example.test' }]);
+    await sql`update users set email = 'changed@example.test' where id = 'usr_later'`.execute(store.db);
+    expect(await userEmail(store.db, 'usr_later')).toEqual([{ id: 'usr_later', email: 'changed@example.test' }]);
+  });
+});
