@@ -1,5 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import type { DialectName, Trx } from './db.js';
+import { prepareByName } from './compiled.js';
 
 /** The columns of one journal row, in the order `insertAgentCalls` takes their values. */
 export const AGENT_CALL_COLUMNS = ['id', 'owner_id', 'at', 'surface', 'operation', 'status', 'duration_ms', 'token_id', 'client'] as const;
@@ -19,6 +20,8 @@ function insertOf(dialect: DialectName, rows: number): string {
     const tuples = Array.from({ length: rows }, () => `(${AGENT_CALL_COLUMNS.map(placeholder).join(', ')})`);
     text = `insert into agent_calls (${AGENT_CALL_COLUMNS.join(', ')}) values ${tuples.join(', ')}`;
     insertSql.set(key, text);
+    // Only the full chunk: tails come in every size, and each name costs the database a plan per connection.
+    if (dialect === 'postgres' && rows === CHUNK) prepareByName(text);
   }
   return text;
 }
@@ -26,7 +29,8 @@ function insertOf(dialect: DialectName, rows: number): string {
 /**
  * Inserts journal rows given as one flat list of values (AGENT_CALL_COLUMNS per row) as
  * multi-row inserts whose SQL text repeats, so the database keeps a prepared statement for
- * them; Kysely's builder would compile every batch anew, which costs more than the insert.
+ * them (on PostgreSQL a named one); Kysely's builder would compile every batch anew, which costs
+ * more than the insert.
  */
 export async function insertAgentCalls(trx: Trx, dialect: DialectName, values: unknown[]): Promise<void> {
   const width = AGENT_CALL_COLUMNS.length;

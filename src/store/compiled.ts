@@ -36,6 +36,11 @@ const postgresPools = new WeakMap<object, pg.Pool>();
  */
 const preparedNames = new Map<string, string>();
 
+/** Has PostgreSQL prepare `text` by name wherever it runs: for statements sent often with the same text. */
+export function prepareByName(text: string): void {
+  if (!preparedNames.has(text)) preparedNames.set(text, `tt${preparedNames.size + 1}`);
+}
+
 /**
  * Registers `pool` as the one behind `db`, and makes its connections send the texts of compiled
  * statements as named prepared statements, also when Kysely runs them inside a transaction.
@@ -86,7 +91,7 @@ export function compiledOnce<A extends unknown[], R>(build: (db: Db, ...args: A)
       const slots = compiled.parameters.map((p) => (typeof p === 'string' && p.startsWith(ARG) ? Number(p.slice(ARG.length)) : { value: p }));
       entry = { sql: compiled.sql, slots };
       cache.set(key, entry);
-      if (key instanceof PostgresAdapter && !preparedNames.has(entry.sql)) preparedNames.set(entry.sql, `tt${preparedNames.size + 1}`);
+      if (key instanceof PostgresAdapter) prepareByName(entry.sql);
     }
     const parameters = entry.slots.map((slot) => (typeof slot === 'number' ? args[slot] : slot.value));
     const direct = sqliteHandles.get(db);
