@@ -170,6 +170,7 @@ describe.each(databases)('sharing trees (%s)', (kind) => {
     ];
     for (const [who, client, read, write] of cases) {
       expect((await client.get(`/api/v1/trees/${tree.id}`)).status, `${who} read`).toBe(read);
+      expect((await client.get(`/api/v1/tasks/${taskId}`)).status, `${who} task read`).toBe(read);
       expect((await client.get(`/api/v1/trees/${tree.id}/members`)).status, `${who} members`).toBe(read);
       expect((await client.post('/api/v1/tasks', { tree_id: tree.id, title: `by ${who}` })).status, `${who} write`).toBe(write);
     }

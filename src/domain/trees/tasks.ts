@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import type { Trx } from '../../store/db.js';
 import { collectDoomed } from '../cleanup.js';
 import { requireRead, requireWrite } from '../actor.js';
-import { projectAccess, requireTreeWrite, taskAccess, treeAccess, visibleTrees, type TaskRow, type TreeAccess } from '../access.js';
+import { projectAccess, readableTask, requireTreeWrite, taskAccess, treeAccess, visibleTrees, type TaskRow, type TreeAccess } from '../access.js';
 import { DEFAULT_COLOR, presentTask, taskStatuses, type Task } from '../records.js';
 import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { listPage } from '../list-page.js';
@@ -79,7 +79,7 @@ export async function getTask(deps: Deps, actor: Actor, id: string): Promise<Tas
 /** A task with its row version, which a conditional read compares instead of the body. */
 export async function getVersionedTask(deps: Deps, actor: Actor, id: string): Promise<{ task: Task; version: number }> {
   requireRead(actor);
-  const { task } = await taskAccess(deps.db, actor, id);
+  const task = await readableTask(deps.db, actor, id);
   return { task: presentTask(task), version: task.version };
 }
 
