@@ -1,4 +1,4 @@
-import { benchDatabases, bracketed, population, printHeader, report, startNodeBaseline, startServer, type BenchServer, type Client, type LoadOptions } from '../lib.js';
+import { benchDatabases, bracketed, population, printHeader, report, startBaseline, startNodeBaseline, startServer, type BenchServer, type Client, type LoadOptions } from '../lib.js';
 
 const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
 const MODERN = '2026-07-28';
@@ -11,6 +11,13 @@ const MODERN = '2026-07-28';
 export async function run(): Promise<void> {
   const baseline = await startNodeBaseline();
   try {
+    // The framework's own ceiling on this machine: Fastify answering a small JSON, nothing of ours.
+    printHeader('The framework alone');
+    const fastify = await startBaseline();
+    const [bare, base] = await bracketed(baseline.url, 'bare Fastify, small JSON, no logger', { url: `${fastify.url}/` });
+    await fastify.close();
+    report(base);
+    report(bare, base, 'the most any route reaches');
     for (const kind of benchDatabases()) {
       printHeader(`As clients load it: 25 users × 20 tokens, real rate limit (${kind})`);
       const server = await startServer(kind);
