@@ -1,6 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import type { DialectName, Trx } from './db.js';
-import { prepareByName } from './compiled.js';
+import { prepareByName } from './pg-prepared.js';
 
 /** The columns of one journal row, in the order `insertAgentCalls` takes their values. */
 export const AGENT_CALL_COLUMNS = ['id', 'owner_id', 'at', 'surface', 'operation', 'status', 'duration_ms', 'token_id', 'client'] as const;

@@ -5,7 +5,8 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, type LogEvent, type T
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { loadSqlite, withStatementCache } from './sqlite-driver.js';
-import { registerPostgresPool, registerSqliteHandle } from './compiled.js';
+import { registerSqliteHandle } from './compiled.js';
+import { registerPostgresPool } from './pg-prepared.js';
 import { SQLITE_FILE_NAME } from './sqlite-files.js';
 
 export type DialectName = 'sqlite' | 'postgres';
