@@ -30,11 +30,14 @@ export async function up(db: Kysely<any>): Promise<void> {
       if not found then
         return;
       end if;
-      -- Two queries rather than "is not distinct from", which the siblings index cannot serve.
+      -- One step down the siblings index: max(position) under "project_id is null" reads every
+      -- loose task of the tree, and "is not distinct from" could not use the index at all.
       if p_project is null then
-        return query select max(t.position) from tasks t where t.tree_id = p_tree and t.project_id is null;
+        return query select (select t.position from tasks t where t.tree_id = p_tree and t.project_id is null
+          order by t.project_id desc, t.position desc limit 1);
       else
-        return query select max(t.position) from tasks t where t.tree_id = p_tree and t.project_id = p_project;
+        return query select (select t.position from tasks t where t.tree_id = p_tree and t.project_id = p_project
+          order by t.position desc limit 1);
       end if;
     end
     $$`.execute(db);
