@@ -69,6 +69,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create as one statement 
     const [entry] = await t.app.deps.db.selectFrom('history').selectAll().where('entity_id', '=', task.id).execute();
     expect(entry).toMatchObject({ actor_id: actor.user.id, via: 'cli', entity: 'task', action: 'created', tree_id: tree, owner_id: actor.user.id });
     expect(JSON.parse(entry!.changes)).toEqual({ title: { from: null, to: 'Prune the apple tree' }, status: { from: null, to: 'done' } });
+    // In a project: one statement too, placed after the project's last task, not the tree's.
+    const project = await makeProject(agent, tree);
+    const inProject = new StatementCount();
+    const first = await createTask(separately(inProject), actor, { tree_id: tree, title: 'Weed', project_id: project.id });
+    const second = await createTask(separately(inProject), actor, { tree_id: tree, title: 'Hoe', project_id: project.id });
+    expect(inProject.count).toBe(2);
+    expect([first.project_id, first.position, second.position]).toEqual([project.id, 0, 1]);
   });
 
   it('lets exactly the room left through when 12 creates from separate group commits meet at the limit, each placed after the one before', async () => {
@@ -92,21 +99,21 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create as one statement 
     const project = await makeProject(agent, left);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    let holding!: (xid: string) => void;
-    const holder = new Promise<string>((resolve) => (holding = resolve));
+    let holding!: (pid: number) => void;
+    const holder = new Promise<number>((resolve) => (holding = resolve));
     // A move of the project as updateProject makes it: both trees locked, then the row changed.
     const move = inTransaction(t.app.deps.db, async (trx) => {
       await lockTrees(trx, 'postgres', [left, right]);
       await trx.updateTable('projects').set({ tree_id: right }).where('id', '=', project.id).execute();
-      holding((await sql<{ xid: string }>`select txid_current()::text as xid`.execute(trx)).rows[0]!.xid);
+      holding((await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid);
       await held;
     });
-    const xid = await holder;
+    const mover = await holder;
     const create = createTask(separately(), actor, { tree_id: left, title: 'Mulch', project_id: project.id }).then(() => 'created', (error: { code?: string }) => error.code);
     // The create waits for the move's lock on the tree before it reads the project.
     for (let waiting = false; !waiting; ) {
-      const locks = await sql`select 1 from pg_locks where locktype = 'transactionid' and not granted and transactionid::text = ${xid}`.execute(t.app.deps.db);
-      waiting = locks.rows.length > 0;
+      const blocked = await sql`select 1 from pg_stat_activity where ${mover}::int = any(pg_blocking_pids(pid))`.execute(t.app.deps.db);
+      waiting = blocked.rows.length > 0;
     }
     release();
     await move;
