@@ -2,9 +2,12 @@ import type { Db, DialectName, Trx } from './db.js';
 import { execute, runDirectlyIn } from './compiled.js';
 
 type Work<T> = (trx: Trx) => Promise<T>;
+/** One atomic statement that does the write or declines (undefined) having changed nothing. */
+type Attempt<T> = (db: Db | Trx) => Promise<T | undefined>;
 
 interface Pending {
   work: Work<unknown>;
+  attempt: Attempt<unknown> | undefined;
   resolve(value: unknown): void;
   reject(reason: unknown): void;
 }
@@ -32,6 +35,13 @@ const MAX_BATCH = 32;
  * on it (see `runDirectlyIn`). On PostgreSQL each key (the tree written to) has its own queue,
  * so writes into different trees still run in parallel on the pool while writes into one tree
  * share commits.
+ *
+ * A write may come with an `attempt`: one statement that either does the whole write or declines
+ * having changed nothing (PostgreSQL: a create in one's own tree, see createTask). A write alone
+ * in its batch runs that statement outside any transaction, as its own transaction: one round
+ * trip instead of a begin, a savepoint, the write's statements and a commit. In a shared batch the
+ * attempt runs first in the write's savepoint. Only when it declines does `work` run, in a
+ * transaction, and decide (or name the error).
  */
 export class GroupCommit {
   private readonly waiting = new Map<string, Pending[]>();
@@ -39,7 +49,7 @@ export class GroupCommit {
 
   constructor(private readonly db: Db, private readonly dialect: DialectName) {}
 
-  run<T>(key: string, work: Work<T>): Promise<T> {
+  run<T>(key: string, work: Work<T>, attempt?: Attempt<T>): Promise<T> {
     const queue = this.dialect === 'sqlite' ? '' : key;
     return new Promise<T>((resolve, reject) => {
       let pending = this.waiting.get(queue);
@@ -49,7 +59,7 @@ export class GroupCommit {
         // The next turn of the event loop: every request read in this one has joined by then.
         if (!this.running.has(queue)) setImmediate(() => this.flush(queue));
       }
-      pending.push({ work: work as Work<unknown>, resolve: resolve as (value: unknown) => void, reject });
+      pending.push({ work: work as Work<unknown>, attempt: attempt as Attempt<unknown> | undefined, resolve: resolve as (value: unknown) => void, reject });
     });
   }
 
@@ -66,6 +76,12 @@ export class GroupCommit {
   }
 
   private async commit(batch: Pending[]): Promise<void> {
+    const lone = batch.length === 1 ? batch[0]! : undefined;
+    if (lone?.attempt !== undefined) {
+      if (await this.answeredAlone(lone)) return;
+      // It declined: trying it again inside the transaction would decline again.
+      lone.attempt = undefined;
+    }
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     try {
       await this.db.transaction().execute(async (trx) => {
@@ -73,7 +89,7 @@ export class GroupCommit {
         for (const item of batch) {
           await execute(trx, 'savepoint write');
           try {
-            outcomes.push({ ok: true, value: await item.work(trx) });
+            outcomes.push({ ok: true, value: (await item.attempt?.(trx)) ?? (await item.work(trx)) });
             // PostgreSQL: released at commit, which spares a round trip per write.
             if (this.dialect === 'sqlite') await execute(trx, 'release write');
           } catch (error) {
@@ -92,6 +108,20 @@ export class GroupCommit {
       if (outcome.ok) item.resolve(outcome.value);
       else item.reject(outcome.error);
     });
+  }
+
+  /** A lone write's attempt, as a transaction of its own; false when it declined. */
+  private async answeredAlone(item: Pending): Promise<boolean> {
+    let value: unknown;
+    try {
+      value = await item.attempt!(this.db);
+    } catch (error) {
+      item.reject(error);
+      return true;
+    }
+    if (value === undefined) return false;
+    item.resolve(value);
+    return true;
   }
 }
 

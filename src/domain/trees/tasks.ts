@@ -1,16 +1,16 @@
 import { sql, type SqlBool } from 'kysely';
 import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
-import type { Trx } from '../../store/db.js';
+import type { Db, Trx } from '../../store/db.js';
 import { collectDoomed } from '../cleanup.js';
 import { requireRead, requireWrite } from '../actor.js';
 import { projectAccess, readableTask, requireTreeWrite, taskAccess, treeAccess, visibleTrees, type TaskRow, type TreeAccess } from '../access.js';
 import { DEFAULT_COLOR, presentTask, taskStatuses, type Task } from '../records.js';
 import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { listPage } from '../list-page.js';
-import { appendHistory, changedFields, diff } from './history.js';
+import { appendHistory, changedFields, diff, type HistoryEntryInput } from './history.js';
 import { chargeTree } from '../limits.js';
-import { checkColor, checkPosition, positionAfter, NOTES_MAX, TEXT_MAX, TITLE_MAX } from '../fields.js';
+import { checkColor, checkPosition, isStorableId, positionAfter, NOTES_MAX, POSITION_MAX, POSITION_MIN, TEXT_MAX, TITLE_MAX } from '../fields.js';
 import { normalizeDeadline } from './deadline.js';
 import { checkEnum, checkLength } from '../validate.js';
 import { DomainError } from '../errors.js';
@@ -22,6 +22,8 @@ import { compiledOnce } from '../../store/compiled.js';
 import { groupCommit } from '../../store/group-commit.js';
 import { carryToTree, readLocked, recordInTrees, writableTree } from './move.js';
 import { nextVersion } from '../../store/task-version.js';
+import { insertTaskInOwnTree } from '../../store/own-task-insert.js';
+import { planLimits } from '../plans.js';
 
 
 export interface TaskInput {
@@ -91,8 +93,11 @@ async function checkProject(trx: Trx, actor: Actor, projectId: string, treeId: s
   }
 }
 
+// Not max(position): under "project_id is null" PostgreSQL reads every loose task of the tree for
+// it, where this ordering is one step down the siblings index (SQLite answers both in one step).
 const lastLoosePosition = compiledOnce((db, tree: string) =>
-  db.selectFrom('tasks').select((eb) => eb.fn.max('position').as('max')).where('tree_id', '=', tree).where('project_id', 'is', null),
+  db.selectFrom('tasks').select('position as max').where('tree_id', '=', tree).where('project_id', 'is', null)
+    .orderBy('project_id', 'desc').orderBy('position', 'desc').limit(1),
 );
 const lastPositionInProject = compiledOnce((db, tree: string, project: string) =>
   db.selectFrom('tasks').select((eb) => eb.fn.max('position').as('max')).where('tree_id', '=', tree).where('project_id', '=', project),
@@ -103,7 +108,7 @@ export async function nextPosition(trx: Trx, treeId: string, projectId: string |
   return positionAfter(row?.max ?? null);
 }
 
-export function newTaskRow(access: TreeAccess, actor: Actor, input: TaskInput, deadline: string | null, position: number, now: string): Omit<TaskRow, 'seq'> {
+export function newTaskRow(access: Pick<TreeAccess, 'ownerId'> & { tree: { id: string } }, actor: Actor, input: TaskInput, deadline: string | null, position: number, now: string): Omit<TaskRow, 'seq'> {
   const status = input.status ?? 'todo';
   return {
     id: newId('tsk'),
@@ -136,12 +141,15 @@ const insertTaskRow = compiledOnce((db, ...values: unknown[]) =>
 
 /**
  * Concurrent creates share transactions and commits (see GroupCommit); each still runs alone in
- * its savepoint with every rule below, and is answered only once its batch has committed.
+ * its savepoint with every rule below, and is answered only once its batch has committed. On
+ * PostgreSQL a create in the actor's own tree is first tried as one statement (see
+ * insertTaskInOwnTree); anything else, and whatever it declines, takes the way below.
  * @throws validation_failed, not_found, conflict, forbidden, plan_limit_reached
  */
 export async function createTask(deps: Deps, actor: Actor, input: TaskInput): Promise<Task> {
   requireWrite(actor);
   const deadline = checkTaskFields(input) ?? null;
+  const inOwnTree = deps.dialect === 'postgres' ? (db: Db | Trx) => createInOwnTree(db, actor, input, deadline) : undefined;
   return groupCommit(deps.db, deps.dialect).run(input.tree_id, async (trx) => {
     const access = await treeAccess(trx, actor, input.tree_id);
     requireTreeWrite(access);
@@ -156,9 +164,28 @@ export async function createTask(deps: Deps, actor: Actor, input: TaskInput): Pr
     const position = input.position ?? (await nextPosition(trx, access.tree.id, projectId));
     const row = newTaskRow(access, actor, input, deadline, position, now);
     const [inserted] = await insertTaskRow(trx, ...taskColumns.map((column) => row[column]));
-    await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: row.tree_id, entity: 'task', entityId: row.id, action: 'created', changes: { title: { from: null, to: row.title }, status: { from: null, to: row.status } } }, now);
+    await appendHistory(trx, actor, createdEntry(access.ownerId, row), now);
     return presentTask(inserted!);
+  }, inOwnTree);
+}
+
+/** The history entry of a created task. */
+function createdEntry(ownerId: string, row: { id: string; tree_id: string; title: string; status: string }): HistoryEntryInput {
+  return { ownerId, treeId: row.tree_id, entity: 'task', entityId: row.id, action: 'created', changes: { title: { from: null, to: row.title }, status: { from: null, to: row.status } } };
+}
+
+/** PostgreSQL: the create as one statement when the tree is the actor's own; undefined when it declines. */
+async function createInOwnTree(db: Db | Trx, actor: Actor, input: TaskInput, deadline: string | null): Promise<Task | undefined> {
+  // An id holding NUL would be a database error; the general way answers not_found.
+  if (!isStorableId(input.tree_id) || (input.project_id != null && !isStorableId(input.project_id))) return undefined;
+  const built = newTaskRow({ ownerId: actor.user.id, tree: { id: input.tree_id } }, actor, input, deadline, POSITION_MIN, nowIso());
+  // Null: the statement places it after the last sibling, which it reads after the tree's lock.
+  const row = { ...built, position: input.position ?? null };
+  const entry = createdEntry(actor.user.id, row);
+  const inserted = await insertTaskInOwnTree(db, row, planLimits[actor.plan].tasksPerTree, { first: POSITION_MIN, last: POSITION_MAX }, {
+    id: newId('his'), via: actor.via, changes: JSON.stringify(entry.changes),
   });
+  return inserted === undefined ? undefined : presentTask(inserted);
 }
 
 const BULK_CHUNK = 500;
