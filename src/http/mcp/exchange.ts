@@ -1,6 +1,6 @@
 import {
-  isInitializeRequest, isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse, parseJSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS,
-  type AuthInfo, type JSONRPCMessage, type McpServer, type Transport,
+  isInitializeRequest, parseJSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS,
+  type AuthInfo, type JSONRPCMessage, type JSONRPCRequest, type McpServer, type Transport,
 } from '@modelcontextprotocol/server';
 
 /** What an exchange answers: an HTTP status and a JSON-RPC body (none for 202). */
@@ -10,6 +10,11 @@ export interface ExchangeAnswer {
 }
 
 const MAX_BATCH = 100;
+
+/** Of messages parseJSONRPCMessage accepted, the requests: a method and an id (a notification has no id, an answer no method). */
+function isRequest(message: JSONRPCMessage): message is JSONRPCRequest {
+  return 'method' in message && 'id' in message;
+}
 
 function failure(status: number, code: number, message: string): ExchangeAnswer {
   return { status, body: { jsonrpc: '2.0', id: null, error: { code, message } } };
@@ -40,10 +45,13 @@ class ExchangeTransport implements Transport {
   async start(): Promise<void> {}
 
   async send(message: JSONRPCMessage): Promise<void> {
-    if (!(isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) || typeof message.id !== 'number') return;
-    const settle = this.waiting.get(message.id);
+    // Only answers matter, and they come from our own server: their id is enough to know them
+    // (the SDK's guards would check the whole result against its schema once more).
+    const id = (message as { id?: unknown }).id;
+    if (typeof id !== 'number' || !('result' in message || 'error' in message)) return;
+    const settle = this.waiting.get(id);
     if (settle === undefined) return;
-    this.waiting.delete(message.id);
+    this.waiting.delete(id);
     settle(message);
   }
 
@@ -55,7 +63,7 @@ class ExchangeTransport implements Transport {
   exchange(messages: JSONRPCMessage[], authInfo: AuthInfo): Promise<JSONRPCMessage[]> {
     const answers: Promise<JSONRPCMessage>[] = [];
     for (const message of messages) {
-      if (!isJSONRPCRequest(message)) {
+      if (!isRequest(message)) {
         this.onmessage?.(message, { authInfo });
         continue;
       }
@@ -99,7 +107,8 @@ export async function serveExchange(connected: ConnectedServer | Promise<Connect
   } catch {
     return failure(400, -32700, 'Parse error: Invalid JSON-RPC message');
   }
-  const initialize = messages.some((message) => isInitializeRequest(message));
+  // The method first: the SDK's guard parses the whole message against the initialize schema.
+  const initialize = messages.some((message) => (message as { method?: unknown }).method === 'initialize' && isInitializeRequest(message));
   if (initialize && messages.length > 1) return failure(400, -32600, 'Invalid Request: Only one initialization request is allowed');
   if (!initialize && headers.protocolVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(headers.protocolVersion)) {
     return failure(400, -32000, `Bad Request: Unsupported protocol version: ${headers.protocolVersion} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
