@@ -9,8 +9,9 @@ import { describeFailure, INTERNAL_MESSAGE } from '../errors.js';
 import { clientOf } from '../journal-hook.js';
 import { buildMcpServer, toolServerFor } from './tools.js';
 import type { ReportInternal } from './tool-table.js';
-import { clientInfoProblem, focusOf, isInitialize, isLegacy, operationOf, outlineOf } from './messages.js';
-import { connectServer, serveExchange } from './exchange.js';
+import { classify, clientInfoProblem, focusOf, isInitialize, operationOf, outlineOf } from './messages.js';
+import { connectServer, serveExchange, serveModernCall } from './exchange.js';
+import { MODERN_REVISION, plainToolCall } from './modern.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 
@@ -121,7 +122,16 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       surface: 'mcp', operation: operationOf(outline), status, duration_ms: performance.now() - started, token_id: actor.credentialId ?? '', client,
     });
 
-    if (!isLegacy(body, { protocolVersion: header(request, 'mcp-protocol-version'), method: header(request, 'mcp-method'), name: header(request, 'mcp-name') })) {
+    const headers = { protocolVersion: header(request, 'mcp-protocol-version'), method: header(request, 'mcp-method'), name: header(request, 'mcp-name') };
+    const outcome = classify(body, headers);
+    if (outcome.kind !== 'legacy') {
+      // A plain tools/call goes to a shared server bound to its revision; the rest to the SDK's handler.
+      const call = plainToolCall(outcome, { ...headers, contentType: header(request, 'content-type') });
+      if (call !== undefined) {
+        const answer = await serveModernCall(toolServerFor(deps, actor, MODERN_REVISION), call.message, call.classification, authInfoOf(actor, reporter(request)));
+        journal(answer.status);
+        return reply.code(answer.status).type('application/json').send(withRequestId(reply, answer.status, answer.body));
+      }
       const response = await modern.fetch(webRequest(request, deps.config.publicUrl), { parsedBody: body, authInfo: authInfoOf(actor, reporter(request)) });
       journal(response.status);
       return send(reply, response);
