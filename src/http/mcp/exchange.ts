@@ -113,15 +113,29 @@ export async function connectServer(server: McpServer, revision?: string): Promi
   return { server, transport };
 }
 
+/** The headers the 2025 transport rules read. */
+export interface ExchangeHeaders {
+  accept?: string;
+  protocolVersion?: string;
+}
+
+/** Whether the client takes both answer types, as the 2025 revisions require of it. */
+export function acceptsAnswers(headers: ExchangeHeaders): boolean {
+  return headers.accept !== undefined && headers.accept.includes('application/json') && headers.accept.includes('text/event-stream');
+}
+
+/** Whether the MCP-Protocol-Version a request after initialize names, if any, is one of the 2025 revisions. */
+export function knownVersion(headers: ExchangeHeaders): boolean {
+  return headers.protocolVersion === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(headers.protocolVersion);
+}
+
 /**
  * Serves one JSON-RPC POST of the 2025 revisions. A server made for this one exchange is dropped,
  * not closed, afterwards: nothing is left in flight, and closing would only build an error for
  * pending work that does not exist.
  */
-export async function serveExchange(connected: ConnectedServer | Promise<ConnectedServer>, body: unknown, headers: { accept?: string; protocolVersion?: string }, authInfo: AuthInfo): Promise<ExchangeAnswer> {
-  if (!headers.accept?.includes('application/json') || !headers.accept.includes('text/event-stream')) {
-    return failure(406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
-  }
+export async function serveExchange(connected: ConnectedServer | Promise<ConnectedServer>, body: unknown, headers: ExchangeHeaders, authInfo: AuthInfo): Promise<ExchangeAnswer> {
+  if (!acceptsAnswers(headers)) return failure(406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
   const batch = Array.isArray(body);
   const raw: unknown[] = batch ? body : [body];
   if (raw.length === 0) return failure(400, -32600, 'Invalid Request: an empty batch');
@@ -135,7 +149,7 @@ export async function serveExchange(connected: ConnectedServer | Promise<Connect
   // The method first: the SDK's guard parses the whole message against the initialize schema.
   const initialize = messages.some((message) => (message as { method?: unknown }).method === 'initialize' && isInitializeRequest(message));
   if (initialize && messages.length > 1) return failure(400, -32600, 'Invalid Request: Only one initialization request is allowed');
-  if (!initialize && headers.protocolVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(headers.protocolVersion)) {
+  if (!initialize && !knownVersion(headers)) {
     return failure(400, -32000, `Bad Request: Unsupported protocol version: ${headers.protocolVersion} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
   }
   const { transport } = await connected;

@@ -12,6 +12,7 @@ import type { ReportInternal } from './tool-table.js';
 import { classify, clientInfoProblem, focusOf, isInitialize, operationOf, outlineOf } from './messages.js';
 import { connectServer, serveExchange, serveModernCall } from './exchange.js';
 import { MODERN_REVISION, plainToolCall } from './modern.js';
+import { answerDirectly, directCall } from './direct-call.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 
@@ -147,11 +148,13 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       client = request.credentialClient ?? found.session.clientName;
     }
     const focus = focusOf(outline);
-    // A single tools/call goes to a server shared by credentials that see the same tools; the rest to one of its own.
-    const server = focus.resources === false ? toolServerFor(deps, actor) : connectServer(buildMcpServer(deps, actor, focus));
-    const answer = await serveExchange(server, body, {
-      accept: header(request, 'accept'), protocolVersion: header(request, 'mcp-protocol-version'),
-    }, authInfoOf(actor, reporter(request)));
+    const exchangeHeaders = { accept: header(request, 'accept'), protocolVersion: header(request, 'mcp-protocol-version') };
+    // A plain tools/call is answered from the tool table; any other single tools/call goes to a
+    // server shared by credentials that see the same tools; the rest to one of its own.
+    const direct = focus.resources === false ? directCall(body, exchangeHeaders, actor) : undefined;
+    const answer = direct !== undefined
+      ? await answerDirectly(deps, actor, direct, reporter(request))
+      : await serveExchange(focus.resources === false ? toolServerFor(deps, actor) : connectServer(buildMcpServer(deps, actor, focus)), body, exchangeHeaders, authInfoOf(actor, reporter(request)));
     if (initialize && answer.status === 200) {
       const result = (answer.body as { result?: { protocolVersion?: string } }).result;
       const params = outline.params;

@@ -1,9 +1,9 @@
-import { McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/server';
 import { can, type Actor } from '../../domain/actor.js';
 import type { Deps } from '../../domain/deps.js';
 import { DomainError } from '../../domain/errors.js';
 import { listTrees, getTreeSnapshot } from '../../domain/trees/trees.js';
-import { internalFailure, toolTable, type ReportInternal } from './tool-table.js';
+import { internalFailure, toolTable, type ReportInternal, type ToolSpec } from './tool-table.js';
 import { connectServer, type ConnectedServer } from './exchange.js';
 
 export const SERVER_INFO = { name: 'task-tree', version: '0.8.3' };
@@ -52,12 +52,22 @@ function serveTools(server: McpServer, deps: Deps, visible: Visible): void {
   server.server.setRequestHandler('tools/call', async (request, ctx) => {
     const tool = visible.find((t) => t.definition.name === request.params.name);
     if (tool === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-    try {
-      return await tool.run(deps, actorOf(ctx), request.params.arguments ?? {});
-    } catch (err) {
-      return internalFailure(reportOf(ctx), err);
-    }
+    return callTool(deps, tool, actorOf(ctx), request.params.arguments, reportOf(ctx));
   });
+}
+
+/** The tool of this name that this actor sees, if any. */
+export function visibleTool(actor: Actor, name: string): ToolSpec | undefined {
+  return toolTable.find((tool) => tool.definition.name === name && can(actor, tool.capability));
+}
+
+/** A call of a tool the actor sees: its result, or a tool error without the cause when it broke on our side. */
+export async function callTool(deps: Deps, tool: ToolSpec, actor: Actor, args: unknown, report: ReportInternal | undefined): Promise<CallToolResult> {
+  try {
+    return await tool.run(deps, actor, args ?? {});
+  } catch (err) {
+    return internalFailure(report, err);
+  }
 }
 
 /** A server for one request: initialize (which the server remembers), resources, batches, and the 2026-07-28 handler. */
