@@ -1,14 +1,17 @@
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
 import type { Actor } from '../../domain/actor.js';
 import type { Deps } from '../../domain/deps.js';
 import type { ReportInternal, ToolSpec } from './tool-table.js';
-import { callTool, visibleTool } from './tools.js';
+import { callTool, SERVER_INFO, visibleTool } from './tools.js';
 import { acceptsAnswers, knownVersion, type ExchangeAnswer, type ExchangeHeaders } from './exchange.js';
+import type { PlainToolCall } from './modern.js';
 
-/** A 2025 tools/call plain enough to answer without a server. */
+/** A tools/call plain enough to answer without a server; `modern` for one of the 2026-07-28 revision. */
 export interface DirectCall {
   id: string | number;
   tool: ToolSpec;
   args: unknown;
+  modern: boolean;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -39,11 +42,33 @@ export function directCall(body: unknown, headers: ExchangeHeaders, actor: Actor
   if (params.arguments !== undefined && !isPlainObject(params.arguments)) return undefined;
   if (!acceptsAnswers(headers) || !knownVersion(headers)) return undefined;
   const tool = visibleTool(actor, params.name);
-  return tool === undefined ? undefined : { id: id as string | number, tool, args: params.arguments };
+  return tool === undefined ? undefined : { id: id as string | number, tool, args: params.arguments, modern: false };
 }
 
-/** The answer the SDK's server gives a direct call: the tool's result under the caller's id. */
+/** The `_meta` envelope keys of a plain 2026-07-28 call; the SDK's classification has checked their values. */
+const ENVELOPE_KEYS = [PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY];
+
+/**
+ * For a 2026-07-28 tools/call that passed the SDK handler's checks (modern.ts), its server does
+ * what it does for a 2025 call, plus: it validates the `_meta` envelope (the classification
+ * already did, with the same rules) and encodes the result for the revision, which for
+ * tools/call adds `resultType: "complete"` and the server's identity in `_meta` (the SDK's
+ * encodeResult: no deleted fields and no cache fields concern tools/call). A call whose params
+ * hold nothing but the tool's name, its arguments and those envelope keys is answered here the
+ * same way; test/mcp/shared-modern-server.test.ts compares it with the SDK's handler.
+ */
+export function directModernCall(call: PlainToolCall, actor: Actor): DirectCall | undefined {
+  const { id, params } = call.message;
+  if (!(typeof id === 'string' || Number.isSafeInteger(id)) || !isPlainObject(params) || !hasOnlyKeys(params, ['name', 'arguments', '_meta'])) return undefined;
+  if (params.arguments !== undefined && !isPlainObject(params.arguments)) return undefined;
+  if (!isPlainObject(params._meta) || !hasOnlyKeys(params._meta, ENVELOPE_KEYS)) return undefined;
+  const tool = visibleTool(actor, String(params.name));
+  return tool === undefined ? undefined : { id, tool, args: params.arguments, modern: true };
+}
+
+/** The answer the SDK's server gives a direct call: the tool's result, encoded for its revision, under the caller's id. */
 export async function answerDirectly(deps: Deps, actor: Actor, call: DirectCall, report: ReportInternal): Promise<ExchangeAnswer> {
   const result = await callTool(deps, call.tool, actor, call.args, report);
-  return { status: 200, body: { jsonrpc: '2.0', id: call.id, result } };
+  const encoded = call.modern ? { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } } : result;
+  return { status: 200, body: { jsonrpc: '2.0', id: call.id, result: encoded } };
 }

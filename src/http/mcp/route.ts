@@ -12,7 +12,7 @@ import type { ReportInternal } from './tool-table.js';
 import { classify, clientInfoProblem, focusOf, isInitialize, operationOf, outlineOf } from './messages.js';
 import { connectServer, serveExchange, serveModernCall } from './exchange.js';
 import { MODERN_REVISION, plainToolCall } from './modern.js';
-import { answerDirectly, directCall } from './direct-call.js';
+import { answerDirectly, directCall, directModernCall } from './direct-call.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 
@@ -126,10 +126,14 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
     const headers = { protocolVersion: header(request, 'mcp-protocol-version'), method: header(request, 'mcp-method'), name: header(request, 'mcp-name') };
     const outcome = classify(body, headers);
     if (outcome.kind !== 'legacy') {
-      // A plain tools/call goes to a shared server bound to its revision; the rest to the SDK's handler.
+      // A tools/call through the SDK handler's checks is ours to serve; the rest is the SDK handler's.
       const call = plainToolCall(outcome, { ...headers, contentType: header(request, 'content-type') });
       if (call !== undefined) {
-        const answer = await serveModernCall(toolServerFor(deps, actor, MODERN_REVISION), call.message, call.classification, authInfoOf(actor, reporter(request)));
+        // Answered from the tool table when plain enough, else on a shared server bound to its revision.
+        const direct = directModernCall(call, actor);
+        const answer = direct !== undefined
+          ? await answerDirectly(deps, actor, direct, reporter(request))
+          : await serveModernCall(toolServerFor(deps, actor, MODERN_REVISION), call.message, call.classification, authInfoOf(actor, reporter(request)));
         journal(answer.status);
         return reply.code(answer.status).type('application/json').send(withRequestId(reply, answer.status, answer.body));
       }
