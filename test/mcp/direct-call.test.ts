@@ -1,9 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Server } from '@modelcontextprotocol/server';
 import { databases, startTestApp } from '../helpers/app.js';
-import { makeToken, makeUser } from '../helpers/factories.js';
-import { makeTask, makeTree } from '../helpers/data.js';
 import { initializeMessage, rawMcp } from '../helpers/mcp.js';
+import { someone as someoneWith } from './someone.js';
 
 const LEGACY = '2025-11-25';
 
@@ -23,14 +22,12 @@ describe.each(databases)('MCP 2025 tool calls answered without a server (%s)', (
     vi.restoreAllMocks();
   });
 
+  /** Someone with an open session of the 2025 protocol, and the headers of its calls. */
   async function someone(scopes: string[]) {
-    const person = await makeUser(t.url, t.app, { plan: 'sprout' });
-    const made = await makeToken(person, { scopes });
-    const tree = await makeTree(person.browser);
-    const task = await makeTask(person.browser, tree.id, { title: `task of ${person.email}` });
-    const init = await rawMcp(t.url, initializeMessage, { authorization: `Bearer ${made.value}` });
-    const headers = { authorization: `Bearer ${made.value}`, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': LEGACY };
-    return { person, tokenId: made.token.id, tree, task, headers };
+    const who = await someoneWith(t, scopes);
+    const init = await rawMcp(t.url, initializeMessage, { authorization: `Bearer ${who.token}` });
+    const headers = { authorization: `Bearer ${who.token}`, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': LEGACY };
+    return { ...who, headers };
   }
 
   it('answers as the server answers the same call', async () => {

@@ -1,9 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PerRequestHTTPServerTransport, Server } from '@modelcontextprotocol/server';
 import { databases, startTestApp } from '../helpers/app.js';
-import { makeToken, makeUser } from '../helpers/factories.js';
-import { makeTask, makeTree } from '../helpers/data.js';
 import { MODERN, rawMcp } from '../helpers/mcp.js';
+import { someone as someoneWith } from './someone.js';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': MODERN,
@@ -36,13 +35,7 @@ describe.each(databases)('MCP 2026-07-28 tool calls on a shared server (%s)', (k
     vi.restoreAllMocks();
   });
 
-  async function someone(scopes: string[]) {
-    const person = await makeUser(t.url, t.app, { plan: 'sprout' });
-    const made = await makeToken(person, { scopes });
-    const tree = await makeTree(person.browser);
-    const task = await makeTask(person.browser, tree.id, { title: `task of ${person.email}` });
-    return { person, token: made.value, tokenId: made.token.id, tree, task };
-  }
+  const someone = (scopes: string[]) => someoneWith(t, scopes);
 
   /**
    * A tools/call the way each lane takes it: a plain one is answered from the tool table
