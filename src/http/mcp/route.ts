@@ -85,9 +85,12 @@ function reporter(request: FastifyRequest): ReportInternal {
 /**
  * Streamable HTTP at /mcp on the official SDK, with JSON responses. Sessions of the 2025
  * protocol revisions are ours: minted on initialize, kept in the database, bound to the
- * credential; every request is served by a fresh server over the SDK's stateless transport,
- * so any instance (or a restarted one) serves any session. 2026-07-28 requests carry their
- * own envelope and are served without a session, as that revision defines.
+ * credential; no server remembers a client between requests, so any instance (or a restarted
+ * one) serves any session. 2026-07-28 requests carry their own envelope and are served without
+ * a session, as that revision defines. A single tools/call, the bulk of agent traffic, is
+ * answered from the tool table when plain (direct-call.ts), else by a server shared among
+ * credentials that see the same tools (tools.ts `toolServerFor`); anything else by a server of
+ * its own (2025) or the SDK's handler (2026-07-28).
  */
 export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
   const allowedOrigins = [new URL(deps.config.publicUrl).hostname, ...localhostAllowedOrigins()];
