@@ -1,4 +1,4 @@
-import { classifyInboundRequest } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, type InboundClassificationOutcome } from '@modelcontextprotocol/server';
 import type { ServerFocus } from './tools.js';
 
 /** What the route needs to know of a JSON-RPC body before the SDK sees it; never its arguments. */
@@ -55,10 +55,12 @@ export function isInitialize(outline: BodyOutline): boolean {
   return !outline.batch && outline.method === 'initialize';
 }
 
-/** 2025-era traffic (sessions, served here) or the 2026-07-28 revision (served by the SDK's handler). */
-export function isLegacy(body: unknown, headers: { protocolVersion?: string; method?: string; name?: string }): boolean {
-  const outcome = classifyInboundRequest({
+/**
+ * How the SDK routes a POST: `legacy` for 2025-era traffic (sessions, served here), `modern` for
+ * the 2026-07-28 revision, or a refusal of its ladder (answered by the SDK's handler).
+ */
+export function classify(body: unknown, headers: { protocolVersion?: string; method?: string; name?: string }): InboundClassificationOutcome {
+  return classifyInboundRequest({
     httpMethod: 'POST', body, protocolVersionHeader: headers.protocolVersion, mcpMethodHeader: headers.method, mcpNameHeader: headers.name,
   });
-  return outcome.kind === 'legacy';
 }

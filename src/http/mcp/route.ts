@@ -9,8 +9,10 @@ import { describeFailure, INTERNAL_MESSAGE } from '../errors.js';
 import { clientOf } from '../journal-hook.js';
 import { buildMcpServer, toolServerFor } from './tools.js';
 import type { ReportInternal } from './tool-table.js';
-import { clientInfoProblem, focusOf, isInitialize, isLegacy, operationOf, outlineOf } from './messages.js';
-import { connectServer, serveExchange } from './exchange.js';
+import { classify, clientInfoProblem, focusOf, isInitialize, operationOf, outlineOf } from './messages.js';
+import { connectServer, serveExchange, serveModernCall } from './exchange.js';
+import { MODERN_REVISION, plainToolCall } from './modern.js';
+import { answerDirectly, directCall, directModernCall } from './direct-call.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 
@@ -83,9 +85,12 @@ function reporter(request: FastifyRequest): ReportInternal {
 /**
  * Streamable HTTP at /mcp on the official SDK, with JSON responses. Sessions of the 2025
  * protocol revisions are ours: minted on initialize, kept in the database, bound to the
- * credential; every request is served by a fresh server over the SDK's stateless transport,
- * so any instance (or a restarted one) serves any session. 2026-07-28 requests carry their
- * own envelope and are served without a session, as that revision defines.
+ * credential; no server remembers a client between requests, so any instance (or a restarted
+ * one) serves any session. 2026-07-28 requests carry their own envelope and are served without
+ * a session, as that revision defines. A single tools/call, the bulk of agent traffic, is
+ * answered from the tool table when plain (direct-call.ts), else by a server shared among
+ * credentials that see the same tools (tools.ts `toolServerFor`); anything else by a server of
+ * its own (2025) or the SDK's handler (2026-07-28).
  */
 export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
   const allowedOrigins = [new URL(deps.config.publicUrl).hostname, ...localhostAllowedOrigins()];
@@ -121,7 +126,20 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       surface: 'mcp', operation: operationOf(outline), status, duration_ms: performance.now() - started, token_id: actor.credentialId ?? '', client,
     });
 
-    if (!isLegacy(body, { protocolVersion: header(request, 'mcp-protocol-version'), method: header(request, 'mcp-method'), name: header(request, 'mcp-name') })) {
+    const headers = { protocolVersion: header(request, 'mcp-protocol-version'), method: header(request, 'mcp-method'), name: header(request, 'mcp-name') };
+    const outcome = classify(body, headers);
+    if (outcome.kind !== 'legacy') {
+      // A tools/call through the SDK handler's checks is ours to serve; the rest is the SDK handler's.
+      const call = plainToolCall(outcome, { ...headers, contentType: header(request, 'content-type') });
+      if (call !== undefined) {
+        // Answered from the tool table when plain enough, else on a shared server bound to its revision.
+        const direct = directModernCall(call, actor);
+        const answer = direct !== undefined
+          ? await answerDirectly(deps, actor, direct, reporter(request))
+          : await serveModernCall(toolServerFor(deps, actor, MODERN_REVISION), call.message, call.classification, authInfoOf(actor, reporter(request)));
+        journal(answer.status);
+        return reply.code(answer.status).type('application/json').send(withRequestId(reply, answer.status, answer.body));
+      }
       const response = await modern.fetch(webRequest(request, deps.config.publicUrl), { parsedBody: body, authInfo: authInfoOf(actor, reporter(request)) });
       journal(response.status);
       return send(reply, response);
@@ -137,11 +155,13 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       client = request.credentialClient ?? found.session.clientName;
     }
     const focus = focusOf(outline);
-    // A single tools/call goes to a server shared by credentials that see the same tools; the rest to one of its own.
-    const server = focus.resources === false ? toolServerFor(deps, actor) : connectServer(buildMcpServer(deps, actor, focus));
-    const answer = await serveExchange(server, body, {
-      accept: header(request, 'accept'), protocolVersion: header(request, 'mcp-protocol-version'),
-    }, authInfoOf(actor, reporter(request)));
+    const exchangeHeaders = { accept: header(request, 'accept'), protocolVersion: header(request, 'mcp-protocol-version') };
+    // A plain tools/call is answered from the tool table; any other single tools/call goes to a
+    // server shared by credentials that see the same tools; the rest to one of its own.
+    const direct = focus.resources === false ? directCall(body, exchangeHeaders, actor) : undefined;
+    const answer = direct !== undefined
+      ? await answerDirectly(deps, actor, direct, reporter(request))
+      : await serveExchange(focus.resources === false ? toolServerFor(deps, actor) : connectServer(buildMcpServer(deps, actor, focus)), body, exchangeHeaders, authInfoOf(actor, reporter(request)));
     if (initialize && answer.status === 200) {
       const result = (answer.body as { result?: { protocolVersion?: string } }).result;
       const params = outline.params;

@@ -1,9 +1,9 @@
-import { McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server';
+import { McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/server';
 import { can, type Actor } from '../../domain/actor.js';
 import type { Deps } from '../../domain/deps.js';
 import { DomainError } from '../../domain/errors.js';
 import { listTrees, getTreeSnapshot } from '../../domain/trees/trees.js';
-import { internalFailure, toolTable, type ReportInternal } from './tool-table.js';
+import { internalFailure, toolTable, type ReportInternal, type ToolSpec } from './tool-table.js';
 import { connectServer, type ConnectedServer } from './exchange.js';
 
 export const SERVER_INFO = { name: 'task-tree', version: '0.8.3' };
@@ -52,12 +52,22 @@ function serveTools(server: McpServer, deps: Deps, visible: Visible): void {
   server.server.setRequestHandler('tools/call', async (request, ctx) => {
     const tool = visible.find((t) => t.definition.name === request.params.name);
     if (tool === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-    try {
-      return await tool.run(deps, actorOf(ctx), request.params.arguments ?? {});
-    } catch (err) {
-      return internalFailure(reportOf(ctx), err);
-    }
+    return callTool(deps, tool, actorOf(ctx), request.params.arguments, reportOf(ctx));
   });
+}
+
+/** The tool of this name that this actor sees, if any. */
+export function visibleTool(actor: Actor, name: string): ToolSpec | undefined {
+  return toolTable.find((tool) => tool.definition.name === name && can(actor, tool.capability));
+}
+
+/** A call of a tool the actor sees: its result, or a tool error without the cause when it broke on our side. */
+export async function callTool(deps: Deps, tool: ToolSpec, actor: Actor, args: unknown, report: ReportInternal | undefined): Promise<CallToolResult> {
+  try {
+    return await tool.run(deps, actor, args ?? {});
+  } catch (err) {
+    return internalFailure(report, err);
+  }
 }
 
 /** A server for one request: initialize (which the server remembers), resources, batches, and the 2026-07-28 handler. */
@@ -88,21 +98,26 @@ export function buildMcpServer(deps: Deps, actor: Actor, focus: ServerFocus = {}
 const toolServers = new WeakMap<Deps, Map<string, Promise<ConnectedServer>>>();
 
 /**
- * The server for a single tools/call of the 2025 revisions, shared by every credential that sees
- * the same tools: building a server and connecting it cost more than the call. It is never
- * initialized (a session's initialize is answered by a server of its own, as before), so it holds
- * nothing of any client; its exchanges are kept apart by the transport (exchange.ts).
+ * The server for a single tools/call, shared by every credential that sees the same tools:
+ * building a server and connecting it cost more than the call. One of the 2025 revisions is
+ * never initialized (a session's initialize is answered by a server of its own, as before);
+ * one of a 2026-07-28 revision is bound to it when it connects, as the SDK's handler binds the
+ * server it builds for each request, and is told nothing of any client (the SDK's handler would
+ * copy the request's `_meta` client info into its server, which only deprecated accessors read).
+ * So they hold nothing of any client; their exchanges are kept apart by the transport (exchange.ts).
  */
-export function toolServerFor(deps: Deps, actor: Actor): Promise<ConnectedServer> {
+export function toolServerFor(deps: Deps, actor: Actor, revision?: string): Promise<ConnectedServer> {
   const visible = visibleTools(actor);
-  const key = visible.map((tool) => tool.definition.name).join(' ');
+  const key = `${revision ?? 'session'}: ${visible.map((tool) => tool.definition.name).join(' ')}`;
   let servers = toolServers.get(deps);
   if (servers === undefined) toolServers.set(deps, (servers = new Map()));
   let connected = servers.get(key);
   if (connected === undefined) {
-    const server = new McpServer(SERVER_INFO, { capabilities: CAPABILITIES });
+    // A modern revision among the supported ones, as the SDK's handler adds it to the server it builds.
+    const versions = revision === undefined ? {} : { supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, revision] };
+    const server = new McpServer(SERVER_INFO, { capabilities: CAPABILITIES, ...versions });
     serveTools(server, deps, visible);
-    servers.set(key, (connected = connectServer(server)));
+    servers.set(key, (connected = connectServer(server, revision)));
   }
   return connected;
 }
