@@ -5,7 +5,6 @@ import type { Deps } from './domain/deps.js';
 import type { RateLimiter } from './domain/rate-limit.js';
 import { migrateToLatest, openStore, type Store } from './store/db.js';
 import { MemoryRateLimiter } from './store/rate-limiter-memory.js';
-import { RedisRateLimiter } from './store/rate-limiter-redis.js';
 import { buildServer } from './http/server.js';
 import { warnWith } from './http/logger.js';
 import { runRetention } from './retention.js';
@@ -14,10 +13,9 @@ import type { BlobStore } from './domain/files/blob-store.js';
 import { TempFiles } from './domain/files/temp-files.js';
 import { sweepBlobs } from './domain/files/blob-sweep.js';
 import { DiskBlobStore } from './store/blob-store-disk.js';
-import { S3BlobStore } from './store/blob-store-s3.js';
 import { PhotoCleaner } from './domain/files/photo-metadata.js';
 import { SpeechWorker } from './domain/files/speech-worker.js';
-import { SmtpMailer } from './domain/accounts/mail.js';
+import { smtpMailer } from './domain/accounts/mail.js';
 import { CREDENTIAL_TTL_MS, CredentialCache } from './domain/agents/credential-cache.js';
 import { onTokenRevoked } from './domain/agents/tokens.js';
 import { makeBillingProvider } from './domain/billing/provider.js';
@@ -35,13 +33,20 @@ export interface App {
   close(): Promise<void>;
 }
 
-export function makeLimiter(config: Config): RateLimiter {
-  return config.redisUrl !== null ? new RedisRateLimiter(config.redisUrl) : new MemoryRateLimiter();
+// The clients of optional services (Redis, S3, SMTP, Stripe, PostgreSQL) are imported only when
+// configured: each weighs megabytes of resident memory that a service without it never uses.
+
+export async function makeLimiter(config: Config): Promise<RateLimiter> {
+  if (config.redisUrl === null) return new MemoryRateLimiter();
+  const { RedisRateLimiter } = await import('./store/rate-limiter-redis.js');
+  return new RedisRateLimiter(config.redisUrl);
 }
 
 /** BLOB_STORE_URL picks the store; uploads are received under DATA_DIR either way. */
-export function makeBlobStore(config: Config): BlobStore {
-  return config.blobStore.kind === 's3' ? new S3BlobStore(config.blobStore) : new DiskBlobStore(join(config.dataDir, 'blobs'));
+export async function makeBlobStore(config: Config): Promise<BlobStore> {
+  if (config.blobStore.kind !== 's3') return new DiskBlobStore(join(config.dataDir, 'blobs'));
+  const { S3BlobStore } = await import('./store/blob-store-s3.js');
+  return new S3BlobStore(config.blobStore);
 }
 
 /**
@@ -56,16 +61,16 @@ export async function openDeps(config: Config, metrics: Metrics | null = null): 
     await store.close();
     throw err;
   }
-  const blobs = makeBlobStore(config);
+  const blobs = await makeBlobStore(config);
   // Only the embedded store has one service process; PostgreSQL may have many behind a load
   // balancer, and a revocation on one must end the token on all of them with the next request.
   const credentials = new CredentialCache(store.dialect === 'sqlite' ? CREDENTIAL_TTL_MS : 0);
   const stopForgetting = onTokenRevoked((tokenId) => credentials.forgetToken(tokenId));
   const deps: Deps = {
-    db: store.db, dialect: store.dialect, config, limiter: makeLimiter(config), journal: new Journal(store.db, store.dialect, config.journal),
+    db: store.db, dialect: store.dialect, config, limiter: await makeLimiter(config), journal: new Journal(store.db, store.dialect, config.journal),
     blobs, tempFiles: new TempFiles(join(config.dataDir, 'blobs', 'tmp')), photos: new PhotoCleaner(), speech: new SpeechWorker(store.db, config, blobs),
-    mailer: config.smtpUrl === null ? null : new SmtpMailer(config.smtpUrl, config.mailFrom ?? `Task Tree <no-reply@${new URL(config.publicUrl).hostname}>`),
-    credentials, billing: makeBillingProvider(config.billing), metrics,
+    mailer: config.smtpUrl === null ? null : await smtpMailer(config.smtpUrl, config.mailFrom ?? `Task Tree <no-reply@${new URL(config.publicUrl).hostname}>`),
+    credentials, billing: await makeBillingProvider(config.billing), metrics,
   };
   metrics?.watch({ store, db: store.db, journal: deps.journal });
   return {
@@ -100,7 +105,7 @@ export async function createApp(config: Config): Promise<App> {
   }
   deps.journal.onError = warnWith(server.log, 'journal flush failed');
   deps.speech.onError = warnWith(server.log, 'speech worker failed');
-  if (deps.limiter instanceof RedisRateLimiter) deps.limiter.onError = warnWith(server.log, 'redis unreachable');
+  deps.limiter.onError = warnWith(server.log, 'redis unreachable');
   const upkeep = setInterval(() => {
     void runRetention(deps).then((outcomes) => {
       for (const outcome of outcomes) if ('error' in outcome) server.log.warn({ err: { message: outcome.error } }, `${outcome.job} retention failed`);

@@ -17,6 +17,8 @@ export interface RateLimiter {
   /** Rejects while the counters cannot be reached (readiness: a shared store that is down). */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Where a shared store reports a lost connection, once per outage (the composition root points it at the log). */
+  onError?: ((err: unknown) => void) | null;
 }
 
 export const MINUTE_MS = 60_000;

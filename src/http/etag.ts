@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sha256 } from '../domain/crypto.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -6,6 +7,18 @@ type OnSendDone = (err: Error | null, payload?: unknown) => void;
 /** A strong validator over the body and the actor, so two accounts never share a cached answer. */
 export function etagFor(actorKey: string, body: string): string {
   return `"${sha256(`${actorKey}\n${body}`).slice(0, 32)}"`;
+}
+
+/**
+ * The tag etagFor gives a body that is written in pieces (the export), hashed as each piece
+ * comes so the body is never held as one string.
+ */
+export function bodyTagger(request: FastifyRequest): { update(piece: string): void; digest(): string } {
+  const hash = createHash('sha256').update(`${readerOf(request)}\n`);
+  return {
+    update: (piece) => void hash.update(piece),
+    digest: () => `"${hash.digest('base64url').slice(0, 32)}"`,
+  };
 }
 
 /** Whose answer it is: two accounts never share a cached answer. */

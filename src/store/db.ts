@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import pg from 'pg';
+import type pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type LogEvent, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
@@ -41,9 +41,6 @@ function queryLog(onQuery: QueryObserver | undefined) {
   return { log: (event: LogEvent) => onQuery(event.queryDurationMillis, event.level === 'error') };
 }
 
-// int8 (COUNT, SUM, sequences) arrives as text from pg; every value we keep fits a JS number.
-pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
-
 function openSqlite(dataDir: string, onQuery?: QueryObserver): Store {
   mkdirSync(dataDir, { recursive: true });
   const SqliteDatabase = loadSqlite();
@@ -67,6 +64,10 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 
 async function openPostgres(url: string, schema: string | null, statementTimeoutMs: number, onQuery?: QueryObserver): Promise<Store> {
+  // Imported here: a service on SQLite does not carry the PostgreSQL client in memory.
+  const { default: pg } = await import('pg');
+  // int8 (COUNT, SUM, sequences) arrives as text from pg; every value we keep fits a JS number.
+  pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
   if (schema !== null) {
     if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name "${schema}"`);
     const client = new pg.Client({ connectionString: url });

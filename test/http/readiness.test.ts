@@ -54,6 +54,11 @@ describe('readiness with an unreachable Redis', () => {
     expect(await readiness(app.url)).toEqual({ status: 503, body: { status: 'unavailable' } });
     expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
   });
+
+  it('loads the Redis limiter because REDIS_URL is set, with a reporter for its lost connection', () => {
+    expect(app.app.deps.limiter.constructor.name).toBe('RedisRateLimiter');
+    expect(app.app.deps.limiter.onError).toBeTypeOf('function');
+  });
 });
 
 describe.skipIf(!redisUrl)('readiness follows Redis going away and coming back', () => {

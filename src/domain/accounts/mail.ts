@@ -1,5 +1,3 @@
-import { createTransport, type Transporter } from 'nodemailer';
-
 export interface MailMessage {
   to: string;
   subject: string;
@@ -14,20 +12,16 @@ export interface Mailer {
 
 /**
  * SMTP through nodemailer (the well-kept mail library of Node): `SMTP_URL` is
- * `smtp://user:pass@host:587` or `smtps://…`, `MAIL_FROM` the sender.
+ * `smtp://user:pass@host:587` or `smtps://…`, `MAIL_FROM` the sender. nodemailer is imported
+ * only here, when SMTP_URL is set: a service without mail does not carry it in memory.
  */
-export class SmtpMailer implements Mailer {
-  private readonly transport: Transporter;
-
-  constructor(smtpUrl: string, private readonly from: string) {
-    this.transport = createTransport(smtpUrl);
-  }
-
-  async send(message: MailMessage): Promise<void> {
-    await this.transport.sendMail({ from: this.from, ...message });
-  }
-
-  close(): void {
-    this.transport.close();
-  }
+export async function smtpMailer(smtpUrl: string, from: string): Promise<Mailer> {
+  const { createTransport } = await import('nodemailer');
+  const transport = createTransport(smtpUrl);
+  return {
+    async send(message) {
+      await transport.sendMail({ from, ...message });
+    },
+    close: () => transport.close(),
+  };
 }

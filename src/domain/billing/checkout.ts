@@ -2,7 +2,7 @@ import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../errors.js';
 import { getUser } from '../accounts/accounts.js';
-import { providerFailure, type BillingProvider } from './provider.js';
+import type { BillingProvider } from './provider.js';
 
 export const paidPlans = ['sprout', 'grove'] as const;
 export type PaidPlan = (typeof paidPlans)[number];
@@ -13,15 +13,6 @@ const productNames: Record<PaidPlan, string> = { sprout: 'Task Tree Sprout', gro
 function providerOf(deps: Deps): BillingProvider {
   if (deps.billing === null) throw new DomainError('billing_unavailable', 'Billing is not configured on this server yet.');
   return deps.billing;
-}
-
-/** Provider failures become 503 billing_unavailable; nothing of ours was written before the call. */
-async function callProvider<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    throw providerFailure(err) ?? err;
-  }
 }
 
 /**
@@ -42,11 +33,12 @@ export async function startCheckout(deps: Deps, actor: Actor, plan: PaidPlan): P
   const provider = providerOf(deps);
   const user = await getUser(deps, actor.user.id);
   const { currency, prices } = deps.config.billing;
-  return callProvider(() => provider.createCheckout({
+  // A provider failure is billing_unavailable (503); nothing of ours was written before the call.
+  return provider.createCheckout({
     userId: user.id, email: user.email, customerId: user.billing_customer_id, plan,
     productName: productNames[plan], amount: prices[plan], currency,
     successUrl: billingPage(deps, { checkout: 'success', plan }), cancelUrl: billingPage(deps, { checkout: 'cancelled' }),
-  }));
+  });
 }
 
 /**
@@ -58,5 +50,5 @@ export async function openPortal(deps: Deps, actor: Actor): Promise<{ url: strin
   const user = await getUser(deps, actor.user.id);
   if (user.billing_customer_id === null) throw new DomainError('conflict', 'There is no subscription to manage yet; upgrade first.');
   const customerId = user.billing_customer_id;
-  return callProvider(() => provider.createPortal(customerId, billingPage(deps)));
+  return provider.createPortal(customerId, billingPage(deps));
 }

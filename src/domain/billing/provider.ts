@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { BillingConfig } from '../../config.js';
 import { DomainError } from '../errors.js';
 
@@ -22,6 +22,7 @@ export interface CheckoutRequest {
  * API client). `verify` answers the event the signed body carries.
  */
 export interface BillingProvider {
+  /** @throws billing_unavailable (as createPortal: the provider is down, refused or timed out) */
   createCheckout(request: CheckoutRequest): Promise<{ url: string }>;
   createPortal(customerId: string, returnUrl: string): Promise<{ url: string }>;
   /** @throws invalid_signature, invalid_json */
@@ -36,11 +37,20 @@ function addressOf(apiUrl: string | null): Pick<Stripe.StripeConfig, 'host' | 'p
   return { host: url.hostname, port: url.port !== '' ? Number(url.port) : protocol === 'http' ? 80 : 443, protocol };
 }
 
-/** The provider, or null while billing is unconfigured (then billing answers 503 billing_unavailable). */
-export function makeBillingProvider(config: BillingConfig): BillingProvider | null {
+/**
+ * The provider, or null while billing is unconfigured (then billing answers 503 billing_unavailable).
+ * The SDK is imported only once billing is configured: a service without it does not carry it in memory.
+ */
+export async function makeBillingProvider(config: BillingConfig): Promise<BillingProvider | null> {
   if (config.providerKey === null || config.webhookSecret === null) return null;
+  const { default: Stripe } = await import('stripe');
   const webhookSecret = config.webhookSecret;
   const stripe = new Stripe(config.providerKey, { ...addressOf(config.apiUrl), timeout: 20_000, maxNetworkRetries: 1, telemetry: false });
+  /** A provider call that failed (down, refused, timed out) is billing_unavailable: the caller may try again later. */
+  const failed = (err: unknown): never => {
+    if (err instanceof Stripe.errors.StripeError) throw new DomainError('billing_unavailable', 'The billing provider could not be reached or refused the request; try again later.');
+    throw err;
+  };
   return {
     async createCheckout(request) {
       const session = await stripe.checkout.sessions.create({
@@ -57,12 +67,12 @@ export function makeBillingProvider(config: BillingConfig): BillingProvider | nu
         subscription_data: { metadata: { plan: request.plan, user_id: request.userId } },
         success_url: request.successUrl,
         cancel_url: request.cancelUrl,
-      });
+      }).catch(failed);
       if (session.url === null) throw new DomainError('billing_unavailable', 'The billing provider returned no checkout page.');
       return { url: session.url };
     },
     async createPortal(customerId, returnUrl) {
-      const session = await stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl });
+      const session = await stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl }).catch(failed);
       return { url: session.url };
     },
     verify(rawBody, signature) {
@@ -78,10 +88,4 @@ export function makeBillingProvider(config: BillingConfig): BillingProvider | nu
       }
     },
   };
-}
-
-/** A provider call that failed (down, refused, timed out): the caller may try again later. */
-export function providerFailure(err: unknown): DomainError | null {
-  if (!(err instanceof Stripe.errors.StripeError)) return null;
-  return new DomainError('billing_unavailable', 'The billing provider could not be reached or refused the request; try again later.');
 }

@@ -284,8 +284,7 @@ addExportSection({
       .where('tasks.tree_id', '=', treeId).executeTakeFirstOrThrow();
     return { count: Number(n), bytes: Number(bytes ?? 0) };
   },
-  async read(trx, _deps, treeId) {
-    const rows = await trx.selectFrom('attachments').innerJoin('tasks', 'tasks.id', 'attachments.task_id').selectAll('attachments').where('tasks.tree_id', '=', treeId).orderBy('attachments.seq').execute();
-    return rows.map(presentAttachment);
-  },
+  readPage: (trx, _deps, treeId, after, limit) => trx.selectFrom('attachments').innerJoin('tasks', 'tasks.id', 'attachments.task_id').selectAll('attachments')
+    .where('tasks.tree_id', '=', treeId).where('attachments.seq', '>', after).orderBy('attachments.seq').limit(limit).execute(),
+  present: (row) => presentAttachment(row),
 });

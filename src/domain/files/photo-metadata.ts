@@ -1,6 +1,5 @@
 import { open } from 'node:fs/promises';
-import { ExifTool } from 'exiftool-vendored';
-import { guardedExiftool } from './exiftool-process.js';
+import type { ExifTool } from 'exiftool-vendored';
 
 export interface Photo {
   contentType: string;
@@ -73,16 +72,20 @@ export class PhotoNotCleaned extends Error {}
  * read again afterwards: if anything sensitive is still there, the photo is refused.
  */
 export class PhotoCleaner {
-  private tool: ExifTool | null = null;
+  private tool: Promise<ExifTool> | null = null;
 
-  private exiftool(): ExifTool {
-    // Behind a guard that ends ExifTool with the service, even when the service is killed.
-    this.tool ??= new ExifTool({ maxProcs: 2, taskTimeoutMillis: 30_000, processFactory: guardedExiftool() });
+  /** ExifTool's library is imported with the first photo: a service that never gets one does not carry it. */
+  private exiftool(): Promise<ExifTool> {
+    this.tool ??= (async () => {
+      const [{ ExifTool }, { guardedExiftool }] = await Promise.all([import('exiftool-vendored'), import('./exiftool-process.js')]);
+      // Behind a guard that ends ExifTool with the service, even when the service is killed.
+      return new ExifTool({ maxProcs: 2, taskTimeoutMillis: 30_000, processFactory: guardedExiftool() });
+    })();
     return this.tool;
   }
 
   private async kinds(path: string): Promise<Set<string>> {
-    const raw = await this.exiftool().readRaw(path, { readArgs: ['-a', '-G0:1', '-n'] });
+    const raw = await (await this.exiftool()).readRaw(path, { readArgs: ['-a', '-G0:1', '-n'] });
     const kinds = new Set<string>();
     for (const key of Object.keys(raw)) {
       const kind = kindOf(key);
@@ -96,7 +99,7 @@ export class PhotoCleaner {
     try {
       const before = await this.kinds(path);
       if (before.size > 0) {
-        await this.exiftool().write(path, {}, { writeArgs: STRIP_ARGS });
+        await (await this.exiftool()).write(path, {}, { writeArgs: STRIP_ARGS });
       }
       const after = await this.kinds(path);
       const left = SENSITIVE.filter((kind) => after.has(kind));
@@ -109,7 +112,8 @@ export class PhotoCleaner {
   }
 
   async close(): Promise<void> {
-    if (this.tool !== null) await this.tool.end();
+    const tool = this.tool;
     this.tool = null;
+    if (tool !== null) await (await tool).end();
   }
 }

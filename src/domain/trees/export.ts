@@ -28,17 +28,39 @@ export interface TreeExport {
   attachments: unknown[];
 }
 
-/** One part of the export beyond projects and tasks: how to count it and how to read it. */
-export interface ExportSection {
+/** The lists of an export, in the order the document holds them. */
+export type ExportListKey = 'projects' | 'tasks' | 'comments' | 'messages' | 'history' | 'attachments';
+
+export type ExportHead = Pick<TreeExport, 'schema_version' | 'exported_at' | 'tree'>;
+
+/**
+ * Where an export goes as it is read, in document order: the head, then every list page by page.
+ * Each list gets at least one call (an empty page when it has no records).
+ */
+export interface ExportSink {
+  head(head: ExportHead): void;
+  records(key: ExportListKey, page: unknown[]): void;
+}
+
+/** Rows of an export list carry their creation sequence, by which the list is ordered and paged. */
+export interface SeqRow {
+  seq: number;
+}
+
+/** One part of the export beyond projects, tasks and history: how to count it and how to read it. */
+export interface ExportSection<Row extends SeqRow = SeqRow> {
   key: 'attachments' | 'comments' | 'messages';
   measure(trx: Trx, deps: Deps, treeId: string): Promise<{ count: number; bytes: number }>;
-  read(trx: Trx, deps: Deps, treeId: string): Promise<unknown[]>;
+  /** Up to `limit` rows of the tree with a sequence above `after`, in sequence order. */
+  readPage(trx: Trx, deps: Deps, treeId: string, after: number, limit: number): Promise<Row[]>;
+  present(row: Row): unknown;
 }
 
 const sections: ExportSection[] = [];
 
 /** Attachments (and later comments and messages) join the export through here. */
-export function addExportSection(section: ExportSection): void {
+export function addExportSection<Row extends SeqRow>(section: ExportSection<Row>): void {
+  // Methods are bivariant in their parameters, so a section of any row type is kept as one of SeqRow.
   if (!sections.some((s) => s.key === section.key)) sections.push(section);
 }
 
@@ -59,14 +81,28 @@ async function measure(trx: Trx, deps: Deps, access: TreeAccess, since: string):
   return { contributors, text_bytes: textBytes };
 }
 
+/** Rows read at once: an export holds one page of rows, not the whole tree, while it is written. */
+const PAGE_ROWS = 1000;
+
+/** Sends one list to the sink page by page, each page read after the last sequence of the one before. */
+async function sendList<Row extends SeqRow>(sink: ExportSink, key: ExportListKey, readPage: (after: number, limit: number) => Promise<Row[]>, present: (row: Row) => unknown): Promise<void> {
+  for (let after = 0; ;) {
+    const rows = await readPage(after, PAGE_ROWS);
+    sink.records(key, rows.map(present));
+    if (rows.length < PAGE_ROWS) return;
+    after = rows[rows.length - 1]!.seq;
+  }
+}
+
 /**
- * The full tree with every retained task, inside one read snapshot. The budget (10,000
- * contributors, 8 MiB of raw text) is measured with aggregates before any row is read.
+ * The full tree with every retained task, inside one read snapshot, written to `sink` in document
+ * order. The budget (10,000 contributors, 8 MiB of raw text) is measured with aggregates before
+ * any row is read.
  * @throws not_found, export_too_large
  */
-export async function exportTree(deps: Deps, actor: Actor, id: string): Promise<TreeExport> {
+export async function writeTreeExport(deps: Deps, actor: Actor, id: string, sink: ExportSink): Promise<void> {
   requireRead(actor);
-  return inReadSnapshot(deps.db, deps.dialect, async (trx) => {
+  await inReadSnapshot(deps.db, deps.dialect, async (trx) => {
     const access = await treeAccess(trx, actor, id);
     const now = new Date();
     const since = historyWindowStart(access.ownerPlan, now);
@@ -76,24 +112,31 @@ export async function exportTree(deps: Deps, actor: Actor, id: string): Promise<
         { ...budget, max_contributors: EXPORT_MAX_CONTRIBUTORS, max_text_bytes: EXPORT_MAX_TEXT_BYTES },
       ]);
     }
-    const [projects, tasks, history] = await Promise.all([
-      trx.selectFrom('projects').selectAll().where('tree_id', '=', id).orderBy('seq').execute(),
-      trx.selectFrom('tasks').selectAll().where('tree_id', '=', id).orderBy('seq').execute(),
-      trx.selectFrom('history').selectAll().where('tree_id', '=', id).where('at', '>=', since).orderBy('seq').execute(),
-    ]);
-    const result: TreeExport = {
-      schema_version: EXPORT_SCHEMA_VERSION,
-      exported_at: nowIso(),
-      tree: presentTree(access.tree, access),
-      projects: projects.map(presentProject),
-      tasks: tasks.map(presentTask),
-      comments: [],
-      messages: [],
-      history: history.map(presentHistory),
-      attachments: [],
+    sink.head({ schema_version: EXPORT_SCHEMA_VERSION, exported_at: nowIso(), tree: presentTree(access.tree, access) });
+    await sendList(sink, 'projects', (after, limit) => trx.selectFrom('projects').selectAll().where('tree_id', '=', id).where('seq', '>', after).orderBy('seq').limit(limit).execute(), presentProject);
+    await sendList(sink, 'tasks', (after, limit) => trx.selectFrom('tasks').selectAll().where('tree_id', '=', id).where('seq', '>', after).orderBy('seq').limit(limit).execute(), presentTask);
+    // Each section reads the records of its own key (comments, messages, attachments).
+    const sendSection = async (key: ExportSection['key']) => {
+      const section = sections.find((s) => s.key === key);
+      if (section === undefined) sink.records(key, []);
+      else await sendList(sink, key, (after, limit) => section.readPage(trx, deps, id, after, limit), section.present);
     };
-    // Each section reads the records of its own key (attachments, comments, messages).
-    for (const section of sections) (result as unknown as Record<string, unknown[]>)[section.key] = await section.read(trx, deps, id);
-    return result;
+    await sendSection('comments');
+    await sendSection('messages');
+    await sendList(sink, 'history', (after, limit) => trx.selectFrom('history').selectAll().where('tree_id', '=', id).where('at', '>=', since).where('seq', '>', after).orderBy('seq').limit(limit).execute(), presentHistory);
+    await sendSection('attachments');
   });
+}
+
+/**
+ * The whole export as one object (the command-line tool writes it out).
+ * @throws not_found, export_too_large
+ */
+export async function exportTree(deps: Deps, actor: Actor, id: string): Promise<TreeExport> {
+  let document: TreeExport | null = null;
+  await writeTreeExport(deps, actor, id, {
+    head: (head) => (document = { ...head, projects: [], tasks: [], comments: [], messages: [], history: [], attachments: [] }),
+    records: (key, page) => (document![key] as unknown[]).push(...page),
+  });
+  return document!;
 }

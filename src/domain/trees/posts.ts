@@ -19,9 +19,8 @@ export function exportPosts<T extends 'comments' | 'messages'>(table: T, present
       const m = await trx.selectFrom(table as 'comments').select((eb) => [eb.fn.countAll<number>().as('n'), sumTextBytes(deps.dialect, ['body']).as('bytes')]).where('tree_id', '=', treeId).executeTakeFirstOrThrow();
       return { count: Number(m.n), bytes: Number(m.bytes ?? 0) };
     },
-    async read(trx, _deps, treeId) {
-      const rows = await trx.selectFrom(table as 'comments').selectAll().where('tree_id', '=', treeId).orderBy('seq').execute();
-      return rows.map((row) => present(row as Selectable<Database[T]>));
-    },
+    readPage: (trx, _deps, treeId, after, limit) =>
+      trx.selectFrom(table as 'comments').selectAll().where('tree_id', '=', treeId).where('seq', '>', after).orderBy('seq').limit(limit).execute(),
+    present: (row) => present(row as Selectable<Database[T]>),
   });
 }

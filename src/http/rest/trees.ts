@@ -1,7 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { createTree, deleteTree, getTreeSnapshot, listTrees, updateTree } from '../../domain/trees/trees.js';
-import { exportTree } from '../../domain/trees/export.js';
+import { writeTreeExport } from '../../domain/trees/export.js';
+import { ExportBody } from '../export-body.js';
+import { answeredUnchanged } from '../etag.js';
 import { access } from '../access.js';
 import { errors, IdParams, Ok, ReadHeaders, WriteHeaders } from '../schemas/common.js';
 import { TreeExport } from '../schemas/export.js';
@@ -45,5 +48,20 @@ export const treeRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app)
       description: 'Budget: 10,000 records and 8 MiB of raw text, checked before anything is read; over it: 413 export_too_large.',
       params: IdParams, headers: ReadHeaders, response: { 200: TreeExport, ...errors(401, 403, 404, 409, 413) },
     },
-  }, async (request) => exportTree(deps, request.actor!, request.params.id));
+  }, async (request, reply) => {
+    const body = new ExportBody(reply, request, deps.tempFiles.dir);
+    try {
+      await writeTreeExport(deps, request.actor!, request.params.id, body);
+    } catch (err) {
+      body.close();
+      throw err;
+    }
+    const { body: json, length, etag } = body.end();
+    if (answeredUnchanged(request, reply, etag)) {
+      json.destroy();
+      return reply;
+    }
+    // Already the document's JSON, written page by page (the schema still describes it for OpenAPI).
+    return (reply as FastifyReply).type('application/json; charset=utf-8').header('content-length', length).send(json);
+  });
 };
