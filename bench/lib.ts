@@ -218,12 +218,17 @@ export async function startNodeBaseline(): Promise<{ url: string; close(): Promi
   return { url: `http://127.0.0.1:${address.port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
+/** The unmeasured load before each case: a running service has compiled its hot paths long since. */
+const WARM_UP_SECONDS = 1;
+
 /**
  * One case the way the issue measures it: the node:http baseline loaded just before and just
  * after the subject, so drift of the shared machine during the case shows in the ratio's
- * denominator (the mean of the two) instead of in the figure.
+ * denominator (the mean of the two) instead of in the figure. The subject is loaded for a second
+ * first, unmeasured, so its figure is of compiled code rather than of V8 warming up.
  */
 export async function bracketed(baselineUrl: string, name: string, options: LoadOptions): Promise<[Measurement, Measurement]> {
+  await load(`${name} (warm-up)`, { ...options, seconds: WARM_UP_SECONDS });
   const before = await load('node:http baseline', { url: `${baselineUrl}/` });
   const measured = await load(name, options);
   const after = await load('node:http baseline', { url: `${baselineUrl}/` });
