@@ -22,6 +22,12 @@ function hasOnlyKeys(value: Record<string, unknown>, allowed: readonly string[])
   return Object.keys(value).every((key) => allowed.includes(key));
 }
 
+/** The id and params of a plain call of either revision: `params` holds only `keys`, a tool name and, if any, an object of arguments. */
+function plainIdAndParams(id: unknown, params: unknown, keys: readonly string[]): params is Record<string, unknown> & { name: string } {
+  if (!(typeof id === 'string' || Number.isSafeInteger(id)) || !isPlainObject(params) || !hasOnlyKeys(params, keys)) return false;
+  return typeof params.name === 'string' && (params.arguments === undefined || isPlainObject(params.arguments));
+}
+
 /**
  * For a tools/call of the 2025 revisions the SDK's server only checks and forwards: it checks
  * the JSON-RPC message and the request against their schemas, calls our handler (tools.ts
@@ -37,9 +43,7 @@ function hasOnlyKeys(value: Record<string, unknown>, allowed: readonly string[])
 export function directCall(body: unknown, headers: ExchangeHeaders, actor: Actor): DirectCall | undefined {
   if (!isPlainObject(body) || !hasOnlyKeys(body, ['jsonrpc', 'id', 'method', 'params'])) return undefined;
   const { jsonrpc, id, method, params } = body;
-  if (jsonrpc !== '2.0' || method !== 'tools/call' || !(typeof id === 'string' || Number.isSafeInteger(id))) return undefined;
-  if (!isPlainObject(params) || !hasOnlyKeys(params, ['name', 'arguments']) || typeof params.name !== 'string') return undefined;
-  if (params.arguments !== undefined && !isPlainObject(params.arguments)) return undefined;
+  if (jsonrpc !== '2.0' || method !== 'tools/call' || !plainIdAndParams(id, params, ['name', 'arguments'])) return undefined;
   if (!acceptsAnswers(headers) || !knownVersion(headers)) return undefined;
   const tool = visibleTool(actor, params.name);
   return tool === undefined ? undefined : { id: id as string | number, tool, args: params.arguments, modern: false };
@@ -59,10 +63,9 @@ const ENVELOPE_KEYS = [PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_C
  */
 export function directModernCall(call: PlainToolCall, actor: Actor): DirectCall | undefined {
   const { id, params } = call.message;
-  if (!(typeof id === 'string' || Number.isSafeInteger(id)) || !isPlainObject(params) || !hasOnlyKeys(params, ['name', 'arguments', '_meta'])) return undefined;
-  if (params.arguments !== undefined && !isPlainObject(params.arguments)) return undefined;
+  if (!plainIdAndParams(id, params, ['name', 'arguments', '_meta'])) return undefined;
   if (!isPlainObject(params._meta) || !hasOnlyKeys(params._meta, ENVELOPE_KEYS)) return undefined;
-  const tool = visibleTool(actor, String(params.name));
+  const tool = visibleTool(actor, params.name);
   return tool === undefined ? undefined : { id, tool, args: params.arguments, modern: true };
 }
 
