@@ -22,18 +22,30 @@ function sixteenRandomBytes(): Buffer {
   return pool.subarray(used - 16, used);
 }
 
+/** The time part of the last id made: ids made in one millisecond (a busy journal flush) share it. */
+let lastTime = -1;
+let lastTimeText = '';
+
+function timeText(now: number): string {
+  if (now !== lastTime) {
+    let text = '';
+    let t = now;
+    for (let i = 0; i < 10; i++) {
+      text = CROCKFORD[t % 32] + text;
+      t = Math.floor(t / 32);
+    }
+    lastTime = now;
+    lastTimeText = text;
+  }
+  return lastTimeText;
+}
+
 /** A prefixed ULID: 10 characters of millisecond time, then 16 random ones, so ids sort by creation time. */
 export function newId(kind: IdKind, now = Date.now()): string {
-  let time = '';
-  let t = now;
-  for (let i = 0; i < 10; i++) {
-    time = CROCKFORD[t % 32] + time;
-    t = Math.floor(t / 32);
-  }
   const bytes = sixteenRandomBytes();
   let rand = '';
   for (let i = 0; i < 16; i++) rand += CROCKFORD[bytes[i]! & 31];
-  return `${kind}_${time}${rand}`;
+  return `${kind}_${timeText(now)}${rand}`;
 }
 
 /** Timestamps are ISO 8601 UTC with milliseconds: they compare correctly as text on both databases. */

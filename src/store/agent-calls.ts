@@ -1,24 +1,35 @@
 import { CompiledQuery } from 'kysely';
-import type { DialectName, Trx } from './db.js';
+import type { Db, DialectName, Trx } from './db.js';
 import { prepareByName } from './pg-prepared.js';
 
-/** The columns of one journal row, in the order `insertAgentCalls` takes their values. */
-export const AGENT_CALL_COLUMNS = ['id', 'owner_id', 'at', 'surface', 'operation', 'status', 'duration_ms', 'token_id', 'client'] as const;
+/**
+ * One agent call as stored: the fields of CONTRACT §8 but the owner, in this order. A batch's
+ * `calls` is a JSON array of these, oldest first.
+ */
+export type StoredCall = [id: string, at: string, surface: string, operation: string, status: number, duration_ms: number, token_id: string, client: string | null];
 
-/** Rows per statement: a full chunk keeps one prepared statement busy; the tail gets its own. */
-const CHUNK = 200;
+/**
+ * The most calls one row holds. The journal keeps an owner's newest whole batches that hold at
+ * most 2,000 calls, so it keeps between 1,900 and 2,000 of a busy owner's calls (and all of a
+ * quiet one's, up to 2,000), and the latest 100 are always in the newest two rows.
+ */
+export const CALLS_PER_BATCH = 100;
+
+/** Batches per statement: a full chunk keeps one prepared statement busy; the tail gets its own. */
+const CHUNK = 50;
+const COLUMNS = ['owner_id', 'call_count', 'calls'];
 
 const insertSql = new Map<string, string>();
 
-/** `insert … values (…), (…)` for `rows` rows, in the dialect's placeholder style, built once per size. */
+/** `insert … values (…), (…)` for `rows` batches, in the dialect's placeholder style, built once per size. */
 function insertOf(dialect: DialectName, rows: number): string {
   const key = `${dialect} ${rows}`;
   let text = insertSql.get(key);
   if (text === undefined) {
     let n = 0;
     const placeholder = dialect === 'postgres' ? () => `$${++n}` : () => '?';
-    const tuples = Array.from({ length: rows }, () => `(${AGENT_CALL_COLUMNS.map(placeholder).join(', ')})`);
-    text = `insert into agent_calls (${AGENT_CALL_COLUMNS.join(', ')}) values ${tuples.join(', ')}`;
+    const tuples = Array.from({ length: rows }, () => `(${COLUMNS.map(placeholder).join(', ')})`);
+    text = `insert into agent_call_batches (${COLUMNS.join(', ')}) values ${tuples.join(', ')}`;
     insertSql.set(key, text);
     // Only the full chunk: tails come in every size, and each name costs the database a plan per connection.
     if (dialect === 'postgres' && rows === CHUNK) prepareByName(text);
@@ -27,16 +38,55 @@ function insertOf(dialect: DialectName, rows: number): string {
 }
 
 /**
- * Inserts journal rows given as one flat list of values (AGENT_CALL_COLUMNS per row) as
- * multi-row inserts whose SQL text repeats, so the database keeps a prepared statement for
- * them (on PostgreSQL a named one); Kysely's builder would compile every batch anew, which costs
- * more than the insert.
+ * Stores each owner's calls (oldest first) as batches of up to 100, in order, then drops the
+ * owner's oldest batches beyond the newest 2,000 calls (`keep`). Multi-row inserts whose SQL
+ * text repeats keep one prepared statement busy (on PostgreSQL a named one).
  */
-export async function insertAgentCalls(trx: Trx, dialect: DialectName, values: unknown[]): Promise<void> {
-  const width = AGENT_CALL_COLUMNS.length;
+export async function appendAgentCalls(trx: Trx, dialect: DialectName, byOwner: Map<string, StoredCall[]>, keep: number): Promise<void> {
+  const values: unknown[] = [];
+  for (const [owner, calls] of byOwner) {
+    for (let start = 0; start < calls.length; start += CALLS_PER_BATCH) {
+      const batch = calls.slice(start, start + CALLS_PER_BATCH);
+      values.push(owner, batch.length, JSON.stringify(batch));
+    }
+  }
+  const width = COLUMNS.length;
   const total = values.length / width;
   for (let start = 0; start < total; start += CHUNK) {
     const rows = Math.min(CHUNK, total - start);
     await trx.executeQuery(CompiledQuery.raw(insertOf(dialect, rows), values.slice(start * width, (start + rows) * width)));
   }
+  for (const owner of byOwner.keys()) await trimOwner(trx, owner, keep);
+}
+
+/** Deletes the owner's batches older than the newest ones that together hold at most `keep` calls. */
+async function trimOwner(trx: Trx, owner: string, keep: number): Promise<void> {
+  const batches = await trx.selectFrom('agent_call_batches').select(['seq', 'call_count']).where('owner_id', '=', owner).orderBy('seq', 'desc').execute();
+  let kept = 0;
+  for (const batch of batches) {
+    kept += batch.call_count;
+    if (kept > keep) {
+      await trx.deleteFrom('agent_call_batches').where('owner_id', '=', owner).where('seq', '<=', batch.seq).execute();
+      return;
+    }
+  }
+}
+
+/** The owner's newest `limit` calls, newest first: the newest two batches, and rarely one more read. */
+export async function latestAgentCalls(db: Db, owner: string, limit: number): Promise<StoredCall[]> {
+  const found: StoredCall[] = [];
+  let before: number | null = null;
+  // Every batch holds at least one call, so the second read (of as many batches as calls are missing) is the last.
+  for (let rows = Math.min(2, limit); found.length < limit; rows = limit - found.length) {
+    let query = db.selectFrom('agent_call_batches').select(['seq', 'calls']).where('owner_id', '=', owner);
+    if (before !== null) query = query.where('seq', '<', before);
+    const batches = await query.orderBy('seq', 'desc').limit(rows).execute();
+    for (const batch of batches) {
+      const calls = JSON.parse(batch.calls) as StoredCall[];
+      for (let i = calls.length - 1; i >= 0 && found.length < limit; i--) found.push(calls[i]!);
+      before = batch.seq;
+    }
+    if (batches.length < rows) break;
+  }
+  return found;
 }

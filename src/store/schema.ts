@@ -179,17 +179,13 @@ export interface OAuthTokenTable {
   revoked_at: string | null;
 }
 
-export interface AgentCallTable {
+/** Up to 100 of an owner's agent calls, in order (see store/agent-calls.ts). */
+export interface AgentCallBatchTable {
   seq: Seq;
-  id: string;
   owner_id: string;
-  at: string;
-  surface: string;
-  operation: string;
-  status: number;
-  duration_ms: number;
-  token_id: string;
-  client: string | null;
+  call_count: number;
+  /** JSON: an array of [id, at, surface, operation, status, duration_ms, token_id, client]. */
+  calls: string;
 }
 
 export interface AttachmentTable {
@@ -280,7 +276,7 @@ export interface Database {
   tasks: TaskTable;
   history: HistoryTable;
   mcp_sessions: McpSessionTable;
-  agent_calls: AgentCallTable;
+  agent_call_batches: AgentCallBatchTable;
   attachments: AttachmentTable;
   speech_jobs: SpeechJobTable;
   members: MemberTable;

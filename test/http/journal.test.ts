@@ -4,6 +4,19 @@ import { makeToken, makeUser } from '../helpers/factories.js';
 import { makeTask, makeTree } from '../helpers/data.js';
 import { connectMcp } from '../helpers/mcp.js';
 import { JOURNAL_KEEP_PER_OWNER } from '../../src/domain/agents/journal.js';
+import { CALLS_PER_BATCH, type StoredCall } from '../../src/store/agent-calls.js';
+import type { App } from '../../src/app.js';
+
+/** The operations of every call stored for the owner, oldest first, as the database holds them. */
+async function storedOperations(app: App, ownerId: string): Promise<string[]> {
+  const batches = await app.deps.db.selectFrom('agent_call_batches').select(['call_count', 'calls']).where('owner_id', '=', ownerId).orderBy('seq').execute();
+  return batches.flatMap((batch) => {
+    const calls = JSON.parse(batch.calls) as StoredCall[];
+    expect(calls).toHaveLength(batch.call_count);
+    expect(calls.length).toBeLessThanOrEqual(CALLS_PER_BATCH);
+    return calls.map((call) => call[3]);
+  });
+}
 
 /** The journal is written after the answer leaves; poll the session endpoint until it shows up. */
 async function journalOf(browser: { get: (path: string) => Promise<{ status: number; body: any }> }, atLeast: number) {
@@ -82,10 +95,26 @@ describe.each(databases)('agent call journal (%s)', (kind) => {
     const items = await journalOf(person.browser, 100);
     expect(items).toHaveLength(100);
     expect(items[0].operation).toBe(`GET /op${JOURNAL_KEEP_PER_OWNER + 149}`);
-    const { count } = await t.app.deps.db.selectFrom('agent_calls').select((eb) => eb.fn.countAll<number>().as('count')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow();
-    expect(Number(count)).toBe(JOURNAL_KEEP_PER_OWNER);
-    const oldest = await t.app.deps.db.selectFrom('agent_calls').select('operation').where('owner_id', '=', ownerId).orderBy('seq', 'asc').limit(1).executeTakeFirstOrThrow();
-    expect(oldest.operation).toBe('GET /op150');
+    expect(await storedOperations(t.app, ownerId)).toEqual(Array.from({ length: JOURNAL_KEEP_PER_OWNER }, (_, i) => `GET /op${i + 150}`));
+  });
+
+  it('keeps at most the newest 2,000 of a busy owner over many flushes, the latest 100 whole and in order', async () => {
+    const person = await makeUser(t.url, t.app);
+    const ownerId = person.user.id;
+    let made = 0;
+    // Flushes of uneven sizes, as a busy agent's seconds are: the kept calls never pass 2,000.
+    for (const size of [700, 1, 333, 999, 57, 1_200, 640, 3]) {
+      for (let i = 0; i < size; i++, made++) {
+        t.app.deps.journal.record(ownerId, { surface: 'mcp', operation: `tools/call n${made}`, status: 200, duration_ms: 1, token_id: 'tok_z', client: null });
+      }
+      await t.app.deps.journal.flush();
+      const stored = await storedOperations(t.app, ownerId);
+      expect(stored.length).toBeLessThanOrEqual(JOURNAL_KEEP_PER_OWNER);
+      expect(stored.length).toBeGreaterThanOrEqual(Math.min(made, JOURNAL_KEEP_PER_OWNER - CALLS_PER_BATCH));
+      expect(stored).toEqual(Array.from({ length: stored.length }, (_, i) => `tools/call n${made - stored.length + i}`));
+      const latest = await t.app.deps.journal.latest(ownerId);
+      expect(latest.map((call) => call.operation)).toEqual(stored.slice(-100).reverse());
+    }
   });
 
   it('writes what is pending when the service shuts down', async () => {
@@ -97,8 +126,7 @@ describe.each(databases)('agent call journal (%s)', (kind) => {
       await first.close();
       const second = await startApp(env);
       try {
-        const rows = await second.app.deps.db.selectFrom('agent_calls').select('operation').where('owner_id', '=', person.user.id).execute();
-        expect(rows.map((r) => r.operation)).toEqual(['tools/call get_task']);
+        expect(await storedOperations(second.app, person.user.id)).toEqual(['tools/call get_task']);
       } finally {
         await second.close();
       }

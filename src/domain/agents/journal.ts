@@ -1,5 +1,5 @@
 import type { Db, DialectName } from '../../store/db.js';
-import { insertAgentCalls } from '../../store/agent-calls.js';
+import { appendAgentCalls, latestAgentCalls, type StoredCall } from '../../store/agent-calls.js';
 import { newId } from '../ids.js';
 
 /** CONTRACT §8: metadata only. Never a body, query string, search term, note text or credential. */
@@ -46,10 +46,9 @@ function newestPerOwner(batch: Pending[]): Pending[] {
 
 /**
  * The agent call journal. A request only appends a small object to a buffer; the buffer is
- * written every second (sooner at 20,000 pending, and on close) as multi-row inserts (see
- * insertAgentCalls).
- * Each owner touched by a flush is then trimmed to the newest 2,000. `enabled: false` turns
- * recording off (benchmarks measure its cost).
+ * written every second (sooner at 20,000 pending, and on close), each owner's calls as rows of
+ * up to 100 (see appendAgentCalls), and each owner touched is then trimmed to at most its newest
+ * 2,000. `enabled: false` turns recording off (benchmarks measure its cost).
  */
 export class Journal {
   private pending: Pending[] = [];
@@ -88,20 +87,21 @@ export class Journal {
     if (this.pending.length === 0) return;
     const batch = newestPerOwner(this.pending);
     this.pending = [];
-    const owners = new Set<string>();
-    const values: unknown[] = [];
+    const byOwner = new Map<string, StoredCall[]>();
+    // Calls of one millisecond share their time: a busy second has far fewer of them than calls.
+    let lastMs = -1;
+    let lastAt = '';
     for (const { ownerId, atMs, call } of batch) {
-      owners.add(ownerId);
-      values.push(newId('agc', atMs), ownerId, new Date(atMs).toISOString(), call.surface, call.operation.slice(0, 200), call.status,
-        Math.max(0, Math.round(call.duration_ms)), call.token_id, call.client);
-    }
-    await this.db.transaction().execute(async (trx) => {
-      await insertAgentCalls(trx, this.dialect, values);
-      for (const owner of owners) {
-        const cutoff = await trx.selectFrom('agent_calls').select('seq').where('owner_id', '=', owner).orderBy('seq', 'desc').offset(JOURNAL_KEEP_PER_OWNER).limit(1).executeTakeFirst();
-        if (cutoff !== undefined) await trx.deleteFrom('agent_calls').where('owner_id', '=', owner).where('seq', '<=', cutoff.seq).execute();
+      if (atMs !== lastMs) {
+        lastMs = atMs;
+        lastAt = new Date(atMs).toISOString();
       }
-    });
+      let calls = byOwner.get(ownerId);
+      if (calls === undefined) byOwner.set(ownerId, (calls = []));
+      calls.push([newId('agc', atMs), lastAt, call.surface, call.operation.slice(0, 200), call.status,
+        Math.max(0, Math.round(call.duration_ms)), call.token_id, call.client]);
+    }
+    await this.db.transaction().execute((trx) => appendAgentCalls(trx, this.dialect, byOwner, JOURNAL_KEEP_PER_OWNER));
   }
 
   async close(): Promise<void> {
@@ -112,10 +112,9 @@ export class Journal {
   /** The owner's latest calls, newest first (pending ones included). */
   async latest(ownerId: string, limit = JOURNAL_LATEST): Promise<AgentCall[]> {
     await this.flush();
-    const rows = await this.db.selectFrom('agent_calls').selectAll().where('owner_id', '=', ownerId).orderBy('seq', 'desc').limit(limit).execute();
-    return rows.map((r) => ({
-      id: r.id, at: r.at, surface: r.surface as AgentCall['surface'], operation: r.operation, status: r.status,
-      duration_ms: r.duration_ms, token_id: r.token_id, client: r.client,
+    const calls = await latestAgentCalls(this.db, ownerId, limit);
+    return calls.map(([id, at, surface, operation, status, duration_ms, token_id, client]) => ({
+      id, at, surface: surface as AgentCall['surface'], operation, status, duration_ms, token_id, client,
     }));
   }
 }

@@ -9,6 +9,7 @@ import * as oauth from './2026-11-24-0007-oauth.js';
 import * as billing from './2026-11-24-0008-billing.js';
 import * as taskVersion from './2026-11-24-0009-task-version.js';
 import * as taskPlace from './2026-11-25-0010-task-place.js';
+import * as agentCallBatches from './2026-11-26-0011-agent-call-batches.js';
 
 /** Every migration, in order. Names are frozen once released; add new files, never edit old ones. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-0008-billing': billing,
   '2026-11-24-0009-task-version': taskVersion,
   '2026-11-25-0010-task-place': taskPlace,
+  '2026-11-26-0011-agent-call-batches': agentCallBatches,
 };
