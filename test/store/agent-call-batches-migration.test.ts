@@ -50,7 +50,6 @@ describe.each(databases)('the journal moving to batches (%s)', (kind: DatabaseKi
     const rows = Array.from({ length: 250 }, (_, n) => oldCall('usr_busy', n));
     rows.splice(100, 0, oldCall('usr_quiet', 0), oldCall('usr_quiet', 1));
     rows.push(oldCall('usr_quiet', 2));
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const old = store.db as any;
     for (const row of rows) await old.insertInto('agent_calls').values(row).execute();
 
