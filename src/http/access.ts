@@ -1,5 +1,6 @@
 import { capabilityNeeds, type Actor, type Capability, type Scope } from '../domain/actor.js';
 import type { IdempotencyState } from './idempotency.js';
+import type { FastifyRouteConfig } from 'fastify/types/route.js';
 
 /**
  * Who may call a route. `user`: any credential of a signed-in user (token, OAuth, session);
@@ -51,6 +52,11 @@ declare module 'fastify' {
     documentedBody?: unknown;
   }
   interface FastifyRequest {
+    /**
+     * The route's config (with its `url` template and `method`), read once per request in the
+     * first hook: Fastify's `request.routeOptions` builds a new object on every access.
+     */
+    routeConfig: FastifyContextConfig & FastifyRouteConfig;
     actor: Actor | null;
     /** The browser session id from the cookie (signed in or anonymous), when the cookie decided. */
     sessionId: string | null;

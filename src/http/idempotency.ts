@@ -28,7 +28,7 @@ export function makeIdempotencyGuard(deps: Deps) {
   // A callback hook, since almost every request passes straight through; one that replays a
   // stored answer has sent it and must not continue (Fastify: do not call done after send).
   return function idempotencyGuard(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
-    const config = request.routeOptions.config;
+    const config = request.routeConfig;
     const key = header(request, 'idempotency-key');
     const actor = request.actor;
     if (isSafe(request.method) || (config.idempotency ?? 'allow') !== 'allow' || key === undefined || actor === null) return done();

@@ -6,11 +6,12 @@ const operations = new Map<string, string>();
 
 /** `GET /tasks/{id}`: the route template under /api/v1, never the concrete path or its query. */
 export function operationOf(request: FastifyRequest, prefix: string): string {
-  const key = `${request.method} ${request.routeOptions.url ?? ''}`;
+  const url = request.routeConfig.url ?? '';
+  const key = `${request.method} ${url}`;
   let operation = operations.get(key);
   if (operation === undefined) {
     // Route templates are a fixed set (plus the 404 route), so this cache stays small.
-    operation = `${request.method} ${(request.routeOptions.url ?? '').replace(prefix, '').replace(/:([A-Za-z_]+)/g, '{$1}')}`;
+    operation = `${request.method} ${url.replace(prefix, '').replace(/:([A-Za-z_]+)/g, '{$1}')}`;
     operations.set(key, operation);
   }
   return operation;

@@ -27,7 +27,7 @@ export function header(request: FastifyRequest, name: string): string | undefine
  */
 export function makePipeline(deps: Deps) {
   return async function pipeline(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const config = request.routeOptions.config;
+    const config = request.routeConfig;
     const access: RouteAccess = config.access ?? accessOf.anyone;
     await resolveCredentials(deps, request);
     authorizeCredential(request, access);

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../domain/deps.js';
@@ -59,6 +59,8 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   const notFoundFallback: { current: NotFoundFallback | null } = { current: null };
   installErrorHandling(app, notFoundFallback);
   acceptEmptyJsonBodies(app);
+  // Set by the first onRequest hook below, before anything reads it.
+  app.decorateRequest('routeConfig', null as unknown as FastifyRequest['routeConfig']);
   app.decorateRequest('actor', null);
   app.decorateRequest('sessionId', null);
   app.decorateRequest('credential', null);
@@ -66,6 +68,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   app.decorateRequest('idempotency', null);
   // Hooks that run on every request and never wait are callback hooks: an async one costs a promise.
   app.addHook('onRequest', (request, reply, done) => {
+    request.routeConfig = request.routeOptions.config;
     reply.header('X-Request-Id', request.id);
     done();
   });

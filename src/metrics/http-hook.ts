@@ -17,15 +17,15 @@ export function makeMetricsHook(metrics: Metrics) {
   const noRoute = {};
 
   function seriesOf(request: FastifyRequest, status: number): Series {
-    const options = request.routeOptions;
-    const key = (options.config as object | undefined) ?? noRoute;
+    const config = request.routeConfig as typeof request.routeConfig | null;
+    const key = config ?? noRoute;
     let byMethod = byRoute.get(key);
     if (byMethod === undefined) byRoute.set(key, (byMethod = new Map()));
     let byStatus = byMethod.get(request.method);
     if (byStatus === undefined) byMethod.set(request.method, (byStatus = new Map()));
     let series = byStatus.get(status);
     if (series === undefined) {
-      series = metrics.requestDuration.seriesFor({ method: request.method, route: options.url ?? UNMATCHED, status: String(status) });
+      series = metrics.requestDuration.seriesFor({ method: request.method, route: config?.url ?? UNMATCHED, status: String(status) });
       byStatus.set(status, series);
     }
     return series;
