@@ -1,0 +1,45 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { load, population, SECONDS, startServer } from './lib.js';
+
+/**
+ * CPU time the service spends per request under the load of `01-clients` (25 users × 20 tokens
+ * under the real limit, the service as `npm start` runs it), for comparing two versions of the
+ * code: req/s on this shared VM moves by a fifth between minutes, CPU per request far less.
+ *
+ *   taskset -c 1 npx tsx bench/cpu-under-load.ts [path]     (default /api/v1/auth/me; {task} is a task id)
+ *
+ * The service (every thread of it) is pinned to CPU 0; run this script pinned to CPU 1 as above,
+ * so the load generator it starts stays off the service's core. Each of three loads (BENCH_SECONDS, 5 s by default) uses a
+ * population of its own. It prints req/s and the service's CPU µs per answered request, all
+ * threads and the main thread alone. BENCH_SERVICE_ENV='{"JOURNAL":"off"}' gives the service
+ * settings of its own (what a part costs); BENCH_SERVICE_NODE_ARGS passes Node options to it.
+ */
+const path = process.argv[2] ?? '/api/v1/auth/me';
+const server = await startServer('sqlite', JSON.parse(process.env.BENCH_SERVICE_ENV ?? '{}') as Record<string, string>);
+const populations = [await population(server), await population(server), await population(server)];
+const { pid } = await server.asProcess();
+execFileSync('taskset', ['-a', '-p', '-c', '0', String(pid)], { stdio: 'ignore' });
+
+/** utime + stime in µs (clock ticks of 10 ms) of the process, or of its main thread. */
+function cpuMicros(statPath: string): number {
+  const fields = readFileSync(statPath, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+const all = `/proc/${pid}/stat`;
+const main = `/proc/${pid}/task/${pid}/stat`;
+
+try {
+  for (const [i, clients] of populations.entries()) {
+    const requests = clients.map((c) => ({ path: path.replace('{task}', c.taskId), headers: { authorization: `Bearer ${c.token}` } }));
+    if (i === 0) await load('warm-up', { url: server.url, requests, seconds: 1 });
+    const [allBefore, mainBefore] = [cpuMicros(all), cpuMicros(main)];
+    const measured = await load(path, { url: server.url, requests });
+    const answered = measured.requestsPerSecond * SECONDS;
+    const perRequest = (before: number, file: string) => ((cpuMicros(file) - before) / answered).toFixed(1);
+    console.log(`${path}: ${measured.requestsPerSecond.toFixed(0)} req/s, ${perRequest(allBefore, all)} µs CPU per request (main thread ${perRequest(mainBefore, main)})` +
+      (measured.errors > 0 ? `, ${measured.errors} FAILED` : ''));
+  }
+} finally {
+  await server.close();
+}
