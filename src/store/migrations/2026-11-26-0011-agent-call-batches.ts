@@ -23,16 +23,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('agent_call_batches_owner_seq').on('agent_call_batches').columns(['owner_id', 'seq']).execute();
 
-  const rows = await db.selectFrom('agent_calls').select(['owner_id', ...COLUMNS]).orderBy('owner_id').orderBy('seq').execute();
-  let i = 0;
-  while (i < rows.length) {
-    const owner = rows[i]!.owner_id as string;
-    const calls: unknown[][] = [];
-    while (i < rows.length && rows[i]!.owner_id === owner && calls.length < CALLS_PER_BATCH) {
-      calls.push(COLUMNS.map((column) => rows[i]![column]));
-      i++;
+  // Owner by owner (at most 2,000 calls each), so memory stays small however many accounts there are.
+  const owners = await db.selectFrom('agent_calls').select('owner_id').distinct().orderBy('owner_id').execute();
+  for (const { owner_id: owner } of owners) {
+    const rows = await db.selectFrom('agent_calls').select(COLUMNS).where('owner_id', '=', owner).orderBy('seq').execute();
+    for (let start = 0; start < rows.length; start += CALLS_PER_BATCH) {
+      const calls = rows.slice(start, start + CALLS_PER_BATCH).map((row) => COLUMNS.map((column) => row[column]));
+      await db.insertInto('agent_call_batches').values({ owner_id: owner, call_count: calls.length, calls: JSON.stringify(calls) }).execute();
     }
-    await db.insertInto('agent_call_batches').values({ owner_id: owner, call_count: calls.length, calls: JSON.stringify(calls) }).execute();
   }
   await db.schema.dropTable('agent_calls').execute();
 }
