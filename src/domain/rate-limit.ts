@@ -13,6 +13,8 @@ export interface RateLimitResult {
  */
 export interface RateLimiter {
   consume(key: string, limit: number, windowMs: number): Promise<RateLimitResult>;
+  /** `consume` answered at once, by a limiter that decides in this process (no promise on the request path). */
+  consumeNow?(key: string, limit: number, windowMs: number): RateLimitResult;
   peek(key: string, limit: number, windowMs: number): Promise<RateLimitResult>;
   /** Rejects while the counters cannot be reached (readiness: a shared store that is down). */
   ping(): Promise<void>;

@@ -3,7 +3,8 @@ import type { Deps } from '../domain/deps.js';
 import { userActor, type Actor } from '../domain/actor.js';
 import { DomainError } from '../domain/errors.js';
 import { effectivePlan } from '../domain/plans.js';
-import { authenticateToken, touchToken } from '../domain/agents/tokens.js';
+import { authenticateToken, cachedToken, touchToken } from '../domain/agents/tokens.js';
+import type { TokenOwner } from '../domain/agents/credential-cache.js';
 import { isSessionId, sessionUser } from '../domain/accounts/sessions.js';
 import type { UserRow } from '../domain/accounts/accounts.js';
 import { warnWith } from './logger.js';
@@ -28,16 +29,7 @@ export async function resolveCredentials(deps: Deps, request: FastifyRequest): P
     if (value?.startsWith('tto_') === true) return resolveOAuth(deps, request, value);
     const found = value === undefined ? null : await authenticateToken(deps, value);
     if (found === null) throw new DomainError('unauthenticated', 'The Bearer token is missing, unknown, expired or revoked.');
-    request.credential = 'bearer';
-    request.actor = {
-      user: found.user,
-      via: 'token',
-      credentialId: found.token.id,
-      scopes: found.scopes,
-      plan: effectivePlan(found.user.plan, found.user.plan_expires_at),
-    };
-    touchToken(deps, found.token)?.catch(warnWith(request.log, 'could not record token use'));
-    return;
+    return actAsToken(deps, request, found);
   }
   const header = request.headers.cookie;
   const cookie = header === undefined ? undefined : request.server.parseCookie(header)[SESSION_COOKIE];
@@ -47,6 +39,34 @@ export async function resolveCredentials(deps: Deps, request: FastifyRequest): P
     const user = await sessionUser(deps, cookie);
     if (user !== null) request.actor = actorForSession(user);
   }
+}
+
+/**
+ * resolveCredentials without waiting, for the common case of a personal token used within the
+ * last second: true when the request now acts as that token's owner; false when only
+ * resolveCredentials can tell (no such token cached, another credential, none).
+ */
+export function resolveCachedToken(deps: Deps, request: FastifyRequest): boolean {
+  const authorization = request.headers.authorization;
+  if (authorization === undefined) return false;
+  const value = BEARER.exec(authorization)?.[1];
+  if (value === undefined || value.startsWith('tto_')) return false;
+  const found = cachedToken(deps, value);
+  if (found === undefined || found === null) return false;
+  actAsToken(deps, request, found);
+  return true;
+}
+
+function actAsToken(deps: Deps, request: FastifyRequest, found: TokenOwner): void {
+  request.credential = 'bearer';
+  request.actor = {
+    user: found.user,
+    via: 'token',
+    credentialId: found.token.id,
+    scopes: found.scopes,
+    plan: effectivePlan(found.user.plan, found.user.plan_expires_at),
+  };
+  touchToken(deps, found.token)?.catch(warnWith(request.log, 'could not record token use'));
 }
 
 /**

@@ -3,10 +3,10 @@ import type { Deps } from '../domain/deps.js';
 import { isApiCall, requireCapability } from '../domain/actor.js';
 import { DomainError, invalid } from '../domain/errors.js';
 import { checkCsrf } from '../domain/accounts/sessions.js';
-import { MINUTE_MS } from '../domain/rate-limit.js';
+import { MINUTE_MS, type RateLimitResult } from '../domain/rate-limit.js';
 import { sha256 } from '../domain/crypto.js';
 import { ID_MAX } from '../domain/fields.js';
-import { resolveCredentials } from './credentials.js';
+import { resolveCachedToken, resolveCredentials } from './credentials.js';
 import { access as accessOf, type RouteAccess } from './access.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -24,26 +24,57 @@ export function header(request: FastifyRequest, name: string): string | undefine
 /**
  * The one pipeline every API route passes before validation and work, in CONTRACT §12's order:
  * authentication -> CSRF -> account guard -> rate limit -> scope -> plan.
+ *
+ * A callback hook: a personal token used within the last second, counted by the in-process
+ * limiter, passes with no promise at all (most agent calls); anything else waits where it must.
  */
 export function makePipeline(deps: Deps) {
-  return async function pipeline(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const consumeNow = deps.limiter.consumeNow?.bind(deps.limiter);
+  return function pipeline(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
     const config = request.routeConfig;
     const access: RouteAccess = config.access ?? accessOf.anyone;
-    await resolveCredentials(deps, request);
-    authorizeCredential(request, access);
-    if (request.credential === 'cookie' && !isSafe(request.method)) {
-      if (!checkCsrf(deps.config.secret, request.sessionId!, header(request, 'x-csrf-token'))) {
-        throw new DomainError('csrf_failed', 'This browser request needs a valid X-CSRF-Token header (from GET /api/v1/auth/me).');
-      }
+    if (consumeNow === undefined || !resolveCachedToken(deps, request)) {
+      waitingPipeline(deps, request, reply, access).then(() => done(), done);
+      return;
     }
-    checkAccountGuard(request, config.idempotency);
-    if (config.rateLimit !== false) await countRequest(deps, request, reply);
-    const actor = request.actor;
-    if (actor !== null && access.capability !== null) requireCapability(actor, access.capability);
-    if (config.idempotency === 'reject' && header(request, 'idempotency-key') !== undefined) {
-      throw new DomainError('idempotency_key_not_allowed', 'Idempotency-Key is not accepted here; nothing was created.');
+    try {
+      checkBeforeLimit(deps, request, access);
+      if (config.rateLimit !== false) applyLimit(reply, consumeNow(rateLimitKey(request), deps.config.rateLimitPerMinute, MINUTE_MS));
+      checkAfterLimit(request, access);
+    } catch (err) {
+      return done(err as Error);
     }
+    done();
   };
+}
+
+async function waitingPipeline(deps: Deps, request: FastifyRequest, reply: FastifyReply, access: RouteAccess): Promise<void> {
+  await resolveCredentials(deps, request);
+  checkBeforeLimit(deps, request, access);
+  if (request.routeConfig.rateLimit !== false) {
+    applyLimit(reply, await deps.limiter.consume(rateLimitKey(request), deps.config.rateLimitPerMinute, MINUTE_MS));
+  }
+  checkAfterLimit(request, access);
+}
+
+/** The steps between authentication and the rate limit: credential kind, CSRF, account guard. */
+function checkBeforeLimit(deps: Deps, request: FastifyRequest, access: RouteAccess): void {
+  authorizeCredential(request, access);
+  if (request.credential === 'cookie' && !isSafe(request.method)) {
+    if (!checkCsrf(deps.config.secret, request.sessionId!, header(request, 'x-csrf-token'))) {
+      throw new DomainError('csrf_failed', 'This browser request needs a valid X-CSRF-Token header (from GET /api/v1/auth/me).');
+    }
+  }
+  checkAccountGuard(request, request.routeConfig.idempotency);
+}
+
+/** The steps after the rate limit: the token's scope and the plan, then a refused Idempotency-Key. */
+function checkAfterLimit(request: FastifyRequest, access: RouteAccess): void {
+  const actor = request.actor;
+  if (actor !== null && access.capability !== null) requireCapability(actor, access.capability);
+  if (request.routeConfig.idempotency === 'reject' && header(request, 'idempotency-key') !== undefined) {
+    throw new DomainError('idempotency_key_not_allowed', 'Idempotency-Key is not accepted here; nothing was created.');
+  }
 }
 
 function authorizeCredential(request: FastifyRequest, access: RouteAccess): void {
@@ -86,14 +117,13 @@ function rateLimitKey(request: FastifyRequest): string {
   return `ip:${request.ip}`;
 }
 
-async function countRequest(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const limit = deps.config.rateLimitPerMinute;
-  const result = await deps.limiter.consume(rateLimitKey(request), limit, MINUTE_MS);
+/** The RateLimit headers of every counted answer; past the limit, 429 with Retry-After. */
+function applyLimit(reply: FastifyReply, result: RateLimitResult): void {
   reply.header('RateLimit-Limit', result.limit);
   reply.header('RateLimit-Remaining', result.remaining);
   reply.header('RateLimit-Reset', result.resetSeconds);
   if (!result.allowed) {
     reply.header('Retry-After', result.resetSeconds);
-    throw new DomainError('rate_limited', `Rate limit of ${limit} requests per minute exceeded; retry after ${result.resetSeconds} s.`);
+    throw new DomainError('rate_limited', `Rate limit of ${result.limit} requests per minute exceeded; retry after ${result.resetSeconds} s.`);
   }
 }

@@ -21,6 +21,10 @@ export class MemoryRateLimiter implements RateLimiter {
     return this.decide(key, limit, windowMs, true);
   }
 
+  consumeNow(key: string, limit: number, windowMs: number): RateLimitResult {
+    return this.decide(key, limit, windowMs, true);
+  }
+
   async peek(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
     return this.decide(key, limit, windowMs, false);
   }

@@ -205,12 +205,20 @@ const tokenWithOwner = compiledOnce((db, hash: string) =>
     .where('t.token_hash', '=', hash),
 );
 
-export async function authenticateToken(deps: Deps, value: string): Promise<TokenOwner | null> {
+/**
+ * The token and owner of a value looked up within the last second (see CredentialCache), without
+ * waiting: null for a value that cannot be a token, undefined when only the database can tell.
+ */
+export function cachedToken(deps: Deps, value: string): TokenOwner | null | undefined {
   if (!TOKEN_VALUE.test(value)) return null;
-  const hash = sha256(value);
-  const cached = deps.credentials.get(hash);
   // Revoked entries are forgotten and none outlives its token's expiry, so a hit is active.
+  return deps.credentials.get(sha256(value));
+}
+
+export async function authenticateToken(deps: Deps, value: string): Promise<TokenOwner | null> {
+  const cached = cachedToken(deps, value);
   if (cached !== undefined) return cached;
+  const hash = sha256(value);
   const since = deps.credentials.generation;
   const [row] = await tokenWithOwner(deps.db, hash);
   if (row === undefined) return null;
