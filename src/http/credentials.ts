@@ -18,16 +18,21 @@ export function actorForSession(user: UserRow): Actor {
   return userActor(user, 'session');
 }
 
+/** The Bearer value sent: undefined without an Authorization header, null when it holds no Bearer value. */
+function bearerOf(request: FastifyRequest): string | null | undefined {
+  const authorization = request.headers.authorization;
+  return authorization === undefined ? undefined : (BEARER.exec(authorization)?.[1] ?? null);
+}
+
 /**
  * Turns the request's credential into an Actor. A Bearer token decides over a cookie.
  * A bad Bearer token is 401 even where no credential is needed: the client must learn it is broken.
  */
 export async function resolveCredentials(deps: Deps, request: FastifyRequest): Promise<void> {
-  const authorization = request.headers.authorization;
-  if (authorization !== undefined) {
-    const value = BEARER.exec(authorization)?.[1];
+  const value = bearerOf(request);
+  if (value !== undefined) {
     if (value?.startsWith('tto_') === true) return resolveOAuth(deps, request, value);
-    const found = value === undefined ? null : await authenticateToken(deps, value);
+    const found = value === null ? null : await authenticateToken(deps, value);
     if (found === null) throw new DomainError('unauthenticated', 'The Bearer token is missing, unknown, expired or revoked.');
     return actAsToken(deps, request, found);
   }
@@ -47,10 +52,8 @@ export async function resolveCredentials(deps: Deps, request: FastifyRequest): P
  * resolveCredentials can tell (no such token cached, another credential, none).
  */
 export function resolveCachedToken(deps: Deps, request: FastifyRequest): boolean {
-  const authorization = request.headers.authorization;
-  if (authorization === undefined) return false;
-  const value = BEARER.exec(authorization)?.[1];
-  if (value === undefined || value.startsWith('tto_')) return false;
+  const value = bearerOf(request);
+  if (value === undefined || value === null || value.startsWith('tto_')) return false;
   const found = cachedToken(deps, value);
   if (found === undefined || found === null) return false;
   actAsToken(deps, request, found);

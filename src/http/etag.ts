@@ -6,8 +6,11 @@ type OnSendDone = (err: Error | null, payload?: unknown) => void;
 
 /** A strong validator over the body and the actor, so two accounts never share a cached answer. */
 export function etagFor(actorKey: string, body: string): string {
-  return `"${sha256(`${actorKey}\n${body}`).slice(0, 32)}"`;
+  return bodyTag(sha256(`${actorKey}\n${body}`));
 }
+
+/** A body's tag from its base64url SHA-256 (of the reader, a newline and the body). */
+const bodyTag = (digest: string) => `"${digest.slice(0, 32)}"`;
 
 /**
  * The tag etagFor gives a body that is written in pieces (the export), hashed as each piece
@@ -17,7 +20,7 @@ export function bodyTagger(request: FastifyRequest): { update(piece: string): vo
   const hash = createHash('sha256').update(`${readerOf(request)}\n`);
   return {
     update: (piece) => void hash.update(piece),
-    digest: () => `"${hash.digest('base64url').slice(0, 32)}"`,
+    digest: () => bodyTag(hash.digest('base64url')),
   };
 }
 

@@ -18,7 +18,7 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   async consume(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
-    return this.decide(key, limit, windowMs, true);
+    return this.consumeNow(key, limit, windowMs);
   }
 
   consumeNow(key: string, limit: number, windowMs: number): RateLimitResult {

@@ -36,6 +36,11 @@ export class CredentialCache {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** False with a TTL of zero (PostgreSQL): every lookup goes to the database. */
+  get keeps(): boolean {
+    return this.ttlMs > 0;
+  }
+
   get(hash: string): TokenOwner | undefined {
     const entry = this.entries.get(hash);
     if (entry === undefined) return undefined;
@@ -48,7 +53,7 @@ export class CredentialCache {
 
   /** Keeps a lookup made when `generation` was `since`. */
   set(hash: string, owner: TokenOwner, since: number): void {
-    if (since !== this.generation || this.ttlMs <= 0) return;
+    if (since !== this.generation || !this.keeps) return;
     // Insertion order is age order: the oldest entry makes room.
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(hash, { owner, until: Math.min(this.now() + this.ttlMs, Date.parse(owner.token.expires_at)) });

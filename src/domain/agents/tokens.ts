@@ -210,15 +210,21 @@ const tokenWithOwner = compiledOnce((db, hash: string) =>
  * waiting: null for a value that cannot be a token, undefined when only the database can tell.
  */
 export function cachedToken(deps: Deps, value: string): TokenOwner | null | undefined {
-  if (!TOKEN_VALUE.test(value)) return null;
+  const hash = hashOfToken(value);
   // Revoked entries are forgotten and none outlives its token's expiry, so a hit is active.
-  return deps.credentials.get(sha256(value));
+  return hash === null ? null : deps.credentials.get(hash);
+}
+
+/** What a token is stored and cached by; null for a value that cannot be a token. */
+function hashOfToken(value: string): string | null {
+  return TOKEN_VALUE.test(value) ? sha256(value) : null;
 }
 
 export async function authenticateToken(deps: Deps, value: string): Promise<TokenOwner | null> {
-  const cached = cachedToken(deps, value);
+  const hash = hashOfToken(value);
+  if (hash === null) return null;
+  const cached = deps.credentials.get(hash);
   if (cached !== undefined) return cached;
-  const hash = sha256(value);
   const since = deps.credentials.generation;
   const [row] = await tokenWithOwner(deps.db, hash);
   if (row === undefined) return null;

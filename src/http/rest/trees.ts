@@ -50,13 +50,15 @@ export const treeRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app)
     },
   }, async (request, reply) => {
     const body = new ExportBody(reply, request, deps.tempFiles.dir);
+    let finished: ReturnType<ExportBody['end']>;
     try {
       await writeTreeExport(deps, request.actor!, request.params.id, body);
+      finished = body.end();
     } catch (err) {
       body.close();
       throw err;
     }
-    const { body: json, length, etag } = body.end();
+    const { body: json, length, etag } = finished;
     if (answeredUnchanged(request, reply, etag)) {
       json.destroy();
       return reply;
