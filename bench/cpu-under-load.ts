@@ -10,14 +10,16 @@ import { load, population, SECONDS, startServer } from './lib.js';
  *   taskset -c 1 npx tsx bench/cpu-under-load.ts [path]     (default /api/v1/auth/me; {task} is a task id)
  *
  * The service (every thread of it) is pinned to CPU 0; run this script pinned to CPU 1 as above,
- * so the load generator it starts stays off the service's core. Each of three loads (BENCH_SECONDS, 5 s by default) uses a
+ * so the load generator it starts stays off the service's core. Each of three loads (BENCH_LOADS; BENCH_SECONDS, 5 s by default) uses a
  * population of its own. It prints req/s and the service's CPU µs per answered request, all
  * threads and the main thread alone. BENCH_SERVICE_ENV='{"JOURNAL":"off"}' gives the service
  * settings of its own (what a part costs); BENCH_SERVICE_NODE_ARGS passes Node options to it.
  */
 const path = process.argv[2] ?? '/api/v1/auth/me';
 const server = await startServer('sqlite', JSON.parse(process.env.BENCH_SERVICE_ENV ?? '{}') as Record<string, string>);
-const populations = [await population(server), await population(server), await population(server)];
+// BENCH_LOADS=1 and many runs, alternating versions, separates them better: a process's speed varies more than its loads'.
+const populations = [];
+for (let i = 0; i < Number(process.env.BENCH_LOADS ?? 3); i++) populations.push(await population(server));
 const { pid } = await server.asProcess();
 execFileSync('taskset', ['-a', '-p', '-c', '0', String(pid)], { stdio: 'ignore' });
 

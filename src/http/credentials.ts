@@ -69,7 +69,7 @@ function actAsToken(deps: Deps, request: FastifyRequest, found: TokenOwner): voi
     scopes: found.scopes,
     plan: effectivePlan(found.user.plan, found.user.plan_expires_at),
   };
-  touchToken(deps, found.token)?.catch(warnWith(request.log, 'could not record token use'));
+  touchToken(deps, found)?.catch(warnWith(request.log, 'could not record token use'));
 }
 
 /**

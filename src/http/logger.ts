@@ -73,7 +73,8 @@ export class AccessLog extends LogController {
     if (error) {
       request.server.log.error({ reqId: request.id, req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
     } else if (this.infoEnabled) {
-      const id = JSON.stringify(request.id);
+      // Ids are ours or match REQUEST_ID (requestIdOf), so they never need escaping.
+      const id = `"${request.id}"`;
       const query = request.url.indexOf('?');
       const path = JSON.stringify(query === -1 ? request.url : request.url.slice(0, query));
       this.stream.write(`{"level":30,"time":${Date.now()}${this.bindings},"reqId":${id},"req":{"id":${id},"method":"${request.method}","path":${path}},` +

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CredentialCache, type TokenOwner } from '../../src/domain/agents/credential-cache.js';
 
 function owner(tokenId: string, userId: string, expiresAt = '2999-01-01T00:00:00.000Z'): TokenOwner {
-  return { token: { id: tokenId, expires_at: expiresAt } as TokenOwner['token'], user: { id: userId } as TokenOwner['user'], scopes: new Set() };
+  return { token: { id: tokenId, expires_at: expiresAt } as TokenOwner['token'], user: { id: userId } as TokenOwner['user'], scopes: new Set(), lastUsedMs: 0 };
 }
 
 describe('CredentialCache', () => {

@@ -46,6 +46,16 @@ describe('the batched log destination', () => {
     expect(readFileSync(path, 'utf8')).toBe(lines.join(''));
   });
 
+  it('passes a line longer than a batch on whole, in its place', async () => {
+    const { path, fd } = logFile();
+    const destination = new LogDestination(fd);
+    const long = `{"stack":"${'é'.repeat(12_000)}"}\n`;
+    const lines = [lineOf(1), lineOf(2), long, lineOf(3), long, lineOf(4)];
+    for (const line of lines) destination.write(line);
+    destination.flushSync();
+    expect(readFileSync(path, 'utf8')).toBe(lines.join(''));
+  });
+
   it('writes what it holds within a second with no further line', async () => {
     const { path, fd } = logFile();
     const destination = new LogDestination(fd);

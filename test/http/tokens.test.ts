@@ -98,6 +98,30 @@ describe.each(databases)('personal tokens (%s)', (kind) => {
 
   });
 
+  it('records its last use at most once a minute, across fresh lookups', async () => {
+    const person = await makeUser(t.url);
+    const { agent, token } = await makeToken(person);
+    const lastUsed = async () =>
+      (await t.app.deps.db.selectFrom('personal_tokens').select('last_used_at').where('id', '=', token.id).executeTakeFirstOrThrow()).last_used_at;
+    const before = Date.now();
+    expect((await agent.get('/api/v1/auth/me')).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const first = await lastUsed();
+    expect(Date.parse(first!)).toBeGreaterThanOrEqual(before - 1);
+    // A fresh lookup reads the recorded use, so it is not written again within the minute.
+    t.app.deps.credentials.clear();
+    expect((await agent.get('/api/v1/auth/me')).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await lastUsed()).toBe(first);
+    // A minute later the next use is recorded.
+    const aMinuteAgo = new Date(Date.parse(first!) - 61_000).toISOString();
+    await t.app.deps.db.updateTable('personal_tokens').set({ last_used_at: aMinuteAgo }).where('id', '=', token.id).execute();
+    t.app.deps.credentials.clear();
+    expect((await agent.get('/api/v1/auth/me')).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(Date.parse((await lastUsed())!)).toBeGreaterThan(Date.parse(aMinuteAgo));
+  });
+
   it('ends a token whose lookup is cached when it expires', async () => {
     const person = await makeUser(t.url);
     const { agent, token } = await makeToken(person);

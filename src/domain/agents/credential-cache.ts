@@ -7,6 +7,8 @@ export interface TokenOwner {
   user: UserRow;
   /** The token's scopes, parsed once per lookup. */
   scopes: ReadonlySet<Scope>;
+  /** `token.last_used_at` in ms (0 for never), parsed once per lookup: touchToken asks on every request. */
+  lastUsedMs: number;
 }
 
 /** How long a looked-up token stays trusted without asking the database again. */

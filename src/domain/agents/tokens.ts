@@ -239,7 +239,7 @@ export async function authenticateToken(deps: Deps, value: string): Promise<Toke
     language: row.language, timezone: row.timezone, plan: row.plan, plan_expires_at: row.plan_expires_at,
     billing_customer_id: row.billing_customer_id, billing_event_at: row.billing_event_at, created_at: row.created_at, updated_at: row.updated_at,
   };
-  const owner = { token, user, scopes: new Set(parseScopes(token.scopes)) };
+  const owner = { token, user, scopes: new Set(parseScopes(token.scopes)), lastUsedMs: token.last_used_at === null ? 0 : Date.parse(token.last_used_at) };
   deps.credentials.set(hash, owner, since);
   return owner;
 }
@@ -247,10 +247,12 @@ export async function authenticateToken(deps: Deps, value: string): Promise<Toke
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /** Records use at most once a minute per token, so reads do not turn into writes; undefined when there was nothing to record. */
-export function touchToken(deps: Deps, token: TokenRow): Promise<unknown> | undefined {
+export function touchToken(deps: Deps, owner: TokenOwner): Promise<unknown> | undefined {
   const now = Date.now();
-  if (token.last_used_at !== null && now - Date.parse(token.last_used_at) < LAST_USED_RESOLUTION_MS) return undefined;
+  if (now - owner.lastUsedMs < LAST_USED_RESOLUTION_MS) return undefined;
+  const { token } = owner;
   const at = new Date(now).toISOString();
+  owner.lastUsedMs = now;
   token.last_used_at = at;
   return deps.db.updateTable('personal_tokens').set({ last_used_at: at }).where('id', '=', token.id).execute();
 }
