@@ -1,8 +1,9 @@
+import { connect, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { loggingOptions, requestIdOf } from '../../src/http/logger.js';
+import { loggingOptions, millis, requestIdOf } from '../../src/http/logger.js';
 
 /** The service's logging options on a bare Fastify, its lines captured. */
 function capture() {
@@ -87,6 +88,26 @@ describe('request loggers made on first use', () => {
     const theirs = rendered.lines[0]!;
     expect(Object.keys(ours)).toEqual(Object.keys(theirs));
     expect({ ...ours, time: 0 }).toEqual({ ...theirs, time: 0 });
+  });
+
+  it('write a path that JSON must escape as JSON, and the time to the microsecond', async () => {
+    const { app, lines } = await serverWithLog();
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    // A raw request: an HTTP client library would percent-encode the quote and the backslash.
+    const path = '/odd"path\\x';
+    const socket = connect(port, '127.0.0.1');
+    socket.end(`GET ${path}?q=1 HTTP/1.1\r\nHost: x\r\nX-Request-Id: odd-1\r\nConnection: close\r\n\r\n`);
+    await new Promise((resolve) => socket.on('close', resolve).resume());
+    await app.close();
+    const line = lines.find((l) => l.reqId === 'odd-1' && l.msg === 'request completed')!;
+    expect(line).toMatchObject({ req: { path }, res: { status: 404 } });
+    expect(String(line.responseTime)).toMatch(/^\d+(\.\d{1,3})?$/);
+  });
+
+  it('print milliseconds to the microsecond from integers', () => {
+    expect([0, 0.0004, 0.0005, 0.007, 0.07, 0.6822449999999662, 1, 12.3456, 999.9996].map(millis))
+      .toEqual(['0.000', '0.000', '0.001', '0.007', '0.070', '0.682', '1.000', '12.346', '1000.000']);
   });
 
   it('write no access line below info', async () => {
