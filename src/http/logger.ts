@@ -92,6 +92,7 @@ export class AccessLog extends LogController {
 }
 
 /** What a JSON string must escape: a quote, a backslash, a control character. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what it looks for
 const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
 
 /** A path as a JSON string; most need no escaping, and JSON.stringify costs more than the test. */
