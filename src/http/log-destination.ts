@@ -9,7 +9,6 @@ const MAX_BYTES_PER_UNIT = 3;
 
 interface Target {
   write(bytes: Buffer): boolean;
-  flush(done?: (err?: Error) => void): void;
   flushSync(): void;
 }
 
