@@ -67,17 +67,18 @@ export function applyReadCaching(request: FastifyRequest, reply: FastifyReply, p
 }
 
 function cachedOrFresh(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
-  reply.header('Vary', 'Authorization, Cookie');
+  // Lower-case names, as Fastify keeps them (see applyLimit in pipeline.ts).
+  reply.header('vary', 'Authorization, Cookie');
   if (request.method !== 'GET' && request.method !== 'HEAD') {
-    reply.header('Cache-Control', 'no-store');
+    reply.header('cache-control', 'no-store');
     return payload;
   }
-  reply.header('Cache-Control', 'private, no-cache');
+  reply.header('cache-control', 'private, no-cache');
   if (reply.statusCode !== 200 || typeof payload !== 'string' || (request.actor === null && request.sessionId === null)) return payload;
   // A versioned read set its tag (and chose 304 itself) before the body was built.
-  if (reply.hasHeader('ETag')) return payload;
+  if (reply.hasHeader('etag')) return payload;
   const etag = etagFor(readerOf(request), payload);
-  reply.header('ETag', etag);
+  reply.header('etag', etag);
   const ifNoneMatch = request.headers['if-none-match'];
   if (ifNoneMatch !== undefined && matches(ifNoneMatch, etag)) {
     reply.code(304);

@@ -118,13 +118,17 @@ function rateLimitKey(request: FastifyRequest): string {
   return `ip:${request.ip}`;
 }
 
-/** The RateLimit headers of every counted answer; past the limit, 429 with Retry-After. */
+/**
+ * The RateLimit headers of every counted answer; past the limit, 429 with Retry-After. Names are
+ * given in lower case, as Fastify keeps and sends them: it lowercases each name it is given, and
+ * a name already in lower case costs it no new string on every request.
+ */
 function applyLimit(reply: FastifyReply, result: RateLimitResult): void {
-  reply.header('RateLimit-Limit', result.limit);
-  reply.header('RateLimit-Remaining', result.remaining);
-  reply.header('RateLimit-Reset', result.resetSeconds);
+  reply.header('ratelimit-limit', result.limit);
+  reply.header('ratelimit-remaining', result.remaining);
+  reply.header('ratelimit-reset', result.resetSeconds);
   if (!result.allowed) {
-    reply.header('Retry-After', result.resetSeconds);
+    reply.header('retry-after', result.resetSeconds);
     throw new DomainError('rate_limited', `Rate limit of ${result.limit} requests per minute exceeded; retry after ${result.resetSeconds} s.`);
   }
 }

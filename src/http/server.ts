@@ -69,7 +69,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   // Hooks that run on every request and never wait are callback hooks: an async one costs a promise.
   app.addHook('onRequest', (request, reply, done) => {
     request.routeConfig = request.routeOptions.config;
-    reply.header('X-Request-Id', request.id);
+    reply.header('x-request-id', request.id);
     done();
   });
   if (deps.metrics !== null) app.addHook('onResponse', makeMetricsHook(deps.metrics));

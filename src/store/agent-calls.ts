@@ -37,26 +37,26 @@ function insertOf(dialect: DialectName, rows: number): string {
   return text;
 }
 
+/** An owner's calls as one stored row: `json` is the JSON array of their StoredCalls, oldest first. */
+export interface CallBatch {
+  owner: string;
+  count: number;
+  json: string;
+}
+
 /**
- * Stores each owner's calls (oldest first) as batches of up to 100, in order, then drops the
- * owner's oldest batches beyond the newest 2,000 calls (`keep`). Multi-row inserts whose SQL
- * text repeats keep one prepared statement busy (on PostgreSQL a named one).
+ * Stores the batches (each owner's oldest first), in order, then drops each owner's oldest
+ * batches beyond its newest 2,000 calls (`keep`). Multi-row inserts whose SQL text repeats keep
+ * one prepared statement busy (on PostgreSQL a named one).
  */
-export async function appendAgentCalls(trx: Trx, dialect: DialectName, byOwner: Map<string, StoredCall[]>, keep: number): Promise<void> {
-  const values: unknown[] = [];
-  for (const [owner, calls] of byOwner) {
-    for (let start = 0; start < calls.length; start += CALLS_PER_BATCH) {
-      const batch = calls.slice(start, start + CALLS_PER_BATCH);
-      values.push(owner, batch.length, JSON.stringify(batch));
-    }
-  }
+export async function appendAgentCalls(trx: Trx, dialect: DialectName, batches: CallBatch[], keep: number): Promise<void> {
   const width = COLUMNS.length;
-  const total = values.length / width;
-  for (let start = 0; start < total; start += CHUNK) {
-    const rows = Math.min(CHUNK, total - start);
-    await trx.executeQuery(CompiledQuery.raw(insertOf(dialect, rows), values.slice(start * width, (start + rows) * width)));
+  for (let start = 0; start < batches.length; start += CHUNK) {
+    const chunk = batches.slice(start, start + CHUNK);
+    const values = chunk.flatMap((batch) => [batch.owner, batch.count, batch.json]);
+    await trx.executeQuery(CompiledQuery.raw(insertOf(dialect, values.length / width), values));
   }
-  for (const owner of byOwner.keys()) await trimOwner(trx, owner, keep);
+  for (const owner of new Set(batches.map((batch) => batch.owner))) await trimOwner(trx, owner, keep);
 }
 
 /** Deletes the owner's batches older than the newest ones that together hold at most `keep` calls. */

@@ -1,6 +1,6 @@
 import type { Db, DialectName } from '../../store/db.js';
-import { appendAgentCalls, latestAgentCalls, type StoredCall } from '../../store/agent-calls.js';
-import { newId } from '../ids.js';
+import { appendAgentCalls, CALLS_PER_BATCH, latestAgentCalls } from '../../store/agent-calls.js';
+import { PendingCalls, type CallRecord } from './pending-calls.js';
 
 /** CONTRACT §8: metadata only. Never a body, query string, search term, note text or credential. */
 export interface AgentCall {
@@ -14,44 +14,22 @@ export interface AgentCall {
   client: string | null;
 }
 
-export type CallRecord = Omit<AgentCall, 'id' | 'at'>;
+export type { CallRecord };
 
 export const JOURNAL_KEEP_PER_OWNER = 2_000;
 export const JOURNAL_LATEST = 100;
 const FLUSH_EVERY_MS = 1_000;
-/** Pending records that force an early flush, which also bounds the memory they hold (~4 MB). */
+/** Pending records that force an early flush, which also bounds the memory they hold (~1 MB). */
 const FLUSH_AT = 20_000;
 
-interface Pending {
-  ownerId: string;
-  atMs: number;
-  call: CallRecord;
-}
-
 /**
- * The records worth writing, in order: an owner's calls older than their newest 2,000 in this
- * batch would be trimmed at once, so a busy agent costs at most 2,000 inserts per flush.
- */
-function newestPerOwner(batch: Pending[]): Pending[] {
-  const seen = new Map<string, number>();
-  const kept: Pending[] = [];
-  for (let i = batch.length - 1; i >= 0; i--) {
-    const record = batch[i]!;
-    const count = (seen.get(record.ownerId) ?? 0) + 1;
-    seen.set(record.ownerId, count);
-    if (count <= JOURNAL_KEEP_PER_OWNER) kept.push(record);
-  }
-  return kept.reverse();
-}
-
-/**
- * The agent call journal. A request only appends a small object to a buffer; the buffer is
+ * The agent call journal. A request only writes its fields into columns (PendingCalls), which are
  * written every second (sooner at 20,000 pending, and on close), each owner's calls as rows of
  * up to 100 (see appendAgentCalls), and each owner touched is then trimmed to at most its newest
  * 2,000. `enabled: false` turns recording off (benchmarks measure its cost).
  */
 export class Journal {
-  private pending: Pending[] = [];
+  private pending = new PendingCalls();
   private flushing: Promise<void> = Promise.resolve();
   private readonly timer: NodeJS.Timeout;
   /** Where a failed flush is reported; the composition root points it at the log. */
@@ -68,13 +46,13 @@ export class Journal {
 
   /** Records not yet written (the metrics' journal buffer). */
   get pendingCount(): number {
-    return this.pending.length;
+    return this.pending.count;
   }
 
   record(ownerId: string, call: CallRecord): void {
     if (!this.enabled) return;
-    this.pending.push({ ownerId, atMs: Date.now(), call });
-    if (this.pending.length === FLUSH_AT) void this.flush();
+    this.pending.add(ownerId, call, Date.now());
+    if (this.pending.count === FLUSH_AT) void this.flush();
   }
 
   /** Writes everything recorded so far; concurrent calls queue behind each other. */
@@ -84,24 +62,11 @@ export class Journal {
   }
 
   private async write(): Promise<void> {
-    if (this.pending.length === 0) return;
-    const batch = newestPerOwner(this.pending);
-    this.pending = [];
-    const byOwner = new Map<string, StoredCall[]>();
-    // Calls of one millisecond share their time: a busy second has far fewer of them than calls.
-    let lastMs = -1;
-    let lastAt = '';
-    for (const { ownerId, atMs, call } of batch) {
-      if (atMs !== lastMs) {
-        lastMs = atMs;
-        lastAt = new Date(atMs).toISOString();
-      }
-      let calls = byOwner.get(ownerId);
-      if (calls === undefined) byOwner.set(ownerId, (calls = []));
-      calls.push([newId('agc', atMs), lastAt, call.surface, call.operation.slice(0, 200), call.status,
-        Math.max(0, Math.round(call.duration_ms)), call.token_id, call.client]);
-    }
-    await this.db.transaction().execute((trx) => appendAgentCalls(trx, this.dialect, byOwner, JOURNAL_KEEP_PER_OWNER));
+    if (this.pending.count === 0) return;
+    const batches = this.pending.batches(JOURNAL_KEEP_PER_OWNER, CALLS_PER_BATCH);
+    // The next second is likely as busy as this one: sized for it, the columns need not grow.
+    this.pending = new PendingCalls(Math.min(this.pending.count, FLUSH_AT));
+    await this.db.transaction().execute((trx) => appendAgentCalls(trx, this.dialect, batches, JOURNAL_KEEP_PER_OWNER));
   }
 
   async close(): Promise<void> {

@@ -30,7 +30,8 @@ export const authRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app)
       description: 'Works without credentials (user null). Without a session cookie, an anonymous session is started and its cookie set.',
       headers: ReadHeaders, response: { 200: Me, ...errors(401, 409) },
     },
-  }, async (request, reply) => {
+    // Not async: it never waits, and Fastify sends a plain return value without a promise's turn.
+  }, (request, reply) => {
     const user = request.actor === null ? null : presentUser(request.actor.user);
     if (request.credential === 'bearer') return { user };
     let sessionId = request.sessionId;
