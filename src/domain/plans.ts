@@ -27,8 +27,9 @@ export function isPlanName(value: string): value is PlanName {
 }
 
 /** The plan in force: the stored plan while it has not expired, else Seed. Evaluated on every request. */
-export function effectivePlan(plan: string, expiresAt: string | null, now = new Date()): PlanName {
+export function effectivePlan(plan: string, expiresAt: string | null, now?: Date): PlanName {
   if (!isPlanName(plan) || plan === 'seed') return 'seed';
-  if (expiresAt !== null && Date.parse(expiresAt) <= now.getTime()) return 'seed';
+  // The clock is read only for a plan that can lapse: this runs on every authenticated request.
+  if (expiresAt !== null && Date.parse(expiresAt) <= (now?.getTime() ?? Date.now())) return 'seed';
   return plan;
 }

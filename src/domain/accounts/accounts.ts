@@ -29,7 +29,7 @@ export interface User {
   updated_at: string;
 }
 
-export function presentUser(row: UserRow, now = new Date()): User {
+export function presentUser(row: UserRow, now?: Date): User {
   return {
     id: row.id,
     email: row.email,
