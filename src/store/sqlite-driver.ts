@@ -16,6 +16,16 @@ export function loadSqlite(): typeof BetterSqlite3 {
 
 const STATEMENT_CACHE_SIZE = 500;
 
+const ownPrepares = new WeakMap<BetterSqlite3.Database, (source: string) => BetterSqlite3.Statement>();
+
+/**
+ * A statement of the caller's own, outside the shared cache: one whose modes it changes (raw
+ * rows) must not be the one Kysely is handed for the same SQL text.
+ */
+export function prepareOwn(db: BetterSqlite3.Database, source: string): BetterSqlite3.Statement {
+  return (ownPrepares.get(db) ?? db.prepare.bind(db))(source);
+}
+
 /**
  * Kysely prepares every query anew, and with better-sqlite3 preparing costs more than running
  * a point lookup. Queries are few and shaped by code, so their prepared statements are kept by
@@ -25,6 +35,7 @@ const STATEMENT_CACHE_SIZE = 500;
 export function withStatementCache(db: BetterSqlite3.Database): BetterSqlite3.Database {
   const cache = new Map<string, BetterSqlite3.Statement>();
   const prepare = db.prepare.bind(db);
+  ownPrepares.set(db, prepare);
   db.prepare = ((source: string) => {
     let statement = cache.get(source);
     if (statement !== undefined) {

@@ -4,6 +4,9 @@ import { inTransaction, migrateToLatest, openStore, type Store } from '../../src
 import { compiledOnce } from '../../src/store/compiled.js';
 
 const userById = compiledOnce((db, id: string) => db.selectFrom('users').select(['id', 'name']).where('id', '=', id));
+const wholeUser = compiledOnce((db, id: string) => db.selectFrom('users').selectAll().where('id', '=', id));
+const userWithSelf = compiledOnce((db, id: string) =>
+  db.selectFrom('users as a').innerJoin('users as b', 'b.id', 'a.owner_id').select(['a.id', 'a.name', 'b.name as owner_name', 'b.id']).where('a.id', '=', id));
 
 function userRow(id: string, name: string) {
   const now = new Date().toISOString();
@@ -60,5 +63,27 @@ describe.each(databases)('compiled point queries (%s)', (kind) => {
       return userById(trx, 'usr_c');
     });
     expect(seen).toEqual([{ id: 'usr_c', name: 'C' }]);
+  });
+
+  it('give whole rows as Kysely does, whatever else runs the same SQL', async () => {
+    await store.db.insertInto('users').values(userRow('usr_w', 'W')).execute();
+    const viaKysely = await store.db.selectFrom('users').selectAll().where('id', '=', 'usr_w').execute();
+    const compiled = await wholeUser(store.db, 'usr_w');
+    expect(compiled).toEqual(viaKysely);
+    expect(Object.keys(compiled[0]!)).toEqual(Object.keys(viaKysely[0]!));
+    // Kysely, handed the same SQL text afterwards, still gets objects.
+    expect(await store.db.selectFrom('users').selectAll().where('id', '=', 'usr_w').execute()).toEqual(viaKysely);
+    // Two columns of one name: the later one wins, as in a row object.
+    expect(await userWithSelf(store.db, 'usr_w')).toEqual([{ id: 'usr_w', name: 'W', owner_name: 'W' }]);
+  });
+
+  it.runIf(kind === 'sqlite')('follow a table that gained a column while the connection was open', async () => {
+    await store.db.insertInto('users').values(userRow('usr_s', 'S')).execute();
+    expect(await wholeUser(store.db, 'usr_s')).toHaveLength(1);
+    await store.db.schema.alterTable('users').addColumn('nickname', 'text', (c) => c.defaultTo('Ess')).execute();
+    const [row] = await wholeUser(store.db, 'usr_s');
+    expect(row).toMatchObject({ id: 'usr_s', name: 'S', nickname: 'Ess' });
+    await store.db.schema.alterTable('users').dropColumn('nickname').execute();
+    expect(await wholeUser(store.db, 'usr_s')).toEqual(await store.db.selectFrom('users').selectAll().where('id', '=', 'usr_s').execute());
   });
 });
