@@ -77,7 +77,8 @@ describe.each(databases)('compiled point queries (%s)', (kind) => {
     expect(await userWithSelf(store.db, 'usr_w')).toEqual([{ id: 'usr_w', name: 'W', owner_name: 'W' }]);
   });
 
-  it.runIf(kind === 'sqlite')('follow a table that gained a column while the connection was open', async () => {
+  // SQLite only: there the statement is ours and re-prepared by SQLite; PostgreSQL rows come from pg.
+  if (kind === 'sqlite') it('follow a table that gained a column while the connection was open', async () => {
     await store.db.insertInto('users').values(userRow('usr_s', 'S')).execute();
     expect(await wholeUser(store.db, 'usr_s')).toHaveLength(1);
     await store.db.schema.alterTable('users').addColumn('nickname', 'text', (c) => c.defaultTo('Ess')).execute();
