@@ -3,15 +3,9 @@ import { appendAgentCalls, CALLS_PER_BATCH, latestAgentCalls } from '../../store
 import { PendingCalls, type CallRecord } from './pending-calls.js';
 
 /** CONTRACT §8: metadata only. Never a body, query string, search term, note text or credential. */
-export interface AgentCall {
+export interface AgentCall extends CallRecord {
   id: string;
   at: string;
-  surface: 'rest' | 'mcp';
-  operation: string;
-  status: number;
-  duration_ms: number;
-  token_id: string;
-  client: string | null;
 }
 
 export type { CallRecord };
