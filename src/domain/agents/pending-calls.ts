@@ -19,8 +19,8 @@ const NO_CLIENT = -1;
 /**
  * The calls recorded since the last flush, column by column: times in a Float64Array, the rest
  * in an Int32Array, each text as the number of a word kept once. A busy service records tens of
- * thousands of calls a second; as an object each, they lived until the flush, long enough to be
- * promoted, and cost the garbage collector more than the rest of the journal put together.
+ * thousands of calls a second; as two objects each, they lived until the flush, long enough for
+ * the garbage collector to copy them into the old generation, and the flush then regrouped them.
  */
 export class PendingCalls {
   count = 0;
