@@ -86,7 +86,8 @@ function rowsOf(own: DirectStatement, parameters: unknown[]): unknown[] {
  * transaction it goes straight to the pool.
  */
 export function compiledOnce<A extends unknown[], R>(build: (db: Db, ...args: A) => Compilable<R>) {
-  const cache = new WeakMap<object, { sql: string; slots: (number | { value: unknown })[]; direct: WeakMap<BetterSqlite3.Database, DirectStatement> }>();
+  // An adapter is one database's (Kysely makes one per instance), so an entry meets one SQLite handle.
+  const cache = new WeakMap<object, { sql: string; slots: (number | { value: unknown })[]; direct: DirectStatement | null }>();
   return async function run(db: Db | Trx, ...args: A): Promise<R[]> {
     // Keyed by the dialect adapter, which a database and its transactions share.
     const key = db.getExecutor().adapter;
@@ -95,15 +96,14 @@ export function compiledOnce<A extends unknown[], R>(build: (db: Db, ...args: A)
       const placeholders = args.map((_, i) => `${ARG}${i}`) as A;
       const compiled = build(db as Db, ...placeholders).compile();
       const slots = compiled.parameters.map((p) => (typeof p === 'string' && p.startsWith(ARG) ? Number(p.slice(ARG.length)) : { value: p }));
-      entry = { sql: compiled.sql, slots, direct: new WeakMap() };
+      entry = { sql: compiled.sql, slots, direct: null };
       cache.set(key, entry);
       if (key instanceof PostgresAdapter) prepareByName(entry.sql);
     }
     const parameters = entry.slots.map((slot) => (typeof slot === 'number' ? args[slot] : slot.value));
     const direct = sqliteHandles.get(db);
     if (direct !== undefined && (direct.holdsConnection || !direct.handle.inTransaction)) {
-      let own = entry.direct.get(direct.handle);
-      if (own === undefined) entry.direct.set(direct.handle, (own = directStatement(direct.handle, entry.sql)));
+      const own = (entry.direct ??= directStatement(direct.handle, entry.sql));
       if (own.toRow !== null) return rowsOf(own, parameters) as R[];
       own.statement.run(...parameters);
       return [];
