@@ -21,6 +21,7 @@ import { makeChallengeHook } from './oauth/challenge.js';
 import { registerWebApp } from './web.js';
 import { unreachableDependencies } from './readiness.js';
 import { makeMetricsHook } from '../metrics/http-hook.js';
+import { writeAnswersAtTurnEnd } from './turn-end-writes.js';
 
 export const API_PREFIX = '/api/v1';
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -73,6 +74,8 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     done();
   });
   if (deps.metrics !== null) app.addHook('onResponse', makeMetricsHook(deps.metrics));
+  // The first onSend hook, so it holds every answer (the later hooks run when it lets go).
+  writeAnswersAtTurnEnd(app);
   app.addHook('onSend', makeChallengeHook(deps));
   // A write sent without a body is validated as an empty object: PATCH with no body is a no-op.
   app.addHook('preValidation', (request, _reply, done) => {

@@ -1,5 +1,6 @@
 import type { Db, DialectName, Trx } from './db.js';
 import { execute, runDirectlyIn } from './compiled.js';
+import { atTurnEnd } from '../turn-end.js';
 
 type Work<T> = (trx: Trx) => Promise<T>;
 /** One atomic statement that does the write or declines (undefined) having changed nothing. */
@@ -56,8 +57,8 @@ export class GroupCommit {
       if (pending === undefined) {
         pending = [];
         this.waiting.set(queue, pending);
-        // The next turn of the event loop: every request read in this one has joined by then.
-        if (!this.running.has(queue)) setImmediate(() => this.flush(queue));
+        // Every request read in this turn has joined by its end.
+        if (!this.running.has(queue)) atTurnEnd(() => this.flush(queue));
       }
       pending.push({ work: work as Work<unknown>, attempt: attempt as Attempt<unknown> | undefined, resolve: resolve as (value: unknown) => void, reject });
     });
@@ -71,6 +72,7 @@ export class GroupCommit {
     this.running.add(queue);
     void this.commit(batch).finally(() => {
       this.running.delete(queue);
+      // Not atTurnEnd: that would hold this batch's answers until the next batch has committed.
       if (this.waiting.has(queue)) setImmediate(() => this.flush(queue));
     });
   }

@@ -88,6 +88,16 @@ describe.each(databases)('concurrent task creates sharing a commit (%s)', (kind)
     expect(found.body.items.map((task: { id: string }) => task.id).sort()).toEqual(made.map((task) => task.id).sort());
   });
 
+  it('commits more creates than one batch holds in batches one after another, each answered with its own task', async () => {
+    const tree = (await makeTree(owner.browser)).id;
+    // Over twice the 32 of a batch, all started in one tick.
+    const titles = Array.from({ length: 70 }, (_, i) => `task ${i}`);
+    const created = await Promise.all(titles.map((title) => createTask(t.app.deps, ownerActor, { tree_id: tree, title })));
+    expect(created.map((task) => task.title)).toEqual(titles);
+    expect(new Set(created.map((task) => task.position)).size).toBe(70);
+    expect(await counted(tree)).toEqual({ counter: 70, tasks: 70, history: 70 });
+  });
+
   it('answers the same over HTTP: 20 parallel creates all commit, each with its history entry', async () => {
     const tree = (await makeTree(owner.browser)).id;
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => agent.post('/api/v1/tasks', { tree_id: tree, title: `parallel tulip ${i}` })));
