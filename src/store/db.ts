@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type LogEvent, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
+import { InlineLimits } from './inline-limits.js';
 import { loadSqlite, withStatementCache } from './sqlite-driver.js';
 import { registerSqliteHandle } from './compiled.js';
 import { registerPostgresPool } from './pg-prepared.js';
@@ -54,7 +55,8 @@ function openSqlite(dataDir: string, onQuery?: QueryObserver): Store {
   sqlite.pragma('temp_store = MEMORY');
   // SQLite's lower() folds ASCII only; search compares short terms case-insensitively in every script.
   sqlite.function('casefold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...queryLog(onQuery) });
+  // Limits are written into the text: SQLite prepares a statement with a bound one again at every run.
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), plugins: [new InlineLimits()], ...queryLog(onQuery) });
   registerSqliteHandle(db, sqlite);
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databases, makeTestEnv, type TestEnv } from '../helpers/app.js';
-import { inTransaction, migrateToLatest, openStore, type Store } from '../../src/store/db.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { databases } from '../helpers/app.js';
+import { useStore } from '../helpers/store.js';
+import { inTransaction, type Store } from '../../src/store/db.js';
 import { compiledOnce } from '../../src/store/compiled.js';
 
 const userById = compiledOnce((db, id: string) => db.selectFrom('users').select(['id', 'name']).where('id', '=', id));
@@ -14,16 +15,10 @@ function userRow(id: string, name: string) {
 }
 
 describe.each(databases)('compiled point queries (%s)', (kind) => {
-  let env: TestEnv;
+  const storeOf = useStore(kind);
   let store: Store;
-  beforeAll(async () => {
-    env = makeTestEnv(kind);
-    store = await openStore(env.config);
-    await migrateToLatest(store);
-  });
-  afterAll(async () => {
-    await store.close();
-    await env.dispose();
+  beforeAll(() => {
+    store = storeOf();
   });
 
   it('run with new arguments each time', async () => {
