@@ -61,16 +61,18 @@ const taskWithTreeFor = compiledOnce((db, id: string, actor: string) =>
 );
 // A task alone, for reads. A task's owner_id is its tree's owner (creates and moves keep it so),
 // so the tree's row is not needed: a task read is a third cheaper without it on SQLite.
-const readableTaskFor = compiledOnce((db, id: string, actor: string) =>
-  db
+function readableTaskQuery(db: Reader, id: string, actor: string) {
+  return db
     .selectFrom('tasks')
     .leftJoin('members as m', (join) => join.onRef('m.tree_id', '=', 'tasks.tree_id').on('m.user_id', '=', actor).on('tasks.owner_id', '<>', actor))
     .leftJoin('users as o', (join) => join.onRef('o.id', '=', 'tasks.owner_id').on('m.id', 'is not', null))
-    .selectAll('tasks')
     .select(['m.status as m_status', 'm.expires_at as m_expires_at', 'o.plan as o_plan', 'o.plan_expires_at as o_plan_expires_at'])
     .where('tasks.id', '=', id)
-    .where((eb) => eb.or([eb('tasks.owner_id', '=', actor), eb('m.user_id', '=', actor)])),
-);
+    .where((eb) => eb.or([eb('tasks.owner_id', '=', actor), eb('m.user_id', '=', actor)]));
+}
+const readableTaskFor = compiledOnce((db, id: string, actor: string) => readableTaskQuery(db, id, actor).selectAll('tasks'));
+// The same rows with only what a conditional read compares: a 304 needs neither the task's text nor its body built.
+const readableTaskVersionFor = compiledOnce((db, id: string, actor: string) => readableTaskQuery(db, id, actor).select(['tasks.owner_id', 'tasks.version']));
 // A tree someone shared with the user, with what decides the access: the membership and the owner's plan.
 const sharedTree = compiledOnce((db, id: string, user: string) =>
   db
@@ -125,9 +127,7 @@ export async function projectAccess(db: Reader, actor: Actor, projectId: string)
 
 /** @throws not_found */
 export async function taskAccess(db: Reader, actor: Actor, taskId: string): Promise<{ task: TaskRow; access: TreeAccess }> {
-  if (!isStorableId(taskId)) throw notFound('task');
-  const [row] = await taskWithTreeFor(db, taskId, actor.user.id);
-  if (row === undefined || !readableBy(actor, row)) throw notFound('task');
+  const row = await readableRow(taskWithTreeFor, db, actor, taskId);
   const found = splitTaskRow(actor, row);
   if (row.owner_id === actor.user.id) return found;
   return { task: found.task, access: { ...found.access, role: row.m_role as TreeRole, ownerPlan: effectivePlan(row.o_plan ?? 'seed', row.o_plan_expires_at) } };
@@ -135,14 +135,26 @@ export async function taskAccess(db: Reader, actor: Actor, taskId: string): Prom
 
 /** A task the actor may read: their own, or one of a tree shared with them that grants access now. @throws not_found */
 export async function readableTask(db: Reader, actor: Actor, taskId: string): Promise<TaskRow> {
+  return taskOf(await readableRow(readableTaskFor, db, actor, taskId));
+}
+
+/** The version of a task the actor may read. @throws not_found as readableTask does */
+export async function readableTaskVersion(db: Reader, actor: Actor, taskId: string): Promise<number> {
+  return (await readableRow(readableTaskVersionFor, db, actor, taskId)).version;
+}
+
+interface AccessColumns { owner_id: string; m_status: string | null; m_expires_at: string | null; o_plan: string | null; o_plan_expires_at: string | null }
+
+/** The row `lookup` finds for a task when the actor may read that task now. @throws not_found */
+async function readableRow<R extends AccessColumns>(lookup: (db: Reader, id: string, actor: string) => Promise<R[]>, db: Reader, actor: Actor, taskId: string): Promise<R> {
   if (!isStorableId(taskId)) throw notFound('task');
-  const [row] = await readableTaskFor(db, taskId, actor.user.id);
+  const [row] = await lookup(db, taskId, actor.user.id);
   if (row === undefined || !readableBy(actor, row)) throw notFound('task');
-  return taskOf(row);
+  return row;
 }
 
 /** A row found by owner or membership: the owner's, or a membership that grants access now. */
-function readableBy(actor: Actor, row: { owner_id: string; m_status: string | null; m_expires_at: string | null; o_plan: string | null; o_plan_expires_at: string | null }): boolean {
+function readableBy(actor: Actor, row: AccessColumns): boolean {
   if (row.owner_id === actor.user.id) return true;
   return row.m_status !== null && membershipGrants({ status: row.m_status, expires_at: row.m_expires_at }, { plan: row.o_plan ?? 'seed', plan_expires_at: row.o_plan_expires_at });
 }

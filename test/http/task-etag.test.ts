@@ -3,6 +3,7 @@ import { databases, startTestApp } from '../helpers/app.js';
 import { makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeProject, makeTask, makeTree } from '../helpers/data.js';
 import type { Client } from '../helpers/client.js';
+import { setUserPlan } from '../../src/domain/accounts/accounts.js';
 
 /**
  * GET /tasks/{id} takes its ETag from the row's version and the reader, and answers a matching
@@ -89,6 +90,36 @@ describe.each(databases)('versioned task ETags (%s)', (kind) => {
     const stranger = (await makeToken(await makeUser(t.url, t.app, { plan: 'grove' }))).agent;
     expect((await read(stranger, task.id, etag)).status).toBe(404);
     expect((await fetch(`${t.url}/api/v1/tasks/${task.id}`, { headers: { 'if-none-match': etag } })).status).toBe(401);
+  });
+
+  it('answers 404, not 304, to a member once the owner\'s plan no longer shares, and 304 again once it does', async () => {
+    const sharer = await makeUser(t.url, t.app, { plan: 'grove' });
+    const tree = await makeTree(sharer.browser);
+    const task = await makeTask(sharer.browser, tree.id);
+    const viewer = await makeUser(t.url, t.app, { plan: 'sprout' });
+    const invited = await sharer.browser.post(`/api/v1/trees/${tree.id}/members`, { email: viewer.email, role: 'viewer' });
+    await viewer.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`);
+    const etag = (await read(viewer.browser, task.id)).headers.get('etag')!;
+    expect((await read(viewer.browser, task.id, etag)).status).toBe(304);
+    await setUserPlan(t.app.deps, sharer.email, 'sprout', null);
+    expect((await read(viewer.browser, task.id, etag)).status).toBe(404);
+    await setUserPlan(t.app.deps, sharer.email, 'grove', null);
+    expect((await read(viewer.browser, task.id, etag)).status).toBe(304);
+  });
+
+  it('answers a stale tag with the task and its new tag, and a tag of another task with that task', async () => {
+    const tree = await makeTree(agent);
+    const [a, b] = [await makeTask(agent, tree.id, { title: 'a' }), await makeTask(agent, tree.id, { title: 'b' })];
+    const tagOfA = (await read(agent, a.id)).headers.get('etag')!;
+    await agent.patch(`/api/v1/tasks/${a.id}`, { title: 'a2' });
+    const fresh = await read(agent, a.id, tagOfA);
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.task.title).toBe('a2');
+    expect(fresh.headers.get('etag')).not.toBe(tagOfA);
+    expect((await read(agent, a.id, fresh.headers.get('etag')!)).status).toBe(304);
+    const other = await read(agent, b.id, fresh.headers.get('etag')!);
+    expect(other.status).toBe(200);
+    expect(other.body.task.title).toBe('b');
   });
 
   it('answers 401, not 304, the moment the token is revoked', async () => {

@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import type { Db, Trx } from '../../store/db.js';
 import { collectDoomed } from '../cleanup.js';
 import { requireRead, requireWrite } from '../actor.js';
-import { projectAccess, readableTask, requireTreeWrite, taskAccess, treeAccess, visibleTrees, type TaskRow, type TreeAccess } from '../access.js';
+import { projectAccess, readableTask, readableTaskVersion, requireTreeWrite, taskAccess, treeAccess, visibleTrees, type TaskRow, type TreeAccess } from '../access.js';
 import { DEFAULT_COLOR, presentTask, taskStatuses, type Task } from '../records.js';
 import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { listPage } from '../list-page.js';
@@ -76,6 +76,12 @@ export async function listTasks(deps: Deps, actor: Actor, input: TaskFilters): P
 
 export async function getTask(deps: Deps, actor: Actor, id: string): Promise<Task> {
   return (await getVersionedTask(deps, actor, id)).task;
+}
+
+/** The row version of a task the actor may read: a conditional read compares it before reading the task. */
+export async function getTaskVersion(deps: Deps, actor: Actor, id: string): Promise<number> {
+  requireRead(actor);
+  return readableTaskVersion(deps.db, actor, id);
 }
 
 /** A task with its row version, which a conditional read compares instead of the body. */

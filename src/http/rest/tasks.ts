@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../domain/deps.js';
-import { createTask, deleteTask, getVersionedTask, listTasks, updateTask } from '../../domain/trees/tasks.js';
+import { createTask, deleteTask, getTaskVersion, getVersionedTask, listTasks, updateTask } from '../../domain/trees/tasks.js';
 import { answeredUnchanged, versionTags } from '../etag.js';
 import { access } from '../access.js';
 import { errors, IdParams, Ok, ReadHeaders, WriteHeaders } from '../schemas/common.js';
@@ -27,7 +27,10 @@ export const taskRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app)
     config: { access: access.read() },
     schema: { operationId: 'getTask', tags, summary: 'One task', params: IdParams, headers: ReadHeaders, response: { 200: TaskOnly, ...errors(401, 403, 404, 409) } },
   }, async (request, reply) => {
-    const { task, version } = await getVersionedTask(deps, request.actor!, request.params.id);
+    const { id } = request.params;
+    // A revalidation reads the version alone first: most find the task unchanged.
+    if (request.headers['if-none-match'] !== undefined && answeredUnchanged(request, reply, taskTag(request, id, await getTaskVersion(deps, request.actor!, id)))) return reply;
+    const { task, version } = await getVersionedTask(deps, request.actor!, id);
     return answeredUnchanged(request, reply, taskTag(request, task.id, version)) ? reply : { task };
   });
 
