@@ -1,5 +1,5 @@
 import { cpuUsage } from 'node:process';
-import { makeAgent, startServer } from './lib.js';
+import { makeAgent, NEW_TASK, startServer } from './lib.js';
 import { createTree } from '../src/domain/trees/trees.js';
 import { createTask } from '../src/domain/trees/tasks.js';
 
@@ -13,7 +13,6 @@ const COUNT = Number(process.env.BENCH_CREATES ?? 5000);
 const server = await startServer(process.env.DATABASE_URL ? 'postgres' : 'sqlite');
 const deps = server.app.deps;
 const { actor } = await makeAgent(server);
-const input = { title: 'Water the roses', text: 'with the can by the door', notes: 'twice a week in summer' };
 
 async function run(label: string, parallel: number): Promise<void> {
   const tree = await createTree(deps, actor, { name: label });
@@ -21,7 +20,7 @@ async function run(label: string, parallel: number): Promise<void> {
   const start = performance.now();
   let next = 0;
   await Promise.all(Array.from({ length: parallel }, async () => {
-    while (next++ < COUNT) await createTask(deps, actor, { tree_id: tree.id, ...input });
+    while (next++ < COUNT) await createTask(deps, actor, { tree_id: tree.id, ...NEW_TASK });
   }));
   const cpu = cpuUsage(startCpu);
   const wall = performance.now() - start;

@@ -27,6 +27,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** How long each load runs; BENCH_SECONDS=10 for steadier figures. */
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** The task every create of the benchmarks makes: a title and some text for the search index to take. */
+export const NEW_TASK = { title: 'Water the roses', text: 'with the can by the door', notes: 'twice a week in summer' };
 
 export interface Measurement {
   name: string;

@@ -1,4 +1,4 @@
-import { benchDatabases, bracketed, population, printHeader, report, startBaseline, startNodeBaseline, startServer, type BenchServer, type Client, type LoadOptions } from '../lib.js';
+import { benchDatabases, bracketed, NEW_TASK, population, printHeader, report, startBaseline, startNodeBaseline, startServer, type BenchServer, type Client, type LoadOptions } from '../lib.js';
 
 const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
 const MODERN = '2026-07-28';
@@ -73,7 +73,7 @@ export async function cases(server: BenchServer, populations: Client[][]): Promi
     }, 'target ≥ the 200 above'],
     ['POST /api/v1/tasks (history, search index, journal)', {
       url: server.url, method: 'POST', expectStatus: 201,
-      requests: of(3).map((c) => ({ path: '/api/v1/tasks', headers: { ...bearer(c), 'content-type': 'application/json' }, body: JSON.stringify({ tree_id: c.treeId, title: 'Water the roses', text: 'with the can by the door', notes: 'twice a week in summer' }) })),
+      requests: of(3).map((c) => ({ path: '/api/v1/tasks', headers: { ...bearer(c), 'content-type': 'application/json' }, body: JSON.stringify({ tree_id: c.treeId, ...NEW_TASK }) })),
     }, server.kind === 'sqlite' ? 'target ≥ 4,000 req/s' : 'target ≥ 1,500 req/s'],
     ['POST /mcp tools/call get_task, 2025-11-25 session', {
       url: `${server.url}/mcp`, method: 'POST',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CompiledQuery, sql } from 'kysely';
 import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
-import { benchDatabases, load, makeAgent, printHeader, report, startBaseline, startServer, time, type BenchServer } from '../lib.js';
+import { benchDatabases, load, makeAgent, NEW_TASK, printHeader, report, startBaseline, startServer, time, type BenchServer } from '../lib.js';
 import { createToken } from '../../src/domain/agents/tokens.js';
 import { createTree } from '../../src/domain/trees/trees.js';
 import { openDeps } from '../../src/app.js';
@@ -51,14 +51,13 @@ async function measure(server: BenchServer): Promise<void> {
   report(await load('floor: bare Fastify + one task read at 100,000 tasks as one prepared query, no pipeline', { url: `${floor.url}/` }), undefined, 'the most a read with no pipeline reaches');
   await floor.close();
   await baseline.close();
-  const newTask = { title: 'Water the roses', text: 'with the can by the door', notes: 'twice a week in summer' };
   const insertBaseline = await rawInsertBaseline(false);
-  const raw = await load('bare Fastify + raw better-sqlite3 insert transaction', { url: `${insertBaseline.url}/`, method: 'POST', body: JSON.stringify(newTask), expectStatus: 201 });
+  const raw = await load('bare Fastify + raw better-sqlite3 insert transaction', { url: `${insertBaseline.url}/`, method: 'POST', body: JSON.stringify(NEW_TASK), expectStatus: 201 });
   report(raw);
   await insertBaseline.close();
   const indexedBaseline = await rawInsertBaseline(true);
   report(await load('floor: the same raw insert into an empty table with the FTS5 trigram index search needs', {
-    url: `${indexedBaseline.url}/`, method: 'POST', body: JSON.stringify(newTask), expectStatus: 201,
+    url: `${indexedBaseline.url}/`, method: 'POST', body: JSON.stringify(NEW_TASK), expectStatus: 201,
   }), raw, 'the most any indexed insert can reach');
   await indexedBaseline.close();
 
