@@ -1,10 +1,9 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { BlobMissing, byteMeter, parseBlobKey, type BlobListing, type BlobStore, type ByteRange, type StoredBlob } from '../domain/files/blob-store.js';
-import { tempName } from '../domain/files/temp-files.js';
+import { streamToNewFile, tempName } from '../domain/files/temp-files.js';
 
 /** How many objects the sweep gets per page, so one database query covers many. */
 const PAGE = 500;
@@ -36,8 +35,8 @@ export class DiskBlobStore implements BlobStore {
     await mkdir(this.tmpDir, { recursive: true });
     const temp = join(this.tmpDir, tempName());
     const meter = byteMeter();
+    await streamToNewFile(body, meter.stream, temp);
     try {
-      await pipeline(body, meter.stream, createWriteStream(temp, { flags: 'wx' }));
       await mkdir(join(path, '..'), { recursive: true });
       await rename(temp, path);
     } catch (err) {

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hostname } from 'node:os';
-import type { Readable } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { byteMeter, type StoredBlob } from './blob-store.js';
 
@@ -27,6 +26,25 @@ const PROCESS_STARTED_MS = performance.timeOrigin;
 /** Temp files are named `<host>.<pid>.<random>`, so a later start can tell whose they are. */
 export function tempName(): string {
   return `${HOST}.${process.pid}.${randomBytes(12).toString('hex')}`;
+}
+
+/**
+ * Streams `source` through `meter` into a new file at `path`. If anything fails, the file is gone
+ * by the time this rejects. The file is opened before the first byte is read: a write stream
+ * opens its file later, on the thread pool, and pipeline rejects without waiting for that. An
+ * open still under way after the removal would leave an empty file behind for the sweep.
+ */
+export async function streamToNewFile(source: Readable, meter: Transform, path: string): Promise<void> {
+  const file = await open(path, 'wx').catch((err: unknown) => {
+    source.destroy(); // as pipeline would: nothing will read it
+    throw err;
+  });
+  try {
+    await pipeline(source, meter, file.createWriteStream());
+  } catch (err) {
+    await rm(path, { force: true });
+    throw err;
+  }
 }
 
 /**
@@ -61,12 +79,7 @@ export class TempFiles {
     await mkdir(this.dir, { recursive: true });
     const path = join(this.dir, tempName());
     const meter = byteMeter(maxBytes);
-    try {
-      await pipeline(source, meter.stream, createWriteStream(path, { flags: 'wx' }));
-    } catch (err) {
-      await rm(path, { force: true });
-      throw err;
-    }
+    await streamToNewFile(source, meter.stream, path);
     return { path, ...meter.result() };
   }
 
