@@ -14,17 +14,19 @@ import { load, NEW_TASK, population, SECONDS, startServer } from './lib.js';
  * so the load generator it starts stays off the service's core. Each of three loads (BENCH_LOADS; BENCH_SECONDS, 5 s by default) uses a
  * population of its own. It prints req/s and the service's CPU µs per answered request, all
  * threads and the main thread alone. BENCH_REVALIDATE=1 sends each answer's ETag back (the 304 path).
+ * BENCH_DATABASE=postgres (with DATABASE_URL) measures the service on PostgreSQL; the database server is not pinned.
+ * BENCH_PIN=0 leaves the service unpinned, as `npm run bench` runs it (for comparing the two placements).
  * BENCH_SERVICE_ENV='{"JOURNAL":"off"}' gives the service settings of its own (what a part costs); BENCH_SERVICE_NODE_ARGS passes Node options to it.
  */
 const creates = process.argv[2] === 'create';
 const revalidates = process.env.BENCH_REVALIDATE === '1';
 const path = creates ? '/api/v1/tasks' : process.argv[2] ?? '/api/v1/auth/me';
-const server = await startServer('sqlite', JSON.parse(process.env.BENCH_SERVICE_ENV ?? '{}') as Record<string, string>);
+const server = await startServer(process.env.BENCH_DATABASE === 'postgres' ? 'postgres' : 'sqlite', JSON.parse(process.env.BENCH_SERVICE_ENV ?? '{}') as Record<string, string>);
 // BENCH_LOADS=1 and many runs, alternating versions, separates them better: a process's speed varies more than its loads'.
 const populations = [];
 for (let i = 0; i < Number(process.env.BENCH_LOADS ?? 3); i++) populations.push(await population(server));
 const { pid } = await server.asProcess();
-execFileSync('taskset', ['-a', '-p', '-c', '0', String(pid)], { stdio: 'ignore' });
+if (process.env.BENCH_PIN !== '0') execFileSync('taskset', ['-a', '-p', '-c', '0', String(pid)], { stdio: 'ignore' });
 
 /** utime + stime in µs (clock ticks of 10 ms) of the process, or of its main thread. */
 function cpuMicros(statPath: string): number {
