@@ -26,11 +26,11 @@ const MAX_BATCH = 32;
  * flushing the FTS5 index, on PostgreSQL a WAL flush to disk, while concurrent writes into one
  * tree queue behind its counter row anyway.
  *
- * Each write runs in a savepoint of its own, one after the other, so a write that fails (a plan
- * limit, a foreign id) is undone alone and the others commit; each caller is answered only when
- * the shared transaction has committed (or with its error if the commit fails). Every rule of a
- * write therefore holds exactly as in a transaction of its own: the writes of a batch run in
- * sequence, each seeing the ones before it.
+ * Each write runs in a savepoint of its own (an attempt, below, needs none), one after the
+ * other, so a write that fails (a plan limit, a foreign id) is undone alone and the others
+ * commit; each caller is answered only when the shared transaction has committed (or with its
+ * error if the commit fails). Every rule of a write therefore holds exactly as in a transaction
+ * of its own: the writes of a batch run in sequence, each seeing the ones before it.
  *
  * On SQLite all batches queue on the one connection and the statements of a batch run directly
  * on it (see `runDirectlyIn`). On PostgreSQL each key (the tree written to) has its own queue,
@@ -41,8 +41,9 @@ const MAX_BATCH = 32;
  * having changed nothing (PostgreSQL: a create in one's own tree, see createTask). A write alone
  * in its batch runs that statement outside any transaction, as its own transaction: one round
  * trip instead of a begin, a savepoint, the write's statements and a commit. In a shared batch the
- * attempt runs first in the write's savepoint. Only when it declines does `work` run, in a
- * transaction, and decide (or name the error).
+ * attempt runs first, without a savepoint (a decline leaves nothing to undo); should it fail, the
+ * batch is rolled back and its writes run again one by one. Only when it declines does `work`
+ * run, in its savepoint, and decide (or name the error).
  */
 export class GroupCommit {
   private readonly waiting = new Map<string, Pending[]>();
@@ -84,24 +85,22 @@ export class GroupCommit {
       // It declined: trying it again inside the transaction would decline again.
       lone.attempt = undefined;
     }
-    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    const outcomes: Outcome[] = [];
     try {
       await this.db.transaction().execute(async (trx) => {
         runDirectlyIn(trx, this.db);
         for (const item of batch) {
-          await execute(trx, 'savepoint write');
-          try {
-            outcomes.push({ ok: true, value: (await item.attempt?.(trx)) ?? (await item.work(trx)) });
-            // PostgreSQL: released at commit, which spares a round trip per write.
-            if (this.dialect === 'sqlite') await execute(trx, 'release write');
-          } catch (error) {
-            await execute(trx, 'rollback to write');
-            if (this.dialect === 'sqlite') await execute(trx, 'release write');
-            outcomes.push({ ok: false, error });
-          }
+          const attempted = item.attempt === undefined ? undefined : await attemptInBatch(trx, item.attempt);
+          outcomes.push(attempted ?? (await this.inSavepoint(trx, item.work)));
         }
       });
     } catch (error) {
+      if (error instanceof AttemptFailed) {
+        // Nothing of the batch was kept: each write runs again in a batch of its own, so the
+        // failing one fails alone and the others commit, as if they had had savepoints.
+        for (const item of batch) await this.commit([item]);
+        return;
+      }
       for (const item of batch) item.reject(error);
       return;
     }
@@ -110,6 +109,21 @@ export class GroupCommit {
       if (outcome.ok) item.resolve(outcome.value);
       else item.reject(outcome.error);
     });
+  }
+
+  /** A write in a savepoint of its own, so a write that fails is undone alone. */
+  private async inSavepoint(trx: Trx, work: Work<unknown>): Promise<Outcome> {
+    await execute(trx, 'savepoint write');
+    try {
+      const value = await work(trx);
+      // PostgreSQL: released at commit, which spares a round trip per write.
+      if (this.dialect === 'sqlite') await execute(trx, 'release write');
+      return { ok: true, value };
+    } catch (error) {
+      await execute(trx, 'rollback to write');
+      if (this.dialect === 'sqlite') await execute(trx, 'release write');
+      return { ok: false, error };
+    }
   }
 
   /** A lone write's attempt, as a transaction of its own; false when it declined. */
@@ -125,6 +139,26 @@ export class GroupCommit {
     item.resolve(value);
     return true;
   }
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** An attempt that failed inside a shared batch (the batch's transaction is aborted with it). */
+class AttemptFailed extends Error {}
+
+/**
+ * An attempt in a shared batch, without a savepoint: it is one statement that declines having
+ * changed nothing, so only a failure needs undoing, and then the whole batch is rolled back
+ * (AttemptFailed). That spares a round trip per write. Undefined when it declined.
+ */
+async function attemptInBatch(trx: Trx, attempt: Attempt<unknown>): Promise<Outcome | undefined> {
+  let value: unknown;
+  try {
+    value = await attempt(trx);
+  } catch (error) {
+    throw new AttemptFailed('an attempt failed in a shared batch', { cause: error });
+  }
+  return value === undefined ? undefined : { ok: true, value };
 }
 
 const instances = new WeakMap<Db, GroupCommit>();
