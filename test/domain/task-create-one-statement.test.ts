@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { sql, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
 import { startTestApp } from '../helpers/app.js';
 import { makeToken, makeUser } from '../helpers/factories.js';
 import { makeProject, makeTree } from '../helpers/data.js';
 import { getUserByEmail } from '../../src/domain/accounts/accounts.js';
 import { userActor, type Actor } from '../../src/domain/actor.js';
-import { createTask } from '../../src/domain/trees/tasks.js';
+import { createTask, insertTasksBulk } from '../../src/domain/trees/tasks.js';
 import { planLimits } from '../../src/domain/plans.js';
 import { inTransaction } from '../../src/store/db.js';
 import { lockTrees } from '../../src/store/locks.js';
@@ -129,5 +130,41 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create as one statement 
     await expect(createTask(separately(statements), actor, { tree_id: foreign, title: 'Trespass' })).rejects.toMatchObject({ code: 'not_found' });
     expect(statements.count).toBeGreaterThan(1);
     expect(await counted(foreign)).toEqual({ counter: 0, tasks: [], history: [] });
+  });
+
+  it('finds the last sibling by the siblings index whatever plan the table\'s size suggested when the connection cached it', async () => {
+    // A schema of its own: the table's size when the plan is cached is what this case is about.
+    const fresh = await startTestApp('postgres');
+    const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    try {
+      const person = await makeUser(fresh.url, fresh.app, { plan: 'grove' });
+      const owner = userActor(await getUserByEmail(fresh.app.deps, person.email), 'cli');
+      const here = (await makeTree(person.browser)).id;
+      const elsewhere = (await makeTree(person.browser)).id;
+      // 200 loose tasks and no ANALYZE: the (project_id, seq) index is then a level shallower than
+      // the siblings index, and without the function's settings the cached plan read every loose
+      // task of the table (through tasks_project_seq) and sorted them.
+      await insertTasksBulk(fresh.app.deps, owner, elsewhere, Array.from({ length: 200 }, (_, i) => ({ title: `loose ${i}` })));
+      await client.connect();
+      await client.query(`set search_path to ${fresh.env.schema}, public`);
+      const place = () => client.query('select * from take_task_place($1, $2, null, $3)', [here, owner.user.id, limit]);
+      // The sixth call of a connection caches a generic plan.
+      for (let i = 0; i < 8; i++) await place();
+      const scans = async () => (await client.query<Record<string, string>>(`select
+        pg_stat_get_xact_numscans('tasks_siblings'::regclass) as siblings,
+        pg_stat_get_xact_numscans('tasks_project_seq'::regclass) as project_seq,
+        pg_stat_get_xact_numscans('tasks_tree_seq'::regclass) as tree_seq`)).rows[0]!;
+      // Inside one transaction the pending counters are not flushed between the two reads.
+      await client.query('begin');
+      const before = await scans();
+      await place();
+      const after = await scans();
+      await client.query('rollback');
+      const used = Object.fromEntries(Object.keys(before).map((index) => [index, Number(after[index]) - Number(before[index])]));
+      expect(used).toEqual({ siblings: 1, project_seq: 0, tree_seq: 0 });
+    } finally {
+      await client.end();
+      await fresh.stop();
+    }
   });
 });

@@ -10,6 +10,7 @@ import * as billing from './2026-11-24-0008-billing.js';
 import * as taskVersion from './2026-11-24-0009-task-version.js';
 import * as taskPlace from './2026-11-25-0010-task-place.js';
 import * as agentCallBatches from './2026-11-26-0011-agent-call-batches.js';
+import * as taskPlacePlan from './2026-11-27-0012-task-place-plan.js';
 
 /** Every migration, in order. Names are frozen once released; add new files, never edit old ones. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-0009-task-version': taskVersion,
   '2026-11-25-0010-task-place': taskPlace,
   '2026-11-26-0011-agent-call-batches': agentCallBatches,
+  '2026-11-27-0012-task-place-plan': taskPlacePlan,
 };
