@@ -22,8 +22,10 @@ export const planLimits: Record<PlanName, PlanLimits> = {
   grove: { apiWrites: true, trees: 250, projectsPerTree: 5_000, tasksPerTree: 50_000, attachmentBytes: 50 * GiB, historyDays: 365, transcription: true, sharing: true },
 };
 
+const planNameSet: ReadonlySet<string> = new Set(planNames);
+
 export function isPlanName(value: string): value is PlanName {
-  return (planNames as readonly string[]).includes(value);
+  return planNameSet.has(value);
 }
 
 /** The plan in force: the stored plan while it has not expired, else Seed. Evaluated on every request. */

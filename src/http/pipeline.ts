@@ -110,10 +110,14 @@ function checkAccountGuard(request: FastifyRequest, idempotency: string | undefi
   }
 }
 
-/** The budget is per token (or grant), per signed-in session, or per address for anonymous callers. */
+/**
+ * The budget is per token (or grant), per signed-in session, or per address for anonymous callers.
+ * A credential's key is its id (`pat_…`, `oag_…`: never a colon, unlike the other keys), the very
+ * string of the cached lookup, so the limiter finds it without building and hashing a new one.
+ */
 function rateLimitKey(request: FastifyRequest): string {
   const actor = request.actor;
-  if (actor !== null && isApiCall(actor) && actor.credentialId !== null) return `cred:${actor.credentialId}`;
+  if (actor !== null && isApiCall(actor) && actor.credentialId !== null) return actor.credentialId;
   if (actor !== null && request.sessionId !== null) return `ses:${sha256(request.sessionId)}`;
   return `ip:${request.ip}`;
 }

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HookHandlerDoneFunction } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../domain/deps.js';
@@ -7,7 +7,8 @@ import { makeValidatorCompiler } from './validation.js';
 import { installErrorHandling, MAX_PARAM_LENGTH, type NotFoundFallback } from './errors.js';
 import { answerClientError, answerFrameworkError } from './client-errors.js';
 import { loggingOptions, requestIdOf } from './logger.js';
-import { makePipeline } from './pipeline.js';
+import { isSafe, makePipeline } from './pipeline.js';
+import { addRouteHook, methodsOf } from './route-hooks.js';
 import { makeIdempotencyGuard, makeIdempotencyRecorder } from './idempotency.js';
 import { applyReadCaching } from './etag.js';
 import { makeJournalHook } from './journal-hook.js';
@@ -78,11 +79,8 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   writeAnswersAtTurnEnd(app);
   app.addHook('onSend', makeChallengeHook(deps));
   // A write sent without a body is validated as an empty object: PATCH with no body is a no-op.
-  app.addHook('preValidation', (request, _reply, done) => {
-    if (request.body === undefined && request.method !== 'GET' && request.method !== 'HEAD' && request.routeOptions.schema?.body !== undefined) {
-      request.body = {};
-    }
-    done();
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.body !== undefined) addRouteHook(route, 'preValidation', emptyBodyAsObject);
   });
 
   // Cookies are parsed where credentials are resolved, and only when no Bearer token decides.
@@ -101,8 +99,14 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   await app.register(oauthRoutes(deps));
   await app.register(async (api) => {
     api.addHook('onRequest', makePipeline(deps));
-    api.addHook('preHandler', makeIdempotencyGuard(deps));
-    api.addHook('onSend', makeIdempotencyRecorder(deps));
+    const [guard, recorder] = [makeIdempotencyGuard(deps), makeIdempotencyRecorder(deps)];
+    // Only writes that take an Idempotency-Key need its guard and recorder.
+    api.addHook('onRoute', (route) => {
+      if ((route.config?.idempotency ?? 'allow') === 'allow' && methodsOf(route).some((method) => !isSafe(method))) {
+        addRouteHook(route, 'preHandler', guard);
+        addRouteHook(route, 'onSend', recorder);
+      }
+    });
     api.addHook('onSend', applyReadCaching);
     api.addHook('onResponse', makeJournalHook(deps, API_PREFIX));
     api.get('/openapi.json', { config: { rateLimit: false }, schema: { hide: true } }, async () => app.swagger());
@@ -112,6 +116,11 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   const web = await registerWebApp(app);
   notFoundFallback.current = web?.fallback ?? null;
   return app;
+}
+
+function emptyBodyAsObject(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  if (request.body === undefined && request.method !== 'GET' && request.method !== 'HEAD') request.body = {};
+  done();
 }
 
 /**
