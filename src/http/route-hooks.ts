@@ -4,9 +4,9 @@ type Phase = 'preValidation' | 'preHandler' | 'onSend';
 
 /**
  * Adds a hook to one route (from an onRoute hook), after the route's own. A hook that concerns
- * only some routes belongs on those: Fastify skips a phase with no hook at all, and on a route
- * that never needs them the three moved here (the empty body, the Idempotency-Key guard and its
- * recorder) cost 1.7 µs of a 29 µs `GET /auth/me` only to return at once.
+ * only some routes belongs on those: Fastify skips a phase with no hook at all, so a read no
+ * longer runs the preValidation and preHandler phases only for hooks that return at once (the
+ * empty-body default, the Idempotency-Key guard and its recorder).
  */
 export function addRouteHook(route: RouteOptions, phase: Phase, hook: NonNullable<RouteOptions[Phase]>): void {
   const own = route[phase] as unknown;
