@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { DomainError, errorStatus, type ErrorCode } from '../domain/errors.js';
+import { methodsOf } from './route-hooks.js';
 
 interface ErrorBodyShape {
   error: { code: string; message: string; details?: unknown[]; request_id: string };
@@ -115,8 +116,7 @@ export function installErrorHandling(app: FastifyInstance, fallback: { current: 
   // A second router that knows every path, so an unknown method on a known path is a 405, not a 404.
   const known = FindMyWay({ ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH });
   app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) {
+    for (const method of methodsOf(route)) {
       if (!known.hasRoute(method as HTTPMethod, route.url)) known.on(method as HTTPMethod, route.url, () => undefined);
     }
   });

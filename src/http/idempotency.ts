@@ -1,10 +1,11 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Deps } from '../domain/deps.js';
 import { DomainError, invalid } from '../domain/errors.js';
 import { sha256 } from '../domain/crypto.js';
 import { nowIso } from '../domain/ids.js';
 import { header, isSafe } from './pipeline.js';
 import { IDEMPOTENCY_KEY_PATTERN } from './schemas/common.js';
+import { methodsOf } from './route-hooks.js';
 
 const KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 const REPLAY_MS = 7 * 86_400_000;
@@ -20,18 +21,23 @@ function fingerprintOf(request: FastifyRequest): string {
   return sha256(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`);
 }
 
+/** The routes that take an Idempotency-Key: writes whose config allows one (the default). */
+export function takesIdempotencyKey(route: RouteOptions): boolean {
+  return (route.config?.idempotency ?? 'allow') === 'allow' && methodsOf(route).some((method) => !isSafe(method));
+}
+
 /**
  * Runs after authorization and validation, before the work: claims the key or replays the stored
  * response. Concurrent duplicates race on the primary key, so only one of them ever does the work.
+ * It is added only to the routes of takesIdempotencyKey.
  */
 export function makeIdempotencyGuard(deps: Deps) {
   // A callback hook, since almost every request passes straight through; one that replays a
   // stored answer has sent it and must not continue (Fastify: do not call done after send).
   return function idempotencyGuard(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
-    const config = request.routeConfig;
     const key = header(request, 'idempotency-key');
     const actor = request.actor;
-    if (isSafe(request.method) || (config.idempotency ?? 'allow') !== 'allow' || key === undefined || actor === null) return done();
+    if (key === undefined || actor === null) return done();
     claimOrReplay(deps, request, reply, actor.user.id, key).then((replayed) => {
       if (!replayed) done();
     }, done);

@@ -7,9 +7,9 @@ import { makeValidatorCompiler } from './validation.js';
 import { installErrorHandling, MAX_PARAM_LENGTH, type NotFoundFallback } from './errors.js';
 import { answerClientError, answerFrameworkError } from './client-errors.js';
 import { loggingOptions, requestIdOf } from './logger.js';
-import { isSafe, makePipeline } from './pipeline.js';
-import { addRouteHook, methodsOf } from './route-hooks.js';
-import { makeIdempotencyGuard, makeIdempotencyRecorder } from './idempotency.js';
+import { makePipeline } from './pipeline.js';
+import { addRouteHook } from './route-hooks.js';
+import { makeIdempotencyGuard, makeIdempotencyRecorder, takesIdempotencyKey } from './idempotency.js';
 import { applyReadCaching } from './etag.js';
 import { makeJournalHook } from './journal-hook.js';
 import { registerOpenApi } from './openapi.js';
@@ -100,12 +100,10 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   await app.register(async (api) => {
     api.addHook('onRequest', makePipeline(deps));
     const [guard, recorder] = [makeIdempotencyGuard(deps), makeIdempotencyRecorder(deps)];
-    // Only writes that take an Idempotency-Key need its guard and recorder.
     api.addHook('onRoute', (route) => {
-      if ((route.config?.idempotency ?? 'allow') === 'allow' && methodsOf(route).some((method) => !isSafe(method))) {
-        addRouteHook(route, 'preHandler', guard);
-        addRouteHook(route, 'onSend', recorder);
-      }
+      if (!takesIdempotencyKey(route)) return;
+      addRouteHook(route, 'preHandler', guard);
+      addRouteHook(route, 'onSend', recorder);
     });
     api.addHook('onSend', applyReadCaching);
     api.addHook('onResponse', makeJournalHook(deps, API_PREFIX));
@@ -118,8 +116,9 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   return app;
 }
 
+/** preValidation of the routes with a body schema (never a GET or HEAD): no body reads as `{}`. */
 function emptyBodyAsObject(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
-  if (request.body === undefined && request.method !== 'GET' && request.method !== 'HEAD') request.body = {};
+  if (request.body === undefined) request.body = {};
   done();
 }
 

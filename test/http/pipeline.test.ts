@@ -105,6 +105,18 @@ describe.each(databases)('request pipeline (%s)', (kind) => {
     expect((await agent.post('/api/v1/trees', { name: 'x' }, { headers: { 'idempotency-key': 'has spaces in it' } })).status).toBe(400);
   });
 
+  it('claims an Idempotency-Key only on the writes that take one, not on a read or a write that ignores keys', async () => {
+    const stored = async (key: string) => (await t.app.deps.db.selectFrom('idempotency_keys').select('key').where('key', '=', key).execute()).length;
+    const read = `read-${Date.now()}`;
+    expect((await agent.get('/api/v1/trees', { headers: { 'idempotency-key': read } })).status).toBe(200);
+    const ignored = `logout-${Date.now()}`;
+    const leaving = await makeUser(t.url, t.app);
+    expect((await leaving.browser.post('/api/v1/auth/logout', {}, { headers: { 'idempotency-key': ignored } })).status).toBe(200);
+    const write = `write-${Date.now()}`;
+    expect((await agent.post('/api/v1/trees', { name: 'keyed' }, { headers: { 'idempotency-key': write } })).status).toBe(201);
+    expect([await stored(read), await stored(ignored), await stored(write)]).toEqual([0, 0, 1]);
+  });
+
   it('does not store failures for replay', async () => {
     const headers = { 'idempotency-key': `fail-${Date.now()}` };
     expect((await agent.post('/api/v1/tasks', { tree_id: 'tre_missing', title: 'x' }, { headers })).status).toBe(404);
