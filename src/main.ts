@@ -1,3 +1,4 @@
+import './heap-tuning.js';
 import { serve } from './serve.js';
 
 /** Process entry for `npm start`: the service on its configured address. */

@@ -29,10 +29,11 @@ export function envOf(env: TestEnv): Record<string, string> {
 /**
  * The real server as a child process (`node --import tsx src/main.ts`), for what only a process
  * shows: its log stream, or what is left after it is killed. Resolves once it listens.
+ * `nodeArgs` go to Node before the entry (`--trace-gc-nvp` writes V8's collections to the log).
  */
-export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+export async function spawnServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
   let log = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
