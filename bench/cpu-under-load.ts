@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { load, NEW_TASK, population, SECONDS, startServer } from './lib.js';
+import { load, NEW_TASK, population, SECONDS, startServer, type Client } from './lib.js';
 
 /**
  * CPU time the service spends per request under the load of `01-clients` (25 users × 20 tokens
@@ -17,13 +17,16 @@ import { load, NEW_TASK, population, SECONDS, startServer } from './lib.js';
  * BENCH_DATABASE=postgres (with DATABASE_URL) measures the service on PostgreSQL; the database server is not pinned.
  * BENCH_PIN=0 leaves the service unpinned, as `npm run bench` runs it (for comparing the two placements).
  * BENCH_SERVICE_ENV='{"JOURNAL":"off"}' gives the service settings of its own (what a part costs); BENCH_SERVICE_NODE_ARGS passes Node options to it.
+ * BENCH_BURST=500 first sends that many requests at once, as agents connecting together do: with
+ * V8's allocation-site pretenuring on (src/heap-tuning.ts), such a burst left the service a third
+ * slower for the rest of its life (BENCH_SERVICE_NODE_ARGS=--trace-gc-nvp shows what survives).
  */
 const creates = process.argv[2] === 'create';
 const revalidates = process.env.BENCH_REVALIDATE === '1';
 const path = creates ? '/api/v1/tasks' : process.argv[2] ?? '/api/v1/auth/me';
 const server = await startServer(process.env.BENCH_DATABASE === 'postgres' ? 'postgres' : 'sqlite', JSON.parse(process.env.BENCH_SERVICE_ENV ?? '{}') as Record<string, string>);
 // BENCH_LOADS=1 and many runs, alternating versions, separates them better: a process's speed varies more than its loads'.
-const populations = [];
+const populations: Client[][] = [];
 for (let i = 0; i < Number(process.env.BENCH_LOADS ?? 3); i++) populations.push(await population(server));
 const { pid } = await server.asProcess();
 if (process.env.BENCH_PIN !== '0') execFileSync('taskset', ['-a', '-p', '-c', '0', String(pid)], { stdio: 'ignore' });
@@ -37,6 +40,11 @@ const all = `/proc/${pid}/stat`;
 const main = `/proc/${pid}/task/${pid}/stat`;
 
 try {
+  const burst = Number(process.env.BENCH_BURST ?? 0);
+  await Promise.all(Array.from({ length: burst }, async (_, i) => {
+    const c = populations[0]![i % populations[0]!.length]!;
+    await (await fetch(`${server.url}/api/v1/tasks/${c.taskId}`, { headers: { authorization: `Bearer ${c.token}` } })).arrayBuffer();
+  }));
   for (const [i, clients] of populations.entries()) {
     const requests = [];
     for (const c of clients) {
