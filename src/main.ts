@@ -1,4 +1,3 @@
-import './heap-tuning.js';
 import { serve } from './serve.js';
 
 /** Process entry for `npm start`: the service on its configured address. */

@@ -1,8 +1,10 @@
 import { loadConfig } from './config.js';
 import { createApp } from './app.js';
+import { tuneHeapForRequests } from './heap-tuning.js';
 
 /** Configuration -> app -> listen, and a clean stop on SIGINT/SIGTERM. */
 export async function serve(): Promise<void> {
+  tuneHeapForRequests();
   const config = loadConfig();
   const app = await createApp(config);
   await app.server.listen({ port: config.port, host: config.host });

@@ -15,10 +15,11 @@ async function read(url: string): Promise<void> {
 }
 
 /**
- * src/heap-tuning.ts: after a burst of concurrent requests, later requests' objects still die
- * young. With V8's allocation-site pretenuring on, such a burst left the process for good in a
- * state where about 2 MB survived every young collection (against about 0.2 MB), each request's
- * objects dragged into the old generation by older ones born there.
+ * src/heap-tuning.ts, applied by serve() (npm start and `tasktree serve`): after a burst of
+ * concurrent requests, later requests' objects still die young. With V8's allocation-site
+ * pretenuring on, such a burst left the process for good in a state where about 2 MB survived
+ * every young collection (against about 0.2 MB), each request's objects dragged into the old
+ * generation by older ones born there.
  */
 describe('the service process after a burst of concurrent requests', () => {
   let dataDir: string;
