@@ -11,6 +11,7 @@ import { DomainError } from '../errors.js';
 import { nowIso } from '../ids.js';
 import { sumTextBytes } from '../../store/text-bytes.js';
 import { inReadSnapshot } from '../../store/snapshot.js';
+import { compiledOnce, runDirectlyIn } from '../../store/compiled.js';
 
 export const EXPORT_MAX_CONTRIBUTORS = 10_000;
 export const EXPORT_MAX_TEXT_BYTES = 8 * 1024 * 1024;
@@ -84,10 +85,19 @@ async function measure(trx: Trx, deps: Deps, access: TreeAccess, since: string):
 /** Rows read at once: an export holds one page of rows, not the whole tree, while it is written. */
 const PAGE_ROWS = 1000;
 
+// The pages of the three big lists, compiled once: on SQLite they run directly on the snapshot's
+// connection and read rows as arrays (see compiledOnce), which halves the cost of reading a page.
+const projectsPage = compiledOnce((db, tree: string, after: number) =>
+  db.selectFrom('projects').selectAll().where('tree_id', '=', tree).where('seq', '>', after).orderBy('seq').limit(PAGE_ROWS));
+const tasksPage = compiledOnce((db, tree: string, after: number) =>
+  db.selectFrom('tasks').selectAll().where('tree_id', '=', tree).where('seq', '>', after).orderBy('seq').limit(PAGE_ROWS));
+const historyPage = compiledOnce((db, tree: string, since: string, after: number) =>
+  db.selectFrom('history').selectAll().where('tree_id', '=', tree).where('at', '>=', since).where('seq', '>', after).orderBy('seq').limit(PAGE_ROWS));
+
 /** Sends one list to the sink page by page, each page read after the last sequence of the one before. */
-async function sendList<Row extends SeqRow>(sink: ExportSink, key: ExportListKey, readPage: (after: number, limit: number) => Promise<Row[]>, present: (row: Row) => unknown): Promise<void> {
+async function sendList<Row extends SeqRow>(sink: ExportSink, key: ExportListKey, readPage: (after: number) => Promise<Row[]>, present: (row: Row) => unknown): Promise<void> {
   for (let after = 0; ;) {
-    const rows = await readPage(after, PAGE_ROWS);
+    const rows = await readPage(after);
     sink.records(key, rows.map(present));
     if (rows.length < PAGE_ROWS) return;
     after = rows[rows.length - 1]!.seq;
@@ -103,6 +113,8 @@ async function sendList<Row extends SeqRow>(sink: ExportSink, key: ExportListKey
 export async function writeTreeExport(deps: Deps, actor: Actor, id: string, sink: ExportSink): Promise<void> {
   requireRead(actor);
   await inReadSnapshot(deps.db, deps.dialect, async (trx) => {
+    // The snapshot holds the one SQLite connection until it ends, so its pages may run directly on it.
+    runDirectlyIn(trx, deps.db);
     const access = await treeAccess(trx, actor, id);
     const now = new Date();
     const since = historyWindowStart(access.ownerPlan, now);
@@ -113,17 +125,17 @@ export async function writeTreeExport(deps: Deps, actor: Actor, id: string, sink
       ]);
     }
     sink.head({ schema_version: EXPORT_SCHEMA_VERSION, exported_at: nowIso(), tree: presentTree(access.tree, access) });
-    await sendList(sink, 'projects', (after, limit) => trx.selectFrom('projects').selectAll().where('tree_id', '=', id).where('seq', '>', after).orderBy('seq').limit(limit).execute(), presentProject);
-    await sendList(sink, 'tasks', (after, limit) => trx.selectFrom('tasks').selectAll().where('tree_id', '=', id).where('seq', '>', after).orderBy('seq').limit(limit).execute(), presentTask);
+    await sendList(sink, 'projects', (after) => projectsPage(trx, id, after), presentProject);
+    await sendList(sink, 'tasks', (after) => tasksPage(trx, id, after), presentTask);
     // Each section reads the records of its own key (comments, messages, attachments).
     const sendSection = async (key: ExportSection['key']) => {
       const section = sections.find((s) => s.key === key);
       if (section === undefined) sink.records(key, []);
-      else await sendList(sink, key, (after, limit) => section.readPage(trx, deps, id, after, limit), section.present);
+      else await sendList(sink, key, (after) => section.readPage(trx, deps, id, after, PAGE_ROWS), section.present);
     };
     await sendSection('comments');
     await sendSection('messages');
-    await sendList(sink, 'history', (after, limit) => trx.selectFrom('history').selectAll().where('tree_id', '=', id).where('at', '>=', since).where('seq', '>', after).orderBy('seq').limit(limit).execute(), presentHistory);
+    await sendList(sink, 'history', (after) => historyPage(trx, id, since, after), presentHistory);
     await sendSection('attachments');
   });
 }
