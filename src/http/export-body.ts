@@ -11,6 +11,15 @@ import { bodyTagger } from './etag.js';
 const Head = Type.Pick(TreeExport, ['schema_version', 'exported_at', 'tree']);
 
 /**
+ * Lists whose records (presentProject, presentTask) hold exactly their schema's fields, in its
+ * order, with JSON's own types (strings, integers, null, arrays of strings): for them the native
+ * JSON.stringify writes the bytes the schema's serializer would, and a page at once costs a
+ * third as much on Node 20 (26 ms against 62-90 ms for 10,000 tasks). A task list is nearly all
+ * of a large export. test/http/export-plain-lists.test.ts holds the presenters to it.
+ */
+export const PLAIN_LISTS: ReadonlySet<ExportListKey> = new Set(['projects', 'tasks']);
+
+/**
  * The export's JSON body, written as the domain reads it. Each page of records is serialized by
  * the route's own serializer for the list's items, so the bytes are those of the whole document
  * serialized at once, then hashed for the ETag and spooled to a temp file. The ETag is sent
@@ -46,8 +55,7 @@ export class ExportBody implements ExportSink {
       this.empty = true;
     }
     if (page.length === 0) return;
-    const serialize = this.reply.compileSerializationSchema((TreeExport.properties[key] as { items: TSchema }).items);
-    this.write(`${this.empty ? '' : ','}${page.map((record) => serialize(record as Record<string, unknown>)).join(',')}`);
+    this.write(`${this.empty ? '' : ','}${this.serialized(key, page)}`);
     this.empty = false;
   }
 
@@ -55,6 +63,13 @@ export class ExportBody implements ExportSink {
   end(): { body: Readable; length: number; etag: string } {
     this.write(this.list === null ? '}' : ']}');
     return { body: createReadStream('', { fd: this.fd, start: 0 }), length: this.length, etag: this.tag.digest() };
+  }
+
+  /** A page's records, comma-separated (the list's brackets are written around the pages). */
+  private serialized(key: ExportListKey, page: unknown[]): string {
+    if (PLAIN_LISTS.has(key)) return JSON.stringify(page).slice(1, -1);
+    const serialize = this.reply.compileSerializationSchema((TreeExport.properties[key] as { items: TSchema }).items);
+    return page.map((record) => serialize(record as Record<string, unknown>)).join(',');
   }
 
   /** Releases the spool of an export that failed before `end`. */
