@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { load, population, startServer } from './lib.js';
 import { cases } from './suites/01-clients.js';
+import { printSelfTime } from './self-time.js';
 
 /**
  * Where the server's time goes for one request shape under the clients' load: the service in
@@ -35,18 +36,6 @@ const file = `profile-${shape}-${kind}.cpuprofile`;
 writeFileSync(file, JSON.stringify(profile));
 console.log(`${shape} (${kind}): ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99} ms, errors ${result.errors}; profile in ${file}`);
 
-const self = new Map<string, number>();
-const dt = profile.timeDeltas ?? [];
-const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-const samples = profile.samples ?? [];
-let total = 0;
-samples.forEach((id, i) => {
-  const node = byId.get(id)!;
-  const f = node.callFrame;
-  const key = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/(src|bench)\//, '$1/')}:${f.lineNumber + 1}`;
-  self.set(key, (self.get(key) ?? 0) + (dt[i] ?? 0));
-  total += dt[i] ?? 0;
-});
-for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${((100 * us) / total).toFixed(1).padStart(5)} %  ${key}`);
+printSelfTime(profile, 40);
 await server.close();
 process.exit(0);
