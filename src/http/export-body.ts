@@ -21,11 +21,12 @@ export const PLAIN_LISTS: ReadonlySet<ExportListKey> = new Set(['projects', 'tas
 
 /**
  * The export's JSON body, written as the domain reads it. Each page of records is serialized by
- * the route's own serializer for the list's items, so the bytes are those of the whole document
- * serialized at once, then hashed for the ETag and spooled to a temp file. The ETag is sent
- * before the body, so the whole body waits somewhere until it is known: in the kernel's page
- * cache, not in the process, where a 10,000-task document (8 MB) stays in V8's old generation
- * or in malloc's arenas long after the answer went out.
+ * the route's own serializer for the list's items (or, for PLAIN_LISTS, by JSON.stringify, which
+ * writes the same bytes), so the bytes are those of the whole document serialized at once,
+ * then hashed for the ETag and spooled to a temp file. The ETag is sent before the body, so the
+ * whole body waits somewhere until it is known: in the kernel's page cache, not in the process,
+ * where a 10,000-task document (8 MB) stays in V8's old generation or in malloc's arenas long
+ * after the answer went out.
  */
 export class ExportBody implements ExportSink {
   private readonly tag: ReturnType<typeof bodyTagger>;

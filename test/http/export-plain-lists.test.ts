@@ -1,4 +1,3 @@
-import Fastify from 'fastify';
 import { Type, type TObject } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, startTestApp } from '../helpers/app.js';
@@ -11,15 +10,7 @@ import { setAssignees } from '../../src/domain/trees/assignees.js';
 import { exportTree } from '../../src/domain/trees/export.js';
 import { TreeExport } from '../../src/http/schemas/export.js';
 import { PLAIN_LISTS } from '../../src/http/export-body.js';
-
-/** What Fastify's serializer for the list's schema writes for these records. */
-async function bySchema(items: TObject, records: unknown[]): Promise<string> {
-  const reference = Fastify();
-  reference.get('/', { schema: { response: { 200: Type.Array(items) } } }, async () => records);
-  const body = (await reference.inject('/')).body;
-  await reference.close();
-  return body;
-}
+import { serializedBySchema } from '../helpers/serialized.js';
 
 /**
  * src/http/export-body.ts writes the lists of PLAIN_LISTS with JSON.stringify instead of their
@@ -58,7 +49,7 @@ describe.each(databases)('export lists written with JSON.stringify (%s)', (kind)
       const records = document[key] as object[];
       expect(records.length, key).toBeGreaterThan(1);
       for (const record of records) expect(Object.keys(record), key).toEqual(Object.keys(items.properties));
-      expect(JSON.stringify(records), key).toBe(await bySchema(items, records));
+      expect(JSON.stringify(records), key).toBe(await serializedBySchema(Type.Array(items), records));
     }
   });
 });

@@ -86,7 +86,7 @@ async function measure(trx: Trx, deps: Deps, access: TreeAccess, since: string):
 const PAGE_ROWS = 1000;
 
 // The pages of the three big lists, compiled once: on SQLite they run directly on the snapshot's
-// connection and read rows as arrays (see compiledOnce), which halves the cost of reading a page.
+// connection and read rows as arrays (see compiledOnce), a third less than through Kysely.
 const projectsPage = compiledOnce((db, tree: string, after: number) =>
   db.selectFrom('projects').selectAll().where('tree_id', '=', tree).where('seq', '>', after).orderBy('seq').limit(PAGE_ROWS));
 const tasksPage = compiledOnce((db, tree: string, after: number) =>
