@@ -3,6 +3,7 @@ import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
 import { purgeHistory } from './domain/trees/history-purge.js';
 import { purgeExpiredSessions } from './domain/accounts/sessions.js';
 import { purgeExpiredResets } from './domain/accounts/password-reset.js';
+import { purgeExpiredVerifications } from './domain/accounts/email-verification.js';
 import { purgeDeadMcpSessions } from './domain/agents/mcp-sessions.js';
 import { sweepOAuth } from './domain/agents/oauth-sweep.js';
 import { sweepBlobs } from './domain/files/blob-sweep.js';
@@ -23,6 +24,7 @@ export const retentionJobs: RetentionJob[] = [
   { name: 'history', run: (deps, now) => purgeHistory(deps, now) },
   { name: 'sessions', run: (deps, now) => purgeExpiredSessions(deps, now) },
   { name: 'password_resets', run: (deps, now) => purgeExpiredResets(deps, now) },
+  { name: 'email_verifications', run: (deps, now) => purgeExpiredVerifications(deps, now) },
   { name: 'mcp_sessions', run: (deps, now) => purgeDeadMcpSessions(deps, now) },
   { name: 'oauth', run: async (deps, now) => Object.values(await sweepOAuth(deps, now)).reduce((sum, n) => sum + n, 0) },
   { name: 'blobs', run: (deps, now) => sweepBlobs(deps, now.getTime()) },

@@ -15,6 +15,8 @@ export interface UserTable {
   billing_customer_id: string | null;
   /** `created` of the last provider event that set the plan; older events never undo it. */
   billing_event_at: string | null;
+  /** When the account proved it reads its email (a mailed link, a completed reset, the operator); null until then. */
+  email_verified_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -55,6 +57,17 @@ export interface IdempotencyKeyTable {
 export interface PasswordResetTable {
   id: string;
   owner_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** One-time email verification links (stored hashed), for the address they were mailed to. */
+export interface EmailVerificationTable {
+  id: string;
+  owner_id: string;
+  email: string;
   token_hash: string;
   created_at: string;
   expires_at: string;
@@ -230,6 +243,8 @@ export interface MemberTable {
   status: string;
   expires_at: string | null;
   invited_by: string;
+  /** The hash of the invitation's one-time link (`invite_url`); null once used or ended. */
+  invite_token_hash: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -271,6 +286,7 @@ export interface Database {
   personal_tokens: PersonalTokenTable;
   idempotency_keys: IdempotencyKeyTable;
   password_resets: PasswordResetTable;
+  email_verifications: EmailVerificationTable;
   trees: TreeTable;
   projects: ProjectTable;
   tasks: TaskTable;

@@ -148,7 +148,7 @@ describe.each(databases)('tasktree operator commands (%s)', { timeout: 180_000 }
     expect(purged.code).toBe(0);
     const removed = Object.fromEntries(JSON.parse(purged.stdout).jobs.map((j: any) => [j.job, j.removed]));
     expect(removed).toMatchObject({ sessions: 1, password_resets: 1, idempotency_keys: 1, mcp_sessions: 1 });
-    expect(Object.keys(removed)).toEqual(['idempotency_keys', 'history', 'sessions', 'password_resets', 'mcp_sessions', 'oauth', 'blobs']);
+    expect(Object.keys(removed)).toEqual(['idempotency_keys', 'history', 'sessions', 'password_resets', 'email_verifications', 'mcp_sessions', 'oauth', 'blobs']);
     expect(await db.selectFrom('sessions').select('id_hash').where('owner_id', '=', person.user.id).execute()).toHaveLength(1);
     expect((await person.browser.get('/api/v1/auth/me')).body.user.email).toBe(person.email);
     const again = await cli('purge');

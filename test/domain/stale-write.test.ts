@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { startTestApp } from '../helpers/app.js';
-import { makeToken, makeUser, type Person } from '../helpers/factories.js';
+import { inviteToken, makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeProject, makeTask, makeTree } from '../helpers/data.js';
 import { userActor } from '../../src/domain/actor.js';
 import { createTask, deleteTask, updateTask } from '../../src/domain/trees/tasks.js';
@@ -52,7 +52,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a write that read before a move
   const editorOf = async (owner: Person, tree: string) => {
     const editor = await makeUser(t.url, t.app, { plan: 'grove' });
     const invited = await owner.browser.post(`/api/v1/trees/${tree}/members`, { email: editor.email, role: 'editor' });
-    expect((await editor.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`)).status).toBe(200);
+    expect((await editor.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`, { token: inviteToken(invited) })).status).toBe(200);
     const user = await t.app.deps.db.selectFrom('users').selectAll().where('id', '=', editor.user.id).executeTakeFirstOrThrow();
     return userActor(user, 'session');
   };

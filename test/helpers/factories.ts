@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from './client.js';
 import type { App } from '../../src/app.js';
 import { setUserPlan } from '../../src/domain/accounts/accounts.js';
+import { verifyEmailByOperator } from '../../src/domain/accounts/email-verification.js';
 import type { PlanName } from '../../src/domain/plans.js';
 
 export const PASSWORD = 'correct horse battery';
@@ -16,8 +17,11 @@ export interface Person {
   email: string;
 }
 
-/** A signed-in browser: bootstraps the session and CSRF through /auth/me, then registers. */
-export async function makeUser(baseUrl: string, app?: App, options: { plan?: PlanName; email?: string } = {}): Promise<Person> {
+/**
+ * A signed-in browser: bootstraps the session and CSRF through /auth/me, then registers.
+ * `verified`: the email counts as proven (as `tasktree user verify` does), so invitations to it reach the account.
+ */
+export async function makeUser(baseUrl: string, app?: App, options: { plan?: PlanName; email?: string; verified?: boolean } = {}): Promise<Person> {
   const browser = new Client(baseUrl);
   await browser.get('/api/v1/auth/me');
   const email = options.email ?? uniqueEmail();
@@ -27,6 +31,11 @@ export async function makeUser(baseUrl: string, app?: App, options: { plan?: Pla
     if (app === undefined) throw new Error('a plan needs the app');
     await setUserPlan(app.deps, email, options.plan, null);
   }
+  if (options.verified === true) {
+    if (app === undefined) throw new Error('verifying needs the app');
+    await verifyEmailByOperator(app.deps, email);
+    registered.body.user.email_verified = true;
+  }
   return { browser, user: registered.body.user, email };
 }
 
@@ -35,4 +44,11 @@ export async function makeToken(person: Person, input: { name?: string; scopes?:
   const created = await person.browser.post('/api/v1/tokens', { name: input.name ?? 'agent', ...input });
   if (created.status !== 201) throw new Error(`token failed: ${created.status} ${created.text}`);
   return { agent: person.browser.withBearer(created.body.value), token: created.body.token, value: created.body.value as string };
+}
+
+/** The token of an invitation's one-time link: the `invite_url` that POST /trees/{id}/members answers with. */
+export function inviteToken(invited: { body: { invite_url: string } }): string {
+  const token = new URL(invited.body.invite_url).searchParams.get('token');
+  if (token === null) throw new Error(`no token in ${invited.body.invite_url}`);
+  return token;
 }

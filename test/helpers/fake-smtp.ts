@@ -30,3 +30,20 @@ export async function startFakeSmtp() {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** A mail's text as a reader sees it: quoted-printable soft breaks joined and `=3D` back to `=`. */
+export function mailText(mail: ReceivedMail): string {
+  return mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+}
+
+/** The first match of `pattern` in a mail to `email`, waiting up to 5 s for one to arrive (mail goes out after the answer). */
+export async function waitForMail(mails: ReceivedMail[], email: string, pattern: RegExp): Promise<RegExpExecArray> {
+  for (let i = 0; i < 250; i++) {
+    for (const mail of mails.filter((m) => m.to.includes(email))) {
+      const found = pattern.exec(mailText(mail));
+      if (found !== null) return found;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`no mail to ${email} matching ${pattern}`);
+}

@@ -35,7 +35,7 @@ describe.each(databases)('accounts and sessions (%s)', (kind) => {
     expect(answer.status).toBe(201);
     expect(answer.body.user).toEqual({
       id: expect.stringMatching(/^usr_/), email, name: 'Ada', language: 'ru', timezone: 'Europe/Berlin', plan: 'seed', plan_expires_at: null,
-      effective_plan: 'seed', created_at: expect.any(String), updated_at: expect.any(String),
+      effective_plan: 'seed', email_verified: false, created_at: expect.any(String), updated_at: expect.any(String),
     });
     expect(client.cookies.get('tt_session')).not.toBe(before.cookie);
     expect(answer.body.csrf).not.toBe(before.csrf);

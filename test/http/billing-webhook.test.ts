@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, startTestApp } from '../helpers/app.js';
 import { Client } from '../helpers/client.js';
-import { makeToken, makeUser, type Person } from '../helpers/factories.js';
+import { inviteToken, makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeTask, makeTree } from '../helpers/data.js';
 import { billingEnv, checkoutCompleted, signEvent, signPayload, startFakeBilling, subscriptionEvent } from '../helpers/fake-billing.js';
 import { setUserPlan } from '../../src/domain/accounts/accounts.js';
@@ -170,7 +170,7 @@ describe.each(databases)('billing webhook (%s)', (kind) => {
     const member = await makeUser(t.url);
     const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: member.email, role: 'viewer' });
     expect(invited.status, invited.text).toBe(201);
-    await member.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`);
+    await member.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`, { token: inviteToken(invited) });
     expect((await member.browser.get(`/api/v1/trees/${tree.id}`)).status).toBe(200);
     expect((await agent.post('/api/v1/trees', { name: 'while paid' })).status).toBe(201);
 

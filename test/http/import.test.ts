@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, startTestApp } from '../helpers/app.js';
-import { makeToken, makeUser, type Person } from '../helpers/factories.js';
+import { inviteToken, makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeTree } from '../helpers/data.js';
 import { upload } from '../helpers/files.js';
 import type { Client } from '../helpers/client.js';
@@ -30,7 +30,7 @@ describe.each(databases)('CSV import (%s)', (kind) => {
   it('imports every row with RFC 4180 quoting, a BOM, CRLF, project paths and assignees, as one history entry', async () => {
     const tree = await makeTree(owner.browser);
     const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: member.email, role: 'editor' });
-    await member.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`);
+    await member.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`, { token: inviteToken(invited) });
     const csv = '\ufefftitle,notes,status,deadline,color,project,assignee\r\n'
       + `"Prune, then feed","line one\r\nline ""two""",open,2026-12-31,#aa3300,Orchard/Apples,${member.email.toUpperCase()}\r\n`
       + 'Rake,,,,,Orchard,\r\n'
@@ -153,7 +153,7 @@ describe.each(databases)('CSV import (%s)', (kind) => {
     const tree = await makeTree(owner.browser);
     const viewer = await makeUser(t.url, t.app, { plan: 'sprout' });
     const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: viewer.email, role: 'viewer' });
-    await viewer.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`);
+    await viewer.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`, { token: inviteToken(invited) });
     const refused = await importCsv(viewer.browser, tree.id, 'title\nx\n');
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('forbidden');

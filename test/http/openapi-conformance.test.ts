@@ -2,11 +2,11 @@ import { setUserPlan } from '../../src/domain/accounts/accounts.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, startTestApp } from '../helpers/app.js';
 import { Client } from '../helpers/client.js';
-import { makeToken, makeUser, PASSWORD, uniqueEmail } from '../helpers/factories.js';
+import { inviteToken, makeToken, makeUser, PASSWORD, uniqueEmail } from '../helpers/factories.js';
 import { connect } from '../helpers/oauth.js';
 import { download, upload } from '../helpers/files.js';
 import { startValidatingProxy } from '../helpers/validating-proxy.js';
-import { startFakeSmtp } from '../helpers/fake-smtp.js';
+import { startFakeSmtp, waitForMail } from '../helpers/fake-smtp.js';
 import { startFakeSpeech } from '../helpers/fake-speech.js';
 import { billingEnv, checkoutCompleted, signEvent, startFakeBilling } from '../helpers/fake-billing.js';
 
@@ -18,6 +18,11 @@ async function resetTokenFor(smtp: Awaited<ReturnType<typeof startFakeSmtp>>, em
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error(`no mail for ${email}`);
+}
+
+/** The token of the latest verification mail to `email`. */
+async function verifyTokenFor(smtp: Awaited<ReturnType<typeof startFakeSmtp>>, email: string): Promise<string> {
+  return (await waitForMail(smtp.mails, email, /\/verify\?token=([A-Za-z0-9_-]+)/))[1]!;
 }
 
 /**
@@ -218,7 +223,9 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     expectStatus(await dora.browser.get('/api/v1/invitations'), 200, 'invitations');
     expectStatus(await stranger.get('/api/v1/invitations'), 401, 'invitations signed out');
     expectStatus(await dora.browser.post('/api/v1/invitations/mbr_unknown/accept'), 404, 'accept an unknown invitation');
-    expectStatus(await dora.browser.post(`/api/v1/invitations/${memberId}/accept`), 200, 'accept');
+    expectStatus(await dora.browser.post(`/api/v1/invitations/${memberId}/accept`, { token: 1 }), 400, 'accept with a bad token');
+    expectStatus(await agent.post(`/api/v1/invitations/${memberId}/accept`, { token: inviteToken(invited) }), 409, 'accept your own tree\'s link');
+    expectStatus(await dora.browser.post(`/api/v1/invitations/${memberId}/accept`, { token: inviteToken(invited) }), 200, 'accept with the link');
     expectStatus(await agent.patch(`/api/v1/members/${memberId}`, { role: 'viewer' }), 200, 'change role');
     expectStatus(await agent.patch(`/api/v1/members/${memberId}`, { role: 'admin' }), 400, 'bad role');
     expectStatus(await agent.put(`/api/v1/tasks/${taskId}/assignees`, { user_ids: [dora.user.id] }), 200, 'assign');
@@ -245,8 +252,17 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     expectStatus(await csv('title,bogus\nx,y\n'), 400, 'import a bad file');
     expectStatus(await agent.delete(`/api/v1/members/${memberId}`), 200, 'revoke member');
     expectStatus(await agent.delete('/api/v1/members/mbr_unknown'), 404, 'revoke an unknown member');
+    // Email verification: an invitation to a verified email reaches the account without its link.
     const declining = await makeUser(base, t.app);
     const second = await agent.post(`/api/v1/trees/${treeId}/members`, { email: declining.email, role: 'viewer' });
+    expectStatus(await declining.browser.post(`/api/v1/invitations/${second.body.member.id}/decline`), 404, 'decline before verifying');
+    expectStatus(await stranger.post('/api/v1/auth/verify/request'), 401, 'verify request signed out');
+    expectStatus(await agent.post('/api/v1/auth/verify/request'), 403, 'verify request with a Bearer token');
+    expectStatus(await declining.browser.post('/api/v1/auth/verify/request'), 202, 'verify request');
+    expectStatus(await declining.browser.post('/api/v1/auth/verify/complete', { token: 'nope' }), 400, 'verify with a bad token');
+    expectStatus(await stranger.post('/api/v1/auth/verify/complete', { token: 'nope' }), 401, 'verify signed out');
+    expectStatus(await declining.browser.post('/api/v1/auth/verify/complete', { token: await verifyTokenFor(smtp, declining.email) }), 200, 'verify');
+    expectStatus(await declining.browser.post('/api/v1/auth/verify/request'), 409, 'verify request when verified');
     expectStatus(await declining.browser.post(`/api/v1/invitations/${second.body.member.id}/decline`), 200, 'decline');
     expectStatus(await declining.browser.post(`/api/v1/invitations/${second.body.member.id}/decline`), 404, 'decline again');
 

@@ -3,6 +3,7 @@ import { databases, startTestApp } from '../helpers/app.js';
 import { makeToken, makeUser, uniqueEmail, type Person } from '../helpers/factories.js';
 import { makeProject, makeTask, makeTree } from '../helpers/data.js';
 import { setUserPlan } from '../../src/domain/accounts/accounts.js';
+import { verifyEmailByOperator } from '../../src/domain/accounts/email-verification.js';
 import type { Answer } from '../helpers/client.js';
 
 /** A 404 body with its request id blanked, so two answers can be compared byte for byte. */
@@ -18,7 +19,7 @@ describe.each(databases)('sharing trees (%s)', (kind) => {
 
   /** A person invited to `tree` with `role`, who accepted (unless `accept` is false). */
   async function member(role: 'viewer' | 'editor', accept = true, plan: 'seed' | 'sprout' = 'sprout') {
-    const person = await makeUser(t.url, t.app, { plan });
+    const person = await makeUser(t.url, t.app, { plan, verified: true });
     const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: person.email, role });
     expect(invited.status, invited.text).toBe(201);
     if (accept) expect((await person.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`)).status).toBe(200);
@@ -42,8 +43,8 @@ describe.each(databases)('sharing trees (%s)', (kind) => {
     expect(answer.body.error.details[0].limit).toBe('sharing');
   });
 
-  it('invites, binds an existing account at once, and the member accepts', async () => {
-    const bob = await makeUser(t.url, t.app);
+  it('invites, binds an account with that verified email at once, and the member accepts', async () => {
+    const bob = await makeUser(t.url, t.app, { verified: true });
     const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: bob.email.toUpperCase(), role: 'editor' });
     expect(invited.status).toBe(201);
     expect(invited.body.member).toEqual({
@@ -65,11 +66,14 @@ describe.each(databases)('sharing trees (%s)', (kind) => {
     expect(snapshot.body.tree.access).toBe('editor');
   });
 
-  it('binds an invitation to an email without an account when that email registers', async () => {
+  it('binds an invitation to an email without an account when an account verifies that email', async () => {
     const email = uniqueEmail('later');
     const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email, role: 'viewer' });
     expect(invited.body.member.user_id).toBeNull();
     const carol = await makeUser(t.url, t.app, { email });
+    // Registering proves nothing about the address (CONTRACT §19): the invitation waits.
+    expect((await carol.browser.get('/api/v1/invitations')).body.items).toEqual([]);
+    await verifyEmailByOperator(t.app.deps, email);
     const invitations = await carol.browser.get('/api/v1/invitations');
     expect(invitations.body.items.map((x: any) => x.id)).toEqual([invited.body.member.id]);
     expect((await carol.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`)).body.member.user_id).toBe(carol.user.id);
@@ -150,7 +154,7 @@ describe.each(databases)('sharing trees (%s)', (kind) => {
     const { person: pending } = await member('viewer', false);
     const { person: revoked, memberId: revokedId } = await member('editor');
     await owner.browser.delete(`/api/v1/members/${revokedId}`);
-    const expiredPerson = await makeUser(t.url, t.app);
+    const expiredPerson = await makeUser(t.url, t.app, { verified: true });
     const expiredInvite = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: expiredPerson.email, role: 'editor', expires_at: '2030-01-01T00:00:00Z' });
     await expiredPerson.browser.post(`/api/v1/invitations/${expiredInvite.body.member.id}/accept`);
     await owner.browser.patch(`/api/v1/members/${expiredInvite.body.member.id}`, { expires_at: '2020-01-01T00:00:00Z' });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, startTestApp } from '../helpers/app.js';
-import { makeToken, makeUser, type Person } from '../helpers/factories.js';
+import { inviteToken, makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeProject, makeTree } from '../helpers/data.js';
 import type { Client } from '../helpers/client.js';
 import { getUserByEmail } from '../../src/domain/accounts/accounts.js';
@@ -38,7 +38,7 @@ describe.each(databases)('concurrent task creates sharing a commit (%s)', (kind)
   /** Makes `viewer` a viewer of the owner's tree (sharing needs the owner on Grove). */
   async function shareWithViewer(tree: string): Promise<void> {
     const invited = await owner.browser.post(`/api/v1/trees/${tree}/members`, { email: viewer.email, role: 'viewer' });
-    expect((await viewer.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`)).status).toBe(200);
+    expect((await viewer.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`, { token: inviteToken(invited) })).status).toBe(200);
   }
 
   async function counted(tree: string): Promise<{ counter: number; tasks: number; history: number }> {

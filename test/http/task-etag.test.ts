@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, startTestApp } from '../helpers/app.js';
-import { makeToken, makeUser, type Person } from '../helpers/factories.js';
+import { inviteToken, makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeProject, makeTask, makeTree } from '../helpers/data.js';
 import type { Client } from '../helpers/client.js';
 import { setUserPlan } from '../../src/domain/accounts/accounts.js';
@@ -79,7 +79,7 @@ describe.each(databases)('versioned task ETags (%s)', (kind) => {
     const etag = (await read(agent, task.id)).headers.get('etag')!;
     const viewer = await makeUser(t.url, t.app, { plan: 'sprout' });
     const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: viewer.email, role: 'viewer' });
-    await viewer.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`);
+    await viewer.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`, { token: inviteToken(invited) });
     const viewerRead = await read(viewer.browser, task.id, etag);
     expect(viewerRead.status).toBe(200);
     expect(viewerRead.headers.get('etag')).not.toBe(etag);
@@ -98,7 +98,7 @@ describe.each(databases)('versioned task ETags (%s)', (kind) => {
     const task = await makeTask(sharer.browser, tree.id);
     const viewer = await makeUser(t.url, t.app, { plan: 'sprout' });
     const invited = await sharer.browser.post(`/api/v1/trees/${tree.id}/members`, { email: viewer.email, role: 'viewer' });
-    await viewer.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`);
+    await viewer.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`, { token: inviteToken(invited) });
     const etag = (await read(viewer.browser, task.id)).headers.get('etag')!;
     expect((await read(viewer.browser, task.id, etag)).status).toBe(304);
     await setUserPlan(t.app.deps, sharer.email, 'sprout', null);

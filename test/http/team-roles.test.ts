@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, startTestApp } from '../helpers/app.js';
-import { makeUser, uniqueEmail, type Person } from '../helpers/factories.js';
+import { inviteToken, makeUser, type Person, uniqueEmail } from '../helpers/factories.js';
 import { makeTask, makeTree } from '../helpers/data.js';
 import { setUserPlan } from '../../src/domain/accounts/accounts.js';
 import { Client, type Answer } from '../helpers/client.js';
@@ -71,7 +71,7 @@ describe.each(databases)('team endpoints walk the role matrix (%s)', (kind) => {
     const person = await makeUser(t.url, t.app, { plan: 'sprout' });
     const invited = await fx.owner.browser.post(`/api/v1/trees/${fx.treeId}/members`, { email: person.email, role });
     const id = invited.body.member.id;
-    if (then !== 'stay') await person.browser.post(`/api/v1/invitations/${id}/accept`);
+    if (then !== 'stay') await person.browser.post(`/api/v1/invitations/${id}/accept`, { token: inviteToken(invited) });
     if (then === 'revoke') await fx.owner.browser.delete(`/api/v1/members/${id}`);
     if (then === 'expire') await fx.owner.browser.patch(`/api/v1/members/${id}`, { expires_at: new Date(Date.now() - 1000).toISOString() });
     return person.browser;

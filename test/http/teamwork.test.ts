@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, startTestApp } from '../helpers/app.js';
-import { makeToken, makeUser, type Person } from '../helpers/factories.js';
+import { inviteToken, makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeTask, makeTree } from '../helpers/data.js';
 import { download, upload } from '../helpers/files.js';
 
@@ -14,7 +14,7 @@ describe.each(databases)('assignees, comments, messages and history (%s)', (kind
 
   async function join(person: Person, role: 'viewer' | 'editor') {
     const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: person.email, role });
-    expect((await person.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`)).status).toBe(200);
+    expect((await person.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`, { token: inviteToken(invited) })).status).toBe(200);
   }
 
   beforeAll(async () => {

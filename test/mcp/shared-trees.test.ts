@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, startTestApp } from '../helpers/app.js';
-import { makeToken, makeUser, type Person } from '../helpers/factories.js';
+import { inviteToken, makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeTask, makeTree } from '../helpers/data.js';
 import { connectMcp } from '../helpers/mcp.js';
 
@@ -13,7 +13,7 @@ describe.each(databases)('MCP on shared trees (%s)', (kind) => {
   async function memberToken(role: 'viewer' | 'editor') {
     const person = await makeUser(t.url, t.app, { plan: 'sprout' });
     const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: person.email, role });
-    await person.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`);
+    await person.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`, { token: inviteToken(invited) });
     return { person, memberId: invited.body.member.id as string, ...(await makeToken(person)) };
   }
 

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { getUserByEmail, presentUser, registerUser } from '../../domain/accounts/accounts.js';
 import { mintResetLink } from '../../domain/accounts/password-reset.js';
+import { verifyEmailByOperator } from '../../domain/accounts/email-verification.js';
 import { ACCOUNT_PAGE_MAX, listAccounts, summarizeAccount, type AccountListItem } from '../../domain/accounts/directory.js';
 import { withDeps } from '../context.js';
 import { formatRecord, formatTable, printJson } from '../output.js';
@@ -28,6 +29,16 @@ export function register(program: Command): void {
       await withDeps(async (deps) => {
         const { link } = await mintResetLink(deps, await getUserByEmail(deps, options.email));
         console.log(link.toString());
+      });
+    });
+  user
+    .command('verify')
+    .description('mark an account\'s email as verified (you vouch for the address); invitations sent to it then reach the account')
+    .requiredOption('--email <email>', 'the account')
+    .action(async (options: { email: string }) => {
+      await withDeps(async (deps) => {
+        const row = await verifyEmailByOperator(deps, options.email);
+        console.log(JSON.stringify({ user: presentUser(row) }, null, 2));
       });
     });
   user

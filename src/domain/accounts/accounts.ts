@@ -1,5 +1,4 @@
 import type { Selectable } from 'kysely';
-import { bindInvitations } from '../trees/invitations.js';
 import type { Deps } from '../deps.js';
 import type { UserTable } from '../../store/schema.js';
 import { DomainError, invalid, notFound } from '../errors.js';
@@ -25,6 +24,8 @@ export interface User {
   plan: PlanName;
   plan_expires_at: string | null;
   effective_plan: PlanName;
+  /** The account proved it reads `email` (CONTRACT §19); invitations to it reach the account only then. */
+  email_verified: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -39,9 +40,15 @@ export function presentUser(row: UserRow, now?: Date): User {
     plan: isPlanName(row.plan) ? row.plan : 'seed',
     plan_expires_at: row.plan_expires_at,
     effective_plan: effectivePlan(row.plan, row.plan_expires_at, now),
+    email_verified: isEmailVerified(row),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+/** Whether the account proved it reads its address (CONTRACT §19). */
+export function isEmailVerified(user: Pick<UserRow, 'email_verified_at'>): boolean {
+  return user.email_verified_at !== null;
 }
 
 export function checkPassword(password: string): void {
@@ -70,7 +77,7 @@ export async function registerUser(deps: Deps, input: RegisterInput): Promise<Us
   const id = newId('usr');
   const row: UserRow = {
     id, owner_id: id, email, password_hash: passwordHash, name, language, timezone,
-    plan: 'seed', plan_expires_at: null, billing_customer_id: null, billing_event_at: null, created_at: now, updated_at: now,
+    plan: 'seed', plan_expires_at: null, billing_customer_id: null, billing_event_at: null, email_verified_at: null, created_at: now, updated_at: now,
   };
   const inserted = await deps.db
     .insertInto('users')
@@ -80,7 +87,8 @@ export async function registerUser(deps: Deps, input: RegisterInput): Promise<Us
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
     throw new DomainError('conflict', 'An account with this email already exists.', [{ path: '/email', message: 'is taken' }]);
   }
-  await bindInvitations(deps.db, id, email);
+  // Invitations sent to this email wait: registering proves nothing about the address, so they
+  // bind when it is verified (CONTRACT §19), or are taken with their own link.
   return row;
 }
 

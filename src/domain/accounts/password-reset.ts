@@ -8,6 +8,8 @@ import { revokeAllTokens } from '../agents/tokens.js';
 import { revokeAllGrants } from '../agents/oauth-grants.js';
 import { normalizeEmail } from '../validate.js';
 import { inTransaction } from '../../store/db.js';
+import { appLink } from '../links.js';
+import { markEmailVerified } from './email-verification.js';
 
 /** Reset links work for an hour, once. */
 export const RESET_TTL_MS = 3_600_000;
@@ -59,15 +61,14 @@ export async function mintResetLink(deps: Deps, user: UserRow): Promise<{ token:
     id: newId('rst'), owner_id: user.id, token_hash: sha256(token), created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + RESET_TTL_MS).toISOString(), used_at: null,
   }).execute();
-  const link = new URL('/reset', deps.config.publicUrl);
-  link.searchParams.set('token', token);
-  return { token, link };
+  return { token, link: appLink(deps.config.publicUrl, '/reset', { token }) };
 }
 
 /**
  * Sets a new password with a mailed token (once, within the hour), then ends everything that
  * signed in with the old one: every personal token and OAuth grant (and so their MCP sessions)
- * and every browser session. The caller signs the current browser in afresh.
+ * and every browser session. The caller signs the current browser in afresh. The email counts
+ * as verified from then on (CONTRACT §19).
  * @throws validation_failed (password bounds; token unknown, used or expired)
  */
 export async function completePasswordReset(deps: Deps, token: string, password: string): Promise<UserRow> {
@@ -84,7 +85,10 @@ export async function completePasswordReset(deps: Deps, token: string, password:
     await trx.deleteFrom('sessions').where('owner_id', '=', reset.owner_id).execute();
     await revokeAllTokens(deps, reset.owner_id, trx);
     await revokeAllGrants(trx, reset.owner_id);
-    return trx.selectFrom('users').selectAll().where('id', '=', reset.owner_id).executeTakeFirstOrThrow();
+    const row = await trx.selectFrom('users').selectAll().where('id', '=', reset.owner_id).executeTakeFirstOrThrow();
+    // The token reached its holder through the account's mailbox (or from the operator, who may
+    // verify an address anyway): completing it proves the address as a verification link would.
+    return markEmailVerified(trx, row, now);
   });
   // Again after the commit: a lookup made while the transaction ran may have kept the old rows.
   deps.credentials.forgetUser(user.id);

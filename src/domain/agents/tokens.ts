@@ -237,7 +237,8 @@ export async function authenticateToken(deps: Deps, value: string): Promise<Toke
   const user: UserRow = {
     id: row.id, owner_id: row.owner_id, email: row.email, password_hash: row.password_hash, name: row.name,
     language: row.language, timezone: row.timezone, plan: row.plan, plan_expires_at: row.plan_expires_at,
-    billing_customer_id: row.billing_customer_id, billing_event_at: row.billing_event_at, created_at: row.created_at, updated_at: row.updated_at,
+    billing_customer_id: row.billing_customer_id, billing_event_at: row.billing_event_at, email_verified_at: row.email_verified_at,
+    created_at: row.created_at, updated_at: row.updated_at,
   };
   const owner = { token, user, scopes: new Set(parseScopes(token.scopes)), lastUsedMs: token.last_used_at === null ? 0 : Date.parse(token.last_used_at) };
   deps.credentials.set(hash, owner, since);

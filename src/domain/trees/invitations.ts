@@ -2,9 +2,17 @@ import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
 import type { Db, Trx } from '../../store/db.js';
 import { requireRead, requireWrite } from '../actor.js';
-import { memberStatus, presentMember, setStatus, type Member } from './members.js';
-import { invalid, notFound } from '../errors.js';
+import { memberStatus, presentMember, setStatus, type Member, type MemberRow } from './members.js';
+import { sha256 } from '../crypto.js';
+import { DomainError, invalid, notFound } from '../errors.js';
 import { inTransaction } from '../../store/db.js';
+
+/**
+ * The invitee's side of sharing (CONTRACT §10, §19). An invitation reaches an account in one of
+ * two ways only: bound to it because the account verified the invited email (`bindInvitations`,
+ * the one place that binds by email), or through the invitation's own one-time link. So a
+ * pending row's `user_id` always names an account that proved the address.
+ */
 
 /** An invitation as the invitee sees it: the membership and the name of the tree. */
 export interface Invitation extends Member {
@@ -26,27 +34,66 @@ export async function listInvitations(deps: Deps, actor: Actor): Promise<Invitat
   return rows.filter((r) => memberStatus(r) === 'pending').map(({ tree_name, ...row }) => ({ ...presentMember(row), tree_name }));
 }
 
-/** A pending invitation addressed to the actor; anything else is not theirs to answer. @throws not_found */
-async function ownInvitation(db: Db | Trx, actor: Actor, id: string) {
+/** A pending invitation, or not_found: an unknown id and one that is not the actor's to answer read alike. */
+async function pendingInvitation(db: Db | Trx, id: string, isTheirs: (row: MemberRow) => boolean): Promise<MemberRow> {
   if (id.length > 160) throw invalid('/id', 'must be at most 160 characters');
-  const row = await db.selectFrom('members').selectAll().where('id', '=', id).where('user_id', '=', actor.user.id).executeTakeFirst();
+  const row = await db.selectFrom('members').selectAll().where('id', '=', id).executeTakeFirst();
+  if (row === undefined || !isTheirs(row) || memberStatus(row) !== 'pending') throw notFound('invitation');
+  return row;
+}
+
+/**
+ * Accepts an invitation bound to the actor or, with `token`, the one its link names, for whoever
+ * is signed in: the membership becomes theirs. The link works once; a wrong, used or dead one is
+ * not_found, as is any invitation the actor has neither way to.
+ * @throws not_found, conflict (the owner, or someone with another membership of the tree)
+ */
+export async function acceptInvitation(deps: Deps, actor: Actor, id: string, token?: string): Promise<Member> {
+  requireWrite(actor);
+  return inTransaction(deps.db, async (trx) => {
+    if (token === undefined) return setStatus(trx, actor, await pendingInvitation(trx, id, (row) => row.user_id === actor.user.id), 'active');
+    const row = await spendInviteLink(trx, id, token);
+    if (row.user_id !== actor.user.id) await requireNoOtherMembership(trx, actor, row);
+    return setStatus(trx, actor, row, 'active', { userId: actor.user.id, email: actor.user.email });
+  });
+}
+
+/**
+ * The pending invitation a link names, its token spent by one conditional update: of two racing
+ * acceptances only one finds it (the other's update matches nothing once the first commits).
+ * @throws not_found
+ */
+async function spendInviteLink(trx: Trx, id: string, token: string): Promise<MemberRow> {
+  if (id.length > 160) throw invalid('/id', 'must be at most 160 characters');
+  const row = await trx.updateTable('members').set({ invite_token_hash: null }).where('id', '=', id).where('invite_token_hash', '=', sha256(token))
+    .returningAll().executeTakeFirst();
   if (row === undefined || memberStatus(row) !== 'pending') throw notFound('invitation');
   return row;
 }
 
-/** @throws not_found */
-export async function acceptInvitation(deps: Deps, actor: Actor, id: string): Promise<Member> {
-  requireWrite(actor);
-  return inTransaction(deps.db, async (trx) => setStatus(trx, actor, await ownInvitation(trx, actor, id), 'active'));
+/**
+ * One membership per person and tree, which access resolution relies on: the owner cannot join
+ * their own tree, and someone with another membership of it (pending, active or ended) keeps that one.
+ * @throws conflict
+ */
+async function requireNoOtherMembership(trx: Trx, actor: Actor, row: MemberRow): Promise<void> {
+  if (row.owner_id === actor.user.id) throw new DomainError('conflict', 'You own this tree already.');
+  const other = await trx.selectFrom('members').select('id').where('tree_id', '=', row.tree_id).where('id', '<>', row.id)
+    .where((eb) => eb.or([eb('user_id', '=', actor.user.id), eb('email', '=', actor.user.email)])).executeTakeFirst();
+  if (other !== undefined) throw new DomainError('conflict', 'You already have a membership of this tree; ask its owner to invite your own address again.');
 }
 
 /** @throws not_found */
 export async function declineInvitation(deps: Deps, actor: Actor, id: string): Promise<Member> {
   requireWrite(actor);
-  return inTransaction(deps.db, async (trx) => setStatus(trx, actor, await ownInvitation(trx, actor, id), 'revoked'));
+  return inTransaction(deps.db, async (trx) => setStatus(trx, actor, await pendingInvitation(trx, id, (row) => row.user_id === actor.user.id), 'revoked'));
 }
 
-/** Invitations sent to an email before it had an account belong to the account registered with it. */
+/**
+ * Invitations sent to an email belong to the account that verified it, from then on. Called
+ * only once the account has proved the address (a verification link, a completed reset, the
+ * operator); never at registration.
+ */
 export async function bindInvitations(db: Db | Trx, userId: string, email: string): Promise<void> {
   await db.updateTable('members').set({ user_id: userId }).where('email', '=', email).where('user_id', 'is', null).execute();
 }

@@ -11,6 +11,8 @@ import { checkEnum, normalizeEmail } from '../validate.js';
 import { DomainError, invalid, notFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
+import { isEmailVerified } from '../accounts/accounts.js';
+import { inviteUrl, mailInvitation, newInviteToken } from './invite-links.js';
 
 export type MemberRow = Selectable<MemberTable>;
 export const memberRoles = ['viewer', 'editor'] as const;
@@ -50,6 +52,12 @@ export interface InviteInput {
   expires_at?: string | null;
 }
 
+/** A new invitation and its one-time link, shown to the owner this once (CONTRACT §19). */
+export interface Invited {
+  member: Member;
+  invite_url: string;
+}
+
 export interface MemberPatch {
   role?: string;
   expires_at?: string | null;
@@ -74,22 +82,27 @@ async function memberHistory(trx: Trx, actor: Actor, row: MemberRow, action: 'cr
 }
 
 /**
- * Invites an email to the tree as viewer or editor (owner only, owner on Grove). An existing
- * account is bound at once; otherwise the invitation binds when that email registers. A revoked
- * or expired membership is revived as a new invitation.
+ * Invites an email to the tree as viewer or editor (owner only, owner on Grove). An account that
+ * has verified this email is bound at once; otherwise the invitation binds when an account with
+ * it verifies it (CONTRACT §19): registering an address proves nothing. Either way the answer
+ * carries the invitation's one-time link, which whoever is signed in may accept with; it is
+ * mailed to the address too when mail is configured. A revoked or expired membership is revived
+ * as a new invitation with a new link.
  * @throws not_found, forbidden, plan_limit_reached, validation_failed, conflict
  */
-export async function inviteMember(deps: Deps, actor: Actor, treeId: string, input: InviteInput): Promise<Member> {
+export async function inviteMember(deps: Deps, actor: Actor, treeId: string, input: InviteInput, onMailError: (err: unknown) => void = () => {}): Promise<Invited> {
   requireWrite(actor);
   const email = normalizeEmail('/email', input.email);
   checkEnum('/role', input.role, memberRoles);
   const expiresAt = checkExpiry(input.expires_at) ?? null;
-  return inTransaction(deps.db, async (trx) => {
+  const link = newInviteToken();
+  const { member, treeName } = await inTransaction(deps.db, async (trx) => {
     const access = await treeAccess(trx, actor, treeId);
     requireTreeOwner(access);
     requireSharing(access);
     if (email === actor.user.email) throw new DomainError('conflict', 'You own this tree already.', [{ path: '/email', message: 'is the owner' }]);
-    const invitee = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+    const invitee = await trx.selectFrom('users').select(['id', 'email_verified_at']).where('email', '=', email).executeTakeFirst();
+    const boundTo = invitee !== undefined && isEmailVerified(invitee) ? invitee.id : null;
     const existing = await trx.selectFrom('members').selectAll().where('tree_id', '=', treeId).where('email', '=', email).executeTakeFirst();
     const now = nowIso();
     if (existing !== undefined) {
@@ -99,22 +112,25 @@ export async function inviteMember(deps: Deps, actor: Actor, treeId: string, inp
       }
       const revived = await trx
         .updateTable('members')
-        .set({ user_id: invitee?.id ?? existing.user_id, role: input.role, status: 'pending', expires_at: expiresAt, invited_by: actor.user.id, updated_at: now })
+        .set({ user_id: boundTo, role: input.role, status: 'pending', expires_at: expiresAt, invited_by: actor.user.id, invite_token_hash: link.hash, updated_at: now })
         .where('id', '=', existing.id)
         .returningAll()
         .executeTakeFirstOrThrow();
       await memberHistory(trx, actor, revived, 'created', { role: { from: existing.role, to: revived.role }, status: { from: status, to: 'pending' } }, now);
-      return presentMember(revived);
+      return { member: presentMember(revived), treeName: access.tree.name };
     }
     const row: MemberRow = {
-      seq: 0, id: newId('mbr'), owner_id: access.ownerId, tree_id: treeId, user_id: invitee?.id ?? null, email, role: input.role,
-      status: 'pending', expires_at: expiresAt, invited_by: actor.user.id, created_at: now, updated_at: now,
+      seq: 0, id: newId('mbr'), owner_id: access.ownerId, tree_id: treeId, user_id: boundTo, email, role: input.role,
+      status: 'pending', expires_at: expiresAt, invited_by: actor.user.id, invite_token_hash: link.hash, created_at: now, updated_at: now,
     };
     const { seq: _seq, ...values } = row;
     const inserted = await trx.insertInto('members').values(values).returningAll().executeTakeFirstOrThrow();
     await memberHistory(trx, actor, inserted, 'created', { email: { from: null, to: email }, role: { from: null, to: input.role } }, now);
-    return presentMember(inserted);
+    return { member: presentMember(inserted), treeName: access.tree.name };
   });
+  const url = inviteUrl(deps.config.publicUrl, member.id, link.token);
+  mailInvitation(deps, { to: email, treeName, inviter: actor.user.name !== '' ? actor.user.name : actor.user.email, url }, onMailError);
+  return { member, invite_url: url };
 }
 
 /** Everyone invited to a visible tree, in invitation order. @throws not_found */
@@ -174,11 +190,25 @@ export async function removeMember(deps: Deps, actor: Actor, memberId: string): 
   });
 }
 
-export async function setStatus(trx: Trx, actor: Actor, row: MemberRow, status: 'active' | 'revoked'): Promise<Member> {
+/** Who takes an invitation by its link: the membership becomes theirs (their id and email). */
+export interface Claim {
+  userId: string;
+  email: string;
+}
+
+/**
+ * Activates or ends a membership. Either way its invitation link dies: a link works once, and
+ * never for an invitation that was declined or revoked.
+ */
+export async function setStatus(trx: Trx, actor: Actor, row: MemberRow, status: 'active' | 'revoked', claim?: Claim): Promise<Member> {
   const before = memberStatus(row);
   if (before === status) return presentMember(row);
   const now = nowIso();
-  const updated = await trx.updateTable('members').set({ status, updated_at: now }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
-  await memberHistory(trx, actor, updated, status === 'revoked' ? 'deleted' : 'updated', { status: { from: before, to: status } }, now);
+  const changes: Changes = { status: { from: before, to: status } };
+  if (claim !== undefined && claim.email !== row.email) changes.email = { from: row.email, to: claim.email };
+  const updated = await trx.updateTable('members')
+    .set({ status, invite_token_hash: null, updated_at: now, ...(claim !== undefined ? { user_id: claim.userId, email: claim.email } : {}) })
+    .where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
+  await memberHistory(trx, actor, updated, status === 'revoked' ? 'deleted' : 'updated', changes, now);
   return presentMember(updated);
 }

@@ -4,11 +4,14 @@ import type { Deps } from '../../domain/deps.js';
 import { presentUser, registerUser, updateProfile, verifyLogin } from '../../domain/accounts/accounts.js';
 import { csrfFor, endSession, newSessionId, startSession } from '../../domain/accounts/sessions.js';
 import { completePasswordReset, requestPasswordReset } from '../../domain/accounts/password-reset.js';
+import { completeEmailVerification, requestEmailVerification } from '../../domain/accounts/email-verification.js';
 import { access } from '../access.js';
 import { setSessionCookie } from '../session-cookie.js';
 import { warnWith } from '../logger.js';
 import { errors, ReadHeaders, WriteHeaders } from '../schemas/common.js';
-import { LoginInput, Me, ProfileInput, RegisterInput, ResetCompleteInput, ResetRequestAnswer, ResetRequestInput, UserOnly, UserWithCsrf } from '../schemas/accounts.js';
+import {
+  LoginInput, MailAnswer, Me, ProfileInput, RegisterInput, ResetCompleteInput, ResetRequestAnswer, ResetRequestInput, UserOnly, UserWithCsrf, VerifyCompleteInput,
+} from '../schemas/accounts.js';
 
 const tags = ['Account'];
 
@@ -99,4 +102,26 @@ export const authRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app)
     const csrf = await rotateSession(request, reply, row.id);
     return { user: presentUser(row), csrf };
   });
+
+  app.post('/auth/verify/request', {
+    config: { access: access.sessionUser, idempotency: 'ignore' },
+    schema: {
+      operationId: 'requestEmailVerification', tags, summary: 'Mail a link that verifies the signed-in account\'s email',
+      description: 'The link (`/verify?token=…`) works once, within a day, for this account. `delivery` is `not_configured` while no mail transport is configured '
+        + '(the operator can run `tasktree user verify`). 409 conflict when the email is verified already.',
+      headers: WriteHeaders, response: { 202: MailAnswer, ...errors(401, 403, 409) },
+    },
+  }, async (request, reply) => {
+    return reply.code(202).send(await requestEmailVerification(deps, request.actor!, warnWith(request.log, 'verification mail failed')));
+  });
+
+  app.post('/auth/verify/complete', {
+    config: { access: access.sessionUser, idempotency: 'ignore' },
+    schema: {
+      operationId: 'completeEmailVerification', tags, summary: 'Verify the signed-in account\'s email with a mailed token',
+      description: 'Single use, within a day of the request, by the account it was mailed to; anything else is 400 validation_failed. '
+        + 'Invitations sent to the email reach the account from then on.',
+      body: VerifyCompleteInput, headers: WriteHeaders, response: { 200: UserOnly, ...errors(401, 403, 409) },
+    },
+  }, async (request) => ({ user: presentUser(await completeEmailVerification(deps, request.actor!, request.body.token)) }));
 };

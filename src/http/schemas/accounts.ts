@@ -18,6 +18,7 @@ export const User = Type.Object(
     plan: Plan,
     plan_expires_at: Nullable(Timestamp),
     effective_plan: Plan,
+    email_verified: Type.Boolean({ description: 'The account proved it reads `email` (a verification link, a completed reset or the operator); invitations to the email reach it only then.' }),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -55,7 +56,13 @@ export const ResetCompleteInput = Type.Object(
   { token: Type.String({ minLength: 1, maxLength: 200, description: 'the token from the reset mail' }), password: Password },
   { additionalProperties: false },
 );
-export const ResetRequestAnswer = Type.Object({
+/** A mail asked for: `not_configured` while no mail transport is, and then nothing claims a mail went out. */
+export const MailAnswer = Type.Object({
   status: Type.Literal('queued'),
   delivery: OneOf(['sent', 'not_configured']),
 });
+export const ResetRequestAnswer = MailAnswer;
+export const VerifyCompleteInput = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 200, description: 'the token from the verification mail' }) },
+  { additionalProperties: false },
+);

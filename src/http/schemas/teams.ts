@@ -23,6 +23,17 @@ export const Member = Type.Object(
 );
 
 export const MemberOnly = Type.Object({ member: Member });
+export const MemberInvited = Type.Object({
+  member: Member,
+  invite_url: Type.String({
+    format: 'uri',
+    description: 'The invitation\'s one-time link (`/invite?token=…&id=…` at PUBLIC_URL), shown this once: whoever opens it signed in may accept the invitation, once.',
+  }),
+});
+export const AcceptInput = Type.Object(
+  { token: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'the token of the invitation\'s link (`invite_url`)' })) },
+  { additionalProperties: false },
+);
 export const MemberList = Type.Object({ items: Type.Array(Member) });
 export const InviteInput = Type.Object(
   { email: Type.String({ minLength: 3, maxLength: 254 }), role: Role, expires_at: Type.Optional(Expiry) },
