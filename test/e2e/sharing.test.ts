@@ -8,7 +8,10 @@ import { browserDescribe, expectAccessible, openPage, shot, type Watched } from 
 import { PASSWORD, uniqueEmail, useBrowserApp } from './support/session.js';
 import { RegisterPage, SignInPage } from './pages/auth.js';
 import { TreePage } from './pages/tree.js';
+import { TreesPage } from './pages/trees.js';
 import { InvitationsCard, SharingPage } from './pages/sharing.js';
+import { InvitePage, localPath, VerifyBanner } from './pages/verify.js';
+import { verifyEmailByOperator } from '../../src/domain/accounts/email-verification.js';
 
 browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
   const s = useBrowserApp(kind);
@@ -16,6 +19,7 @@ browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
   const editorEmail = uniqueEmail('editor');
   const viewerEmail = uniqueEmail('viewer');
   let treeId = '';
+  let editorLink = '';
   let editor: Watched;
   let viewer: Watched;
   const owner = () => s.w.page;
@@ -50,7 +54,13 @@ browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
     await setUserPlan(s.t.app.deps, ownerEmail, 'grove', null);
     const sharing = await SharingPage.open(owner(), treeId);
     await sharing.inviteAs(editorEmail, 'Editor');
+    // The invitation's one-time link, shown to the owner once with a copy button (CONTRACT §19).
+    editorLink = await sharing.inviteLink();
+    expect(localPath(editorLink)).toMatch(/^\/invite\?token=[A-Za-z0-9_-]{43}&id=mbr_/);
+    await expectAccessible(owner(), 'sharing with the invitation link');
+    await shot(owner(), 'sharing-invite-link');
     await sharing.inviteAs(viewerEmail, 'Editor', '2030-01-31T18:00');
+    expect(await sharing.inviteLink()).not.toBe(editorLink);
     await sharing.changeRole(viewerEmail, 'Viewer');
     await expect.poll(async () => (await s.t.app.deps.db.selectFrom('members').select('role').where('email', '=', viewerEmail).executeTakeFirstOrThrow()).role).toBe('viewer');
     await sharing.row(editorEmail).getByText('Invited').waitFor();
@@ -62,14 +72,28 @@ browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
     await shot(owner(), 'sharing');
   });
 
-  it('shows the invitee the invitation; accepting adds the tree marked with the role, and the editor edits a task', async () => {
+  it('joins the invitee through the invitation link (signing up on the way); the tree comes marked with the role, and the editor edits a task', async () => {
     editor = await openPage(s.browser, s.t.url);
-    const trees = await (await RegisterPage.open(editor.page)).register('Bo', editorEmail, PASSWORD);
-    const invitations = new InvitationsCard(trees.page);
-    await invitations.item('Shared garden').getByText('as Editor').waitFor();
-    await expectAccessible(editor.page, 'trees with an invitation');
-    await shot(editor.page, 'invitation');
-    await invitations.accept('Shared garden');
+    // Signed out, the link leads to sign in, then to create account, and back to the invitation.
+    await editor.page.goto(localPath(editorLink));
+    await editor.page.getByRole('heading', { name: 'Welcome back' }).waitFor();
+    await editor.page.getByRole('main').getByRole('link', { name: 'Create account' }).click();
+    const register = new RegisterPage(editor.page);
+    await register.name.fill('Bo');
+    await register.email.fill(editorEmail);
+    await register.password.fill(PASSWORD);
+    await register.submit.click();
+    const invite = new InvitePage(editor.page);
+    await invite.heading.waitFor();
+    await expect.poll(() => new URL(editor.page.url()).search).toBe(''); // the token leaves the address bar
+    // An unverified account: the banner asks to verify, and the invitation is not offered by email.
+    await new VerifyBanner(editor.page).send.waitFor();
+    await expectAccessible(editor.page, 'invitation link');
+    await shot(editor.page, 'invitation-link');
+    expect(await invite.acceptInvitation()).toBe('You joined the tree.');
+    await editor.page.getByRole('link', { name: 'Open the tree' }).waitFor();
+    const trees = await TreesPage.open(editor.page);
+    expect(await new InvitationsCard(trees.page).root.count()).toBe(0);
     await trees.row('Shared garden').getByText('Shared with you · editor').waitFor();
     expect(await trees.row('Shared garden').getByRole('button', { name: 'Delete' }).count()).toBe(0);
 
@@ -94,11 +118,20 @@ browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
   it('gives a viewer no control it cannot use', async () => {
     viewer = await openPage(s.browser, s.t.url);
     const trees = await (await RegisterPage.open(viewer.page)).register('Cy', viewerEmail, PASSWORD);
+    // Invitations to an address reach the account once it is verified: this service sends no
+    // mail, so the banner says so and the operator vouches for the address instead.
+    expect(await new VerifyBanner(viewer.page).request()).toContain('cannot send mail');
+    expect(await new InvitationsCard(trees.page).root.count()).toBe(0);
+    await verifyEmailByOperator(s.t.app.deps, viewerEmail);
     // A second invitation, declined: it leaves the card and never becomes a tree on the list.
     const spare = await makeTree(api, { name: 'Spare bed' });
     expect((await api.post(`/api/v1/trees/${spare.id}/members`, { email: viewerEmail, role: 'editor' })).status).toBe(201);
     await trees.page.reload();
+    expect(await new VerifyBanner(viewer.page).root.count()).toBe(0);
     const invitations = new InvitationsCard(trees.page);
+    await invitations.item('Shared garden').getByText('as Viewer').waitFor();
+    await expectAccessible(viewer.page, 'trees with invitations');
+    await shot(viewer.page, 'invitation');
     await invitations.item('Spare bed').getByRole('button', { name: 'Decline' }).click();
     await invitations.item('Spare bed').waitFor({ state: 'detached' });
     await invitations.accept('Shared garden');

@@ -45,7 +45,7 @@ describe.each(databases)('browser app serving (%s)', (kind) => {
   });
 
   it('answers client-side routes with index.html for a browser', async () => {
-    for (const path of ['/trees', '/trees/tre_123', '/reset?token=abc', '/agents']) {
+    for (const path of ['/trees', '/trees/tre_123', '/reset?token=abc', '/verify?token=abc', '/invite?token=abc&id=mbr_123', '/agents']) {
       const answer = await new Client(t.url).get(path, { headers: HTML });
       expect(answer.status, path).toBe(200);
       expect(answer.text, path).toContain('<div id="app">');

@@ -9,6 +9,8 @@ const SignIn = lazy(() => import('./pages/auth/SignIn').then((m) => m.SignIn));
 const Register = lazy(() => import('./pages/auth/Register').then((m) => m.Register));
 const Forgot = lazy(() => import('./pages/auth/Forgot').then((m) => m.Forgot));
 const Reset = lazy(() => import('./pages/auth/Reset').then((m) => m.Reset));
+const Verify = lazy(() => import('./pages/auth/Verify').then((m) => m.Verify));
+const AcceptInvite = lazy(() => import('./pages/sharing/AcceptInvite').then((m) => m.AcceptInvite));
 const Trees = lazy(() => import('./pages/trees/TreesPage').then((m) => m.TreesPage));
 const Sharing = lazy(() => import('./pages/sharing/SharingPage').then((m) => m.SharingPage));
 const TreePage = lazy(() => import('./pages/tree/TreePage').then((m) => m.TreePage));
@@ -34,6 +36,10 @@ export const routes: { path: string; component: ComponentType<object> }[] = [
   { path: '/reset', component: Reset },
   // Links mailed before the mail used CONTRACT §15's /reset still open.
   { path: '/reset-password', component: Reset },
+  // The mailed verification link and an invitation's link: signed-out visitors sign in (or
+  // register) first and come back with the link's query.
+  { path: '/verify', component: signedIn(Verify) },
+  { path: '/invite', component: signedIn(AcceptInvite) },
   { path: '/trees', component: signedIn(Trees) },
   { path: '/trees/:id', component: signedIn(TreePage) },
   { path: '/trees/:id/sharing', component: signedIn(Sharing) },

@@ -25,6 +25,12 @@ export class SharingPage {
     await this.invite.getByRole('button', { name: 'Invite' }).click();
     await this.page.getByText(`${email} is invited.`).waitFor();
   }
+  /** The invitation link shown once after the last invite, checked to come with its copy button. */
+  async inviteLink(): Promise<string> {
+    const shown = this.invite.getByRole('status');
+    await shown.getByRole('button', { name: 'Copy' }).waitFor();
+    return (await shown.locator('[data-invite-url]').textContent()) ?? '';
+  }
   async changeRole(email: string, role: 'Viewer' | 'Editor'): Promise<void> {
     await this.row(email).getByRole('combobox', { name: `Role of ${email}` }).selectOption({ label: role });
   }

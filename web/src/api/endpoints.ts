@@ -1,9 +1,11 @@
 /** One typed function per endpoint the app uses; paths and bodies as the OpenAPI document has them. */
 import { api, query, setCsrf } from './client';
-import type { AgentCall, Attachment, Billing, Comment, HistoryEntry, Invitation, Member, MemberRole, Message, OAuthConnection, Page, Project, Scope, SpeechJob, SpeechStatus, Task, Token, Tree, TreeSnapshot, TreeStyleName, User } from './types';
+import type { AgentCall, Attachment, Billing, Comment, HistoryEntry, Invitation, Invited, Member, MemberRole, Message, OAuthConnection, Page, Project, Scope, SpeechJob, SpeechStatus, Task, Token, Tree, TreeSnapshot, TreeStyleName, User } from './types';
 import type { Language } from '../i18n';
 
 interface Session { user: User | null; csrf?: string }
+/** `not_configured`: the service cannot send mail, and says so instead of claiming a mail went out. */
+interface MailAnswer { status: 'queued'; delivery: 'sent' | 'not_configured' }
 
 /** Every page of a list: the app shows whole lists (a Grove account may hold 250 trees). */
 async function allPages<T>(path: string, params: Record<string, string | number | undefined> = {}): Promise<T[]> {
@@ -32,8 +34,10 @@ export const auth = {
   logout: () => session(api<Session>('POST', '/auth/logout', {})),
   updateProfile: (input: { name?: string; language?: Language; timezone?: string }) =>
     api<{ user: User }>('PATCH', '/auth/profile', input).then((a) => a.user),
-  requestReset: (email: string) => api<{ status: 'queued'; delivery: 'sent' | 'not_configured' }>('POST', '/auth/reset/request', { email }),
+  requestReset: (email: string) => api<MailAnswer>('POST', '/auth/reset/request', { email }),
   completeReset: (token: string, password: string) => session(api<Session>('POST', '/auth/reset/complete', { token, password })),
+  requestVerification: () => api<MailAnswer>('POST', '/auth/verify/request', {}),
+  completeVerification: (token: string) => api<{ user: User }>('POST', '/auth/verify/complete', { token }).then((a) => a.user),
 };
 
 export const trees = {
@@ -90,14 +94,15 @@ const enc = encodeURIComponent;
 export const members = {
   list: (treeId: string) => api<{ items: Member[] }>('GET', `/trees/${enc(treeId)}/members`).then((a) => a.items),
   invite: (treeId: string, input: { email: string; role: MemberRole; expires_at?: string | null }) =>
-    api<{ member: Member }>('POST', `/trees/${enc(treeId)}/members`, input).then((a) => a.member),
+    api<Invited>('POST', `/trees/${enc(treeId)}/members`, input),
   update: (id: string, patch: { role?: MemberRole; expires_at?: string | null }) => api<{ member: Member }>('PATCH', `/members/${enc(id)}`, patch).then((a) => a.member),
   revoke: (id: string) => api<{ member: Member }>('DELETE', `/members/${enc(id)}`).then((a) => a.member),
 };
 
 export const invitations = {
   list: () => api<{ items: Invitation[] }>('GET', '/invitations').then((a) => a.items),
-  accept: (id: string) => api<{ member: Member }>('POST', `/invitations/${enc(id)}/accept`, {}).then((a) => a.member),
+  /** With `token` (from an invitation's link): that invitation, for whoever is signed in. */
+  accept: (id: string, token?: string) => api<{ member: Member }>('POST', `/invitations/${enc(id)}/accept`, token !== undefined ? { token } : {}).then((a) => a.member),
   decline: (id: string) => api<{ member: Member }>('POST', `/invitations/${enc(id)}/decline`, {}).then((a) => a.member),
 };
 

@@ -4,7 +4,7 @@ import type { Language } from '../i18n';
 export type Plan = 'seed' | 'sprout' | 'grove';
 export interface User {
   id: string; email: string; name: string; language: Language; timezone: string;
-  plan: Plan; plan_expires_at: string | null; effective_plan: Plan; created_at: string; updated_at: string;
+  plan: Plan; plan_expires_at: string | null; effective_plan: Plan; email_verified: boolean; created_at: string; updated_at: string;
 }
 export type TreeStyleName = 'tidy-fan' | 'space-colonization' | 'lsystem';
 export const TREE_STYLES: readonly TreeStyleName[] = ['tidy-fan', 'space-colonization', 'lsystem'];
@@ -36,6 +36,8 @@ export interface Member {
   expires_at: string | null; invited_by: string; created_at: string; updated_at: string;
 }
 export interface Invitation extends Member { tree_name: string }
+/** A new invitation and its one-time link, which the owner sees this once (CONTRACT §19). */
+export interface Invited { member: Member; invite_url: string }
 export interface Comment { id: string; task_id: string; author_id: string; body: string; created_at: string; updated_at: string }
 export interface Message { id: string; tree_id: string; author_id: string; body: string; created_at: string; updated_at: string }
 export interface HistoryEntry {

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { useSession } from '../session';
 
@@ -17,13 +17,22 @@ export function SignedIn({ children }: { children: ComponentChildren }) {
 export function SignedOut({ children }: { children: ComponentChildren }) {
   const { user } = useSession();
   const { route, query } = useLocation();
+  // Where to go is read when the page opens: while the next page's chunk loads, this page stays
+  // mounted under the new address, whose query has no `next`, and must not send the person on to
+  // /trees instead.
+  const [next] = useState(() => query.next);
   useEffect(() => {
-    if (user !== null) route(safeNext(query.next), true);
-  }, [user, query.next, route]);
+    if (user !== null) route(safeNext(next), true);
+  }, [user, next, route]);
   return user !== null ? null : <>{children}</>;
 }
 
 /** Only a same-origin path: `next` from the URL must never send the person elsewhere. */
 export function safeNext(next: string | undefined): string {
   return next !== undefined && next.startsWith('/') && !next.startsWith('//') ? next : '/trees';
+}
+
+/** A link to another signed-out page that keeps where the visitor was headed (sign in ↔ create account). */
+export function keepNext(path: string, next: string | undefined): string {
+  return next !== undefined && safeNext(next) === next ? `${path}?next=${encodeURIComponent(next)}` : path;
 }

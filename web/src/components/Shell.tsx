@@ -5,6 +5,7 @@ import { useT } from '../i18n/use-t';
 import { SignOutButton } from './SignOutButton';
 import { SessionExpiredDialog } from './SessionExpiredDialog';
 import { Logo } from './Logo';
+import { VerifyBanner } from './VerifyBanner';
 
 /** The frame of every page: the brand, the navigation (signed in) and the main landmark. */
 export function Shell({ children }: { children: ComponentChildren }) {
@@ -39,6 +40,7 @@ export function Shell({ children }: { children: ComponentChildren }) {
           </nav>
         )}
       </header>
+      {user !== null && !user.email_verified ? <VerifyBanner user={user} /> : null}
       <main id="main" class="main">{children}</main>
       {expired && user !== null ? <SessionExpiredDialog /> : null}
     </div>

@@ -1,5 +1,5 @@
-import { useState } from 'preact/hooks';
 import { useT } from '../../i18n/use-t';
+import { CopyButton } from '../../components/CopyButton';
 
 /**
  * A new token's value, shown once. It lives only in this component's memory: a reload or leaving
@@ -7,22 +7,12 @@ import { useT } from '../../i18n/use-t';
  */
 export function ShownOnce({ name, value, onDone }: { name: string; value: string; onDone(): void }) {
   const t = useT();
-  const [copied, setCopied] = useState(false);
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied(true);
-    } catch {
-      // No clipboard permission: the value is selectable text, so copying by hand still works.
-      setCopied(false);
-    }
-  }
   return (
     <div class="stack shown-once" role="status">
       <strong>{t('agents.newValue')}: {name}</strong>
       <div class="secret">
         <code data-token-value>{value}</code>
-        <button type="button" class="btn small" onClick={copy}>{copied ? t('common.copied') : t('common.copy')}</button>
+        <CopyButton value={value} />
       </div>
       <p class="note warn">{t('agents.newValueWarning')}</p>
       <div class="actions start"><button type="button" class="btn ghost small" onClick={onDone}>{t('common.close')}</button></div>

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
 import { auth } from '../../api/endpoints';
 import { useSession } from '../../session';
 import { useT } from '../../i18n/use-t';
@@ -7,11 +8,13 @@ import { ErrorNote, messageOf } from '../../components/ErrorNote';
 import { usePageTitle } from '../../components/usePageTitle';
 import { EmailField, PasswordField } from './fields';
 import { Field } from '../../components/Field';
+import { keepNext } from '../../components/Guards';
 
 /** A new account starts in the language the page is shown in and in the browser's time zone. */
 export function Register() {
   const t = useT();
   const { setUser, language } = useSession();
+  const { query } = useLocation();
   usePageTitle(t('auth.createAccount'));
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
@@ -45,7 +48,7 @@ export function Register() {
         <ErrorNote error={error} />
         <button class="btn primary" disabled={busy}>{t('auth.createAccount')}</button>
       </form>
-      <p class="foot">{t('auth.haveAccount')} <a href="/signin">{t('auth.signIn')}</a></p>
+      <p class="foot">{t('auth.haveAccount')} <a href={keepNext('/signin', query.next)}>{t('auth.signIn')}</a></p>
     </section>
   );
 }

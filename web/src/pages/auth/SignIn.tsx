@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
 import { auth } from '../../api/endpoints';
 import { ApiError } from '../../api/client';
 import { useSession } from '../../session';
@@ -6,10 +7,12 @@ import { useT } from '../../i18n/use-t';
 import { ErrorNote, messageOf } from '../../components/ErrorNote';
 import { usePageTitle } from '../../components/usePageTitle';
 import { EmailField, PasswordField } from './fields';
+import { keepNext } from '../../components/Guards';
 
 export function SignIn() {
   const t = useT();
   const { setUser } = useSession();
+  const { query } = useLocation();
   usePageTitle(t('auth.signIn'));
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -39,7 +42,7 @@ export function SignIn() {
         <button class="btn primary" disabled={busy}>{t('auth.signIn')}</button>
       </form>
       <p class="foot"><a href="/forgot">{t('auth.forgot')}</a></p>
-      <p class="foot">{t('auth.noAccount')} <a href="/register">{t('auth.createAccount')}</a></p>
+      <p class="foot">{t('auth.noAccount')} <a href={keepNext('/register', query.next)}>{t('auth.createAccount')}</a></p>
     </section>
   );
 }

@@ -7,6 +7,7 @@ import { useUser } from '../../session';
 import { zonedToIso } from '../../i18n/zoned';
 import { ErrorNote, messageOf } from '../../components/ErrorNote';
 import { Field } from '../../components/Field';
+import { InviteLink } from './InviteLink';
 
 /** True for the API's answer to sharing without Grove: 403 plan_limit_reached, details [{limit: "sharing"}]. */
 export function isSharingLimit(error: unknown): boolean {
@@ -14,7 +15,7 @@ export function isSharingLimit(error: unknown): boolean {
     && error.details.some((d) => (d as { limit?: unknown } | null)?.limit === 'sharing');
 }
 
-/** Invite by email as viewer or editor, with an optional end of access in the owner's own time zone. */
+/** Invite by email as viewer or editor, with an optional end of access in the owner's own time zone; then the link, once. */
 export function InviteForm({ treeId, onInvited, onNeedsGrove }: { treeId: string; onInvited(member: Member): void; onNeedsGrove(): void }) {
   const t = useT();
   const user = useUser();
@@ -22,18 +23,18 @@ export function InviteForm({ treeId, onInvited, onNeedsGrove }: { treeId: string
   const [role, setRole] = useState<MemberRole>('viewer');
   const [expires, setExpires] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const [shown, setShown] = useState<{ email: string; url: string } | null>(null);
   const [busy, setBusy] = useState(false);
 
   async function submit(event: Event) {
     event.preventDefault();
     setBusy(true);
     setError(null);
-    setDone(null);
+    setShown(null);
     try {
-      const member = await members.invite(treeId, { email: email.trim(), role, ...(expires !== '' ? { expires_at: zonedToIso(expires, user.timezone) } : {}) });
+      const { member, invite_url } = await members.invite(treeId, { email: email.trim(), role, ...(expires !== '' ? { expires_at: zonedToIso(expires, user.timezone) } : {}) });
       onInvited(member);
-      setDone(t('sharing.invited', { email: member.email }));
+      setShown({ email: member.email, url: invite_url });
       setEmail('');
       setExpires('');
     } catch (e) {
@@ -61,7 +62,7 @@ export function InviteForm({ treeId, onInvited, onNeedsGrove }: { treeId: string
         )}</Field>
       </div>
       <ErrorNote error={error} />
-      {done !== null ? <p class="note ok" role="status">{done}</p> : null}
+      {shown !== null ? <InviteLink email={shown.email} url={shown.url} /> : null}
       <div class="actions"><button class="btn primary" disabled={busy}>{t('sharing.invite')}</button></div>
     </form>
   );
