@@ -1,6 +1,17 @@
 import { afterAll, beforeAll } from 'vitest';
+import { Migrator } from 'kysely';
 import { makeTestEnv, type DatabaseKind, type TestEnv } from './app.js';
 import { migrateToLatest, openStore, type Store } from '../../src/store/db.js';
+import { migrations } from '../../src/store/migrations/index.js';
+
+/** A migrator over the service's migrations, for tests that stop at one and check the next's data move. */
+export function migratorOf(store: Store): Migrator {
+  return new Migrator({
+    db: store.db,
+    provider: { getMigrations: async () => migrations },
+    ...(store.schema ? { migrationTableSchema: store.schema } : {}),
+  });
+}
 
 /**
  * A migrated store of `kind` (a data directory or PostgreSQL schema of its own) for the tests of

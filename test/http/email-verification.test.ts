@@ -177,6 +177,15 @@ describe.each(databases)('invitations bound to a proven email (%s)', (kind) => {
     expect((await late.browser.post('/api/v1/auth/verify/complete', { token: lateToken })).status).toBe(400);
   });
 
+  it('sends an account at most 5 verification mails an hour (429 rate_limited after)', async () => {
+    const person = await makeUser(t.url, t.app);
+    for (let i = 0; i < 5; i++) expect((await person.browser.post('/api/v1/auth/verify/request')).status).toBe(202);
+    const sixth = await person.browser.post('/api/v1/auth/verify/request');
+    expect(sixth.status).toBe(429);
+    expect(sixth.body.error.code).toBe('rate_limited');
+    expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
   it('needs a signed-in browser session with its CSRF value', async () => {
     const person = await makeUser(t.url, t.app, { plan: 'sprout' });
     const forged = { headers: { 'x-csrf-token': 'forged' } };

@@ -1,20 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { databases, makeTestEnv, type DatabaseKind, type TestEnv } from '../helpers/app.js';
 import { openStore, type Store } from '../../src/store/db.js';
-import { migrations } from '../../src/store/migrations/index.js';
+import { migratorOf } from '../helpers/store.js';
 import { Journal } from '../../src/domain/agents/journal.js';
 import { CALLS_PER_BATCH } from '../../src/store/agent-calls.js';
 
 const BEFORE = '2026-11-25-0010-task-place';
-
-function migrator(store: Store): Migrator {
-  return new Migrator({
-    db: store.db,
-    provider: { getMigrations: async () => migrations },
-    ...(store.schema ? { migrationTableSchema: store.schema } : {}),
-  });
-}
 
 async function addUser(store: Store, id: string): Promise<void> {
   await sql`insert into users (id, owner_id, email, password_hash, name, language, timezone, plan, created_at, updated_at)
@@ -42,7 +34,7 @@ describe.each(databases)('the journal moving to batches (%s)', (kind: DatabaseKi
   });
 
   it('moves every stored call over, each owner’s in order and whole, and migrates back', async () => {
-    const result = await migrator(store).migrateTo(BEFORE);
+    const result = await migratorOf(store).migrateTo(BEFORE);
     expect(result.error).toBeUndefined();
     await addUser(store, 'usr_busy');
     await addUser(store, 'usr_quiet');
@@ -53,7 +45,7 @@ describe.each(databases)('the journal moving to batches (%s)', (kind: DatabaseKi
     const old = store.db as any;
     for (const row of rows) await old.insertInto('agent_calls').values(row).execute();
 
-    expect((await migrator(store).migrateToLatest()).error).toBeUndefined();
+    expect((await migratorOf(store).migrateToLatest()).error).toBeUndefined();
     const batches = await store.db.selectFrom('agent_call_batches').select(['owner_id', 'call_count']).orderBy('seq').execute();
     expect(batches.filter((b) => b.owner_id === 'usr_busy').map((b) => b.call_count)).toEqual([CALLS_PER_BATCH, CALLS_PER_BATCH, 50]);
     expect(batches.filter((b) => b.owner_id === 'usr_quiet').map((b) => b.call_count)).toEqual([3]);
@@ -70,7 +62,7 @@ describe.each(databases)('the journal moving to batches (%s)', (kind: DatabaseKi
       await journal.close();
     }
 
-    expect((await migrator(store).migrateTo(BEFORE)).error).toBeUndefined();
+    expect((await migratorOf(store).migrateTo(BEFORE)).error).toBeUndefined();
     const back = await old.selectFrom('agent_calls').selectAll().orderBy('seq').execute();
     expect(back.map(({ seq: _seq, ...row }: Record<string, unknown>) => ({ ...row, status: Number(row.status), duration_ms: Number(row.duration_ms) })))
       .toEqual([...rows.filter((r) => r.owner_id === 'usr_busy'), ...rows.filter((r) => r.owner_id === 'usr_quiet')]);

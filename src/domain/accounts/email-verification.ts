@@ -18,6 +18,12 @@ import { inTransaction } from '../../store/db.js';
 /** A verification link works for a day, once: long enough for a mail read the next morning. */
 export const VERIFY_TTL_MS = 24 * 3_600_000;
 
+/**
+ * Registering needs no proof, so anyone can sign up with someone else's address: this bounds how
+ * many mails such an account can send that address.
+ */
+const VERIFY_MAILS_PER_HOUR = 5;
+
 export interface MailAnswer {
   status: 'queued';
   delivery: 'sent' | 'not_configured';
@@ -27,13 +33,15 @@ export interface MailAnswer {
  * Mails the signed-in account a one-time link to `/verify?token=…` (the token stored hashed).
  * Without `SMTP_URL` nothing is minted and `delivery` is `not_configured`; the operator can
  * verify with `tasktree user verify`. The mail goes out after the answer, off the request path.
- * @throws conflict (already verified)
+ * @throws conflict (already verified), rate_limited (more than 5 mails an hour)
  */
 export async function requestEmailVerification(deps: Deps, actor: Actor, onMailError: (err: unknown) => void): Promise<MailAnswer> {
   const user = actor.user;
   if (isEmailVerified(user)) throw new DomainError('conflict', 'This email address is verified already.', [{ path: '/email', message: 'is verified' }]);
   const mailer = deps.mailer;
   if (mailer === null) return { status: 'queued', delivery: 'not_configured' };
+  const slot = await deps.limiter.consume(`verify-mail:${user.id}`, VERIFY_MAILS_PER_HOUR, 3_600_000);
+  if (!slot.allowed) throw new DomainError('rate_limited', 'Too many verification mails in an hour; use the last one, or try again later.', [{ retry_after: slot.resetSeconds }]);
   const token = randomSecret(32);
   const now = new Date();
   await deps.db.insertInto('email_verifications').values({

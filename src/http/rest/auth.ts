@@ -108,7 +108,7 @@ export const authRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app)
     schema: {
       operationId: 'requestEmailVerification', tags, summary: 'Mail a link that verifies the signed-in account\'s email',
       description: 'The link (`/verify?token=…`) works once, within a day, for this account. `delivery` is `not_configured` while no mail transport is configured '
-        + '(the operator can run `tasktree user verify`). 409 conflict when the email is verified already.',
+        + '(the operator can run `tasktree user verify`). 409 conflict when the email is verified already; 429 rate_limited past 5 mails an hour.',
       headers: WriteHeaders, response: { 202: MailAnswer, ...errors(401, 403, 409) },
     },
   }, async (request, reply) => {
