@@ -16,14 +16,15 @@ export function migratorOf(store: Store): Migrator {
 /**
  * A migrated store of `kind` (a data directory or PostgreSQL schema of its own) for the tests of
  * the enclosing describe, closed after them. Call the returned function inside a test.
+ * `migrate: false` leaves it empty, for tests that walk the migrations themselves.
  */
-export function useStore(kind: DatabaseKind): () => Store {
+export function useStore(kind: DatabaseKind, options: { migrate?: boolean } = {}): () => Store {
   let env: TestEnv;
   let store: Store;
   beforeAll(async () => {
     env = makeTestEnv(kind);
     store = await openStore(env.config);
-    await migrateToLatest(store);
+    if (options.migrate !== false) await migrateToLatest(store);
   });
   afterAll(async () => {
     await store.close();

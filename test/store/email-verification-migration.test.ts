@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { databases, makeTestEnv, type DatabaseKind, type TestEnv } from '../helpers/app.js';
-import { openStore, type Store } from '../../src/store/db.js';
-import { migratorOf } from '../helpers/store.js';
+import { databases, type DatabaseKind } from '../helpers/app.js';
+import { migratorOf, useStore } from '../helpers/store.js';
 
 const BEFORE = '2026-11-27-0012-task-place-plan';
 const AT = '2026-01-01T00:00:00.000Z';
@@ -13,18 +12,10 @@ const AT = '2026-01-01T00:00:00.000Z';
  * memberships already active stay.
  */
 describe.each(databases)('email verification arriving on an existing database (%s)', (kind: DatabaseKind) => {
-  let env: TestEnv;
-  let store: Store;
-  beforeAll(async () => {
-    env = makeTestEnv(kind);
-    store = await openStore(env.config);
-  });
-  afterAll(async () => {
-    await store.close();
-    await env.dispose();
-  });
+  const current = useStore(kind, { migrate: false });
 
   it('leaves every account unverified and unbinds pending invitations only, and migrates back', async () => {
+    const store = current();
     expect((await migratorOf(store).migrateTo(BEFORE)).error).toBeUndefined();
     for (const id of ['usr_owner', 'usr_early', 'usr_member']) {
       await sql`insert into users (id, owner_id, email, password_hash, name, language, timezone, plan, created_at, updated_at)
