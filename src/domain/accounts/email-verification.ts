@@ -41,7 +41,9 @@ export async function requestEmailVerification(deps: Deps, actor: Actor, onMailE
   const mailer = deps.mailer;
   if (mailer === null) return { status: 'queued', delivery: 'not_configured' };
   const slot = await deps.limiter.consume(`verify-mail:${user.id}`, VERIFY_MAILS_PER_HOUR, 3_600_000);
-  if (!slot.allowed) throw new DomainError('rate_limited', 'Too many verification mails in an hour; use the last one, or try again later.', [{ retry_after: slot.resetSeconds }]);
+  if (!slot.allowed) {
+    throw new DomainError('rate_limited', 'Too many verification mails in an hour; use the last one, or try again later.', [{ retry_after: slot.resetSeconds }]);
+  }
   const token = randomSecret(32);
   const now = new Date();
   await deps.db.insertInto('email_verifications').values({
@@ -78,7 +80,9 @@ export async function completeEmailVerification(deps: Deps, actor: Actor, token:
       .where('token_hash', '=', sha256(token)).where('owner_id', '=', actor.user.id).where('used_at', 'is', null).where('expires_at', '>', now)
       .returning('email').executeTakeFirst();
     const row = await trx.selectFrom('users').selectAll().where('id', '=', actor.user.id).executeTakeFirstOrThrow();
-    if (spent === undefined || spent.email !== row.email) throw invalid('/token', 'is unknown, already used or expired; ask for a new verification mail');
+    if (spent === undefined || spent.email !== row.email) {
+      throw invalid('/token', 'is unknown, already used or expired; ask for a new verification mail');
+    }
     return markEmailVerified(trx, row, now);
   });
   deps.credentials.forgetUser(user.id);

@@ -6,6 +6,7 @@ import { memberStatus, presentMember, setStatus, type Member, type MemberRow } f
 import { sha256 } from '../crypto.js';
 import { DomainError, invalid, notFound } from '../errors.js';
 import { inTransaction } from '../../store/db.js';
+import { lockTrees } from '../../store/locks.js';
 
 /**
  * The invitee's side of sharing (CONTRACT §10, §19). An invitation reaches an account in one of
@@ -34,11 +35,11 @@ export async function listInvitations(deps: Deps, actor: Actor): Promise<Invitat
   return rows.filter((r) => memberStatus(r) === 'pending').map(({ tree_name, ...row }) => ({ ...presentMember(row), tree_name }));
 }
 
-/** A pending invitation, or not_found: an unknown id and one that is not the actor's to answer read alike. */
-async function pendingInvitation(db: Db | Trx, id: string, isTheirs: (row: MemberRow) => boolean): Promise<MemberRow> {
+/** A pending invitation bound to the actor (by their verified email), or not_found: an unknown id and someone else's read alike. */
+async function boundInvitation(db: Db | Trx, actor: Actor, id: string): Promise<MemberRow> {
   if (id.length > 160) throw invalid('/id', 'must be at most 160 characters');
-  const row = await db.selectFrom('members').selectAll().where('id', '=', id).executeTakeFirst();
-  if (row === undefined || !isTheirs(row) || memberStatus(row) !== 'pending') throw notFound('invitation');
+  const row = await db.selectFrom('members').selectAll().where('id', '=', id).where('user_id', '=', actor.user.id).executeTakeFirst();
+  if (row === undefined || memberStatus(row) !== 'pending') throw notFound('invitation');
   return row;
 }
 
@@ -51,9 +52,13 @@ async function pendingInvitation(db: Db | Trx, id: string, isTheirs: (row: Membe
 export async function acceptInvitation(deps: Deps, actor: Actor, id: string, token?: string): Promise<Member> {
   requireWrite(actor);
   return inTransaction(deps.db, async (trx) => {
-    if (token === undefined) return setStatus(trx, actor, await pendingInvitation(trx, id, (row) => row.user_id === actor.user.id), 'active');
+    if (token === undefined) return setStatus(trx, actor, await boundInvitation(trx, actor, id), 'active');
     const row = await spendInviteLink(trx, id, token);
-    if (row.user_id !== actor.user.id) await requireNoOtherMembership(trx, actor, row);
+    if (row.user_id !== actor.user.id) {
+      // Two links of one tree taken by one person at once: the second waits, then sees the first.
+      await lockTrees(trx, deps.dialect, [row.tree_id]);
+      await requireNoOtherMembership(trx, actor, row);
+    }
     return setStatus(trx, actor, row, 'active', { userId: actor.user.id, email: actor.user.email });
   });
 }
@@ -65,7 +70,8 @@ export async function acceptInvitation(deps: Deps, actor: Actor, id: string, tok
  */
 async function spendInviteLink(trx: Trx, id: string, token: string): Promise<MemberRow> {
   if (id.length > 160) throw invalid('/id', 'must be at most 160 characters');
-  const row = await trx.updateTable('members').set({ invite_token_hash: null }).where('id', '=', id).where('invite_token_hash', '=', sha256(token))
+  const row = await trx.updateTable('members').set({ invite_token_hash: null })
+    .where('id', '=', id).where('invite_token_hash', '=', sha256(token))
     .returningAll().executeTakeFirst();
   if (row === undefined || memberStatus(row) !== 'pending') throw notFound('invitation');
   return row;
@@ -80,13 +86,15 @@ async function requireNoOtherMembership(trx: Trx, actor: Actor, row: MemberRow):
   if (row.owner_id === actor.user.id) throw new DomainError('conflict', 'You own this tree already.');
   const other = await trx.selectFrom('members').select('id').where('tree_id', '=', row.tree_id).where('id', '<>', row.id)
     .where((eb) => eb.or([eb('user_id', '=', actor.user.id), eb('email', '=', actor.user.email)])).executeTakeFirst();
-  if (other !== undefined) throw new DomainError('conflict', 'You already have a membership of this tree; ask its owner to invite your own address again.');
+  if (other !== undefined) {
+    throw new DomainError('conflict', 'You already have a membership of this tree; ask its owner to invite your own address again.');
+  }
 }
 
 /** @throws not_found */
 export async function declineInvitation(deps: Deps, actor: Actor, id: string): Promise<Member> {
   requireWrite(actor);
-  return inTransaction(deps.db, async (trx) => setStatus(trx, actor, await pendingInvitation(trx, id, (row) => row.user_id === actor.user.id), 'revoked'));
+  return inTransaction(deps.db, async (trx) => setStatus(trx, actor, await boundInvitation(trx, actor, id), 'revoked'));
 }
 
 /**

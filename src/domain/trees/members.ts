@@ -90,7 +90,9 @@ async function memberHistory(trx: Trx, actor: Actor, row: MemberRow, action: 'cr
  * as a new invitation with a new link.
  * @throws not_found, forbidden, plan_limit_reached, validation_failed, conflict
  */
-export async function inviteMember(deps: Deps, actor: Actor, treeId: string, input: InviteInput, onMailError: (err: unknown) => void = () => {}): Promise<Invited> {
+export async function inviteMember(
+  deps: Deps, actor: Actor, treeId: string, input: InviteInput, onMailError: (err: unknown) => void = () => {},
+): Promise<Invited> {
   requireWrite(actor);
   const email = normalizeEmail('/email', input.email);
   checkEnum('/role', input.role, memberRoles);
@@ -129,7 +131,8 @@ export async function inviteMember(deps: Deps, actor: Actor, treeId: string, inp
     return { member: presentMember(inserted), treeName: access.tree.name };
   });
   const url = inviteUrl(deps.config.publicUrl, member.id, link.token);
-  mailInvitation(deps, { to: email, treeName, inviter: actor.user.name !== '' ? actor.user.name : actor.user.email, url }, onMailError);
+  const inviter = actor.user.name !== '' ? actor.user.name : actor.user.email;
+  mailInvitation(deps, { to: email, treeName, inviter, url }, onMailError);
   return { member, invite_url: url };
 }
 
