@@ -4,19 +4,10 @@ import { makeTestEnv, type DatabaseKind, type TestEnv } from './app.js';
 import { migrateToLatest, openStore, type Store } from '../../src/store/db.js';
 import { migrations } from '../../src/store/migrations/index.js';
 
-/** A migrator over the service's migrations, for tests that stop at one and check the next's data move. */
-export function migratorOf(store: Store): Migrator {
-  return new Migrator({
-    db: store.db,
-    provider: { getMigrations: async () => migrations },
-    ...(store.schema ? { migrationTableSchema: store.schema } : {}),
-  });
-}
-
 /**
- * A migrated store of `kind` (a data directory or PostgreSQL schema of its own) for the tests of
- * the enclosing describe, closed after them. Call the returned function inside a test.
- * `migrate: false` leaves it empty, for tests that walk the migrations themselves.
+ * A store of `kind` (a data directory or PostgreSQL schema of its own) for the tests of the
+ * enclosing describe, closed after them; migrated to the latest schema unless `migrate` is false
+ * (migration tests step it themselves with `migratorOf`). Call the returned function inside a test.
  */
 export function useStore(kind: DatabaseKind, options: { migrate?: boolean } = {}): () => Store {
   let env: TestEnv;
@@ -31,4 +22,13 @@ export function useStore(kind: DatabaseKind, options: { migrate?: boolean } = {}
     await env.dispose();
   });
   return () => store;
+}
+
+/** A migrator over every migration of the store, to move its schema to any one of them. */
+export function migratorOf(store: Store): Migrator {
+  return new Migrator({
+    db: store.db,
+    provider: { getMigrations: async () => migrations },
+    ...(store.schema ? { migrationTableSchema: store.schema } : {}),
+  });
 }

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { databases, makeTestEnv, type DatabaseKind, type TestEnv } from '../helpers/app.js';
-import { openStore, type Store } from '../../src/store/db.js';
-import { migratorOf } from '../helpers/store.js';
+import { databases, type DatabaseKind } from '../helpers/app.js';
+import { migratorOf as migrator, useStore } from '../helpers/store.js';
+import type { Store } from '../../src/store/db.js';
 import { Journal } from '../../src/domain/agents/journal.js';
 import { CALLS_PER_BATCH } from '../../src/store/agent-calls.js';
 
@@ -22,19 +22,11 @@ function oldCall(owner: string, n: number) {
 }
 
 describe.each(databases)('the journal moving to batches (%s)', (kind: DatabaseKind) => {
-  let env: TestEnv;
-  let store: Store;
-  beforeAll(async () => {
-    env = makeTestEnv(kind);
-    store = await openStore(env.config);
-  });
-  afterAll(async () => {
-    await store.close();
-    await env.dispose();
-  });
+  const storeOf = useStore(kind, { migrate: false });
 
   it('moves every stored call over, each owner’s in order and whole, and migrates back', async () => {
-    const result = await migratorOf(store).migrateTo(BEFORE);
+    const store = storeOf();
+    const result = await migrator(store).migrateTo(BEFORE);
     expect(result.error).toBeUndefined();
     await addUser(store, 'usr_busy');
     await addUser(store, 'usr_quiet');
@@ -45,7 +37,7 @@ describe.each(databases)('the journal moving to batches (%s)', (kind: DatabaseKi
     const old = store.db as any;
     for (const row of rows) await old.insertInto('agent_calls').values(row).execute();
 
-    expect((await migratorOf(store).migrateToLatest()).error).toBeUndefined();
+    expect((await migrator(store).migrateToLatest()).error).toBeUndefined();
     const batches = await store.db.selectFrom('agent_call_batches').select(['owner_id', 'call_count']).orderBy('seq').execute();
     expect(batches.filter((b) => b.owner_id === 'usr_busy').map((b) => b.call_count)).toEqual([CALLS_PER_BATCH, CALLS_PER_BATCH, 50]);
     expect(batches.filter((b) => b.owner_id === 'usr_quiet').map((b) => b.call_count)).toEqual([3]);
@@ -62,7 +54,7 @@ describe.each(databases)('the journal moving to batches (%s)', (kind: DatabaseKi
       await journal.close();
     }
 
-    expect((await migratorOf(store).migrateTo(BEFORE)).error).toBeUndefined();
+    expect((await migrator(store).migrateTo(BEFORE)).error).toBeUndefined();
     const back = await old.selectFrom('agent_calls').selectAll().orderBy('seq').execute();
     expect(back.map(({ seq: _seq, ...row }: Record<string, unknown>) => ({ ...row, status: Number(row.status), duration_ms: Number(row.duration_ms) })))
       .toEqual([...rows.filter((r) => r.owner_id === 'usr_busy'), ...rows.filter((r) => r.owner_id === 'usr_quiet')]);
