@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { databases, startTestApp } from '../helpers/app.js';
+import { databases } from '../helpers/app.js';
 import { makeToken, makeUser } from '../helpers/factories.js';
 import { makeTask } from '../helpers/data.js';
 import { upload } from '../helpers/files.js';
-import { startFakeSpeech } from '../helpers/fake-speech.js';
+import { startTestAppWithSpeech } from '../helpers/fake-speech.js';
 import { connectSdk1, toolErrorOf } from '../helpers/mcp.js';
 import { someone } from './someone.js';
 
@@ -17,16 +17,11 @@ type Refusal = [args: Record<string, unknown>, code: string];
  * §1 code; only a tool it was not shown is the protocol error -32602.
  */
 describe.each(databases)('MCP tool errors through the SDK 1.x client (%s)', (kind) => {
-  let provider: Awaited<ReturnType<typeof startFakeSpeech>>;
-  let t: Awaited<ReturnType<typeof startTestApp>>;
+  let t: Awaited<ReturnType<typeof startTestAppWithSpeech>>;
   beforeAll(async () => {
-    provider = await startFakeSpeech(['ok']);
-    t = await startTestApp(kind, { SPEECH_API_URL: provider.url });
+    t = await startTestAppWithSpeech(kind);
   });
-  afterAll(async () => {
-    await t.stop();
-    await provider.close();
-  });
+  afterAll(async () => t.stop());
 
   it('reports every refusal of every tool as a tool error carrying the CONTRACT error, after tools/list', async () => {
     const me = await someone(t, ['read', 'write', 'attachments']);

@@ -5,7 +5,7 @@ import { makeProject, makeTask, makeTree } from '../helpers/data.js';
 import type { Client as Rest } from '../helpers/client.js';
 import { connectMcp, toolErrorOf, type McpConnection } from '../helpers/mcp.js';
 import { upload } from '../helpers/files.js';
-import { startFakeSpeech } from '../helpers/fake-speech.js';
+import { startTestAppWithSpeech } from '../helpers/fake-speech.js';
 
 const ALL_TOOLS = ['complete_task', 'create_task', 'get_task', 'list_tasks', 'list_trees', 'search'];
 const READ_TOOLS = ['get_task', 'list_tasks', 'list_trees', 'search'];
@@ -220,16 +220,11 @@ describe.each(databases)('MCP tools (%s)', (kind) => {
 });
 
 describe.each(databases)('MCP attachment and speech tools (%s)', (kind) => {
-  let provider: Awaited<ReturnType<typeof startFakeSpeech>>;
-  let t: Awaited<ReturnType<typeof startTestApp>>;
+  let t: Awaited<ReturnType<typeof startTestAppWithSpeech>>;
   beforeAll(async () => {
-    provider = await startFakeSpeech(['ok']);
-    t = await startTestApp(kind, { SPEECH_API_URL: provider.url });
+    t = await startTestAppWithSpeech(kind);
   });
-  afterAll(async () => {
-    await t.stop();
-    await provider.close();
-  });
+  afterAll(async () => t.stop());
 
   it('lists them by scope and plan, links content and queues transcriptions', async () => {
     const person = await makeUser(t.url, t.app, { plan: 'sprout' });
