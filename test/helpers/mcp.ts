@@ -49,7 +49,8 @@ export interface ToolErrorBody {
  * The error of a tool error result, checked to be as CONTRACT §17 "Tool errors" says: `isError`,
  * one text block holding `{"error": {code, message, details?}}` as JSON, no structured content.
  */
-export function toolErrorOf(result: { isError?: unknown; content?: unknown; structuredContent?: unknown }): ToolErrorBody {
+export function toolErrorOf(answer: object): ToolErrorBody {
+  const result = answer as { isError?: unknown; content?: unknown; structuredContent?: unknown };
   expect(result.isError).toBe(true);
   expect(result.structuredContent).toBeUndefined();
   const content = result.content as { type: string; text?: string }[];
