@@ -56,6 +56,13 @@ export class ClientAt extends Client {
   }
 }
 
+/** A browser at `address` (a fresh one by default) with a session and its CSRF value, as a sign-in needs. */
+export async function browserAt(proxyUrl: string, address = randomClientAddress()): Promise<ClientAt> {
+  const browser = new ClientAt(proxyUrl, address);
+  await browser.get('/api/v1/auth/me');
+  return browser;
+}
+
 /** An address in RFC 3849's documentation range 2001:db8::/32 that no other test or run uses (Redis keeps counters between runs). */
 export function randomClientAddress(): string {
   const part = () => Math.floor(Math.random() * 0x10000).toString(16);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, startTestApp } from '../helpers/app.js';
-import { CLIENT_HEADER, ClientAt, randomClientAddress, startHttpProxy, type HttpProxy } from '../helpers/http-proxy.js';
+import { browserAt, CLIENT_HEADER, type ClientAt, startHttpProxy, type HttpProxy } from '../helpers/http-proxy.js';
 import { makeUser, PASSWORD, uniqueEmail, type Person } from '../helpers/factories.js';
 import { browserFetch, hiddenFields } from '../helpers/oauth.js';
 import type { Answer } from '../helpers/client.js';
@@ -45,18 +45,13 @@ describe.each(cases)('login throttling ($kind, limiter in $limiter)', ({ kind, e
     await t.stop();
   });
 
-  async function browserAt(address = randomClientAddress()): Promise<ClientAt> {
-    const browser = new ClientAt(proxy.url, address);
-    await browser.get('/api/v1/auth/me');
-    return browser;
-  }
-
+  const fromNewAddress = () => browserAt(proxy.url);
   const login = (browser: ClientAt, email: string, password: string) => browser.post('/api/v1/auth/login', { email, password });
   const burst = (browser: ClientAt, email: string, count: number) => Array.from({ length: count }, () => login(browser, email, WRONG));
 
   it('checks at most 10 of 20 parallel attempts for one email from one address; the rest answer 429', async () => {
     const person = await makeUser(t.url);
-    const browser = await browserAt();
+    const browser = await fromNewAddress();
     const answers = await Promise.all(burst(browser, person.email, 20));
     expect(statuses(answers)).toEqual({ 401: 10, 429: 10 });
     for (const answer of answers.filter((a) => a.status === 429)) expectRateLimited(answer);
@@ -65,7 +60,7 @@ describe.each(cases)('login throttling ($kind, limiter in $limiter)', ({ kind, e
 
   it('checks at most 10 failures of 40 parallel attempts, the right password among them', async () => {
     const person = await makeUser(t.url);
-    const browser = await browserAt();
+    const browser = await fromNewAddress();
     const attempts = burst(browser, person.email, 39);
     const right = login(browser, person.email, PASSWORD);
     const answers = await Promise.all(attempts);
@@ -78,7 +73,7 @@ describe.each(cases)('login throttling ($kind, limiter in $limiter)', ({ kind, e
 
   it('refuses the right password once a parallel burst has taken every slot', async () => {
     const person = await makeUser(t.url);
-    const browser = await browserAt();
+    const browser = await fromNewAddress();
     const attempts = burst(browser, person.email, 40);
     // The first 429 proves all ten slots are held, by failures or checks still running.
     await new Promise<void>((resolve) => {
@@ -94,43 +89,43 @@ describe.each(cases)('login throttling ($kind, limiter in $limiter)', ({ kind, e
     const person = await makeUser(t.url);
     const failed: ClientAt[] = [];
     for (let i = 0; i < 3; i++) {
-      const browser = await browserAt();
+      const browser = await fromNewAddress();
       expect(statuses(await Promise.all(burst(browser, person.email, 10)))).toEqual({ 401: 10 });
       failed.push(browser);
     }
     expectRateLimited(await login(failed[0]!, person.email, PASSWORD));
     // 30 failures for the email slow its sign-ins (loginDelayMs), but never stop them.
-    const fresh = await login(await browserAt(), person.email, PASSWORD);
+    const fresh = await login(await fromNewAddress(), person.email, PASSWORD);
     expect(fresh.status).toBe(200);
     expect(fresh.body.user.id).toBe(person.user.id);
   });
 
   it('limits failures to 50 per address, whatever the emails; other addresses keep signing in', async () => {
     const person = await makeUser(t.url);
-    const browser = await browserAt();
+    const browser = await fromNewAddress();
     for (let i = 0; i < 5; i++) expect(statuses(await Promise.all(burst(browser, uniqueEmail('nobody'), 10)))).toEqual({ 401: 10 });
     expectRateLimited(await login(browser, uniqueEmail('nobody'), WRONG));
     expectRateLimited(await login(browser, person.email, PASSWORD));
-    expect((await login(await browserAt(), uniqueEmail('nobody'), WRONG)).status).toBe(401);
-    expect((await login(await browserAt(), person.email, PASSWORD)).status).toBe(200);
+    expect((await login(await fromNewAddress(), uniqueEmail('nobody'), WRONG)).status).toBe(401);
+    expect((await login(await fromNewAddress(), person.email, PASSWORD)).status).toBe(200);
   });
 
   it('does not count sign-ins that succeed', async () => {
     const person = await makeUser(t.url);
-    const browser = await browserAt();
+    const browser = await fromNewAddress();
     for (let i = 0; i < 12; i++) expect((await login(browser, person.email, PASSWORD)).status).toBe(200);
     expect(statuses(await Promise.all(burst(browser, person.email, 10)))).toEqual({ 401: 10 });
   });
 
   it('counts the OAuth /login page under the same limits as the API', async () => {
     const person: Person = await makeUser(t.url);
-    const browser = await browserAt();
+    const browser = await fromNewAddress();
     expect(statuses(await Promise.all(burst(browser, person.email, 10)))).toEqual({ 401: 10 });
     const headers = { [CLIENT_HEADER]: browser.address };
     const page = await browserFetch(browser, '/login', { headers });
     const refused = await browserFetch(browser, '/login', { method: 'POST', headers, form: { ...hiddenFields(page.text), email: person.email, password: PASSWORD } });
     expect(refused.status).toBe(429);
-    const elsewhere = await browserAt();
+    const elsewhere = await fromNewAddress();
     const fresh = await browserFetch(elsewhere, '/login', { headers: { [CLIENT_HEADER]: elsewhere.address } });
     const signedIn = await browserFetch(elsewhere, '/login', {
       method: 'POST', headers: { [CLIENT_HEADER]: elsewhere.address }, form: { ...hiddenFields(fresh.text), email: person.email, password: PASSWORD },
