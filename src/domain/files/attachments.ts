@@ -143,7 +143,7 @@ async function cleanPhoto(deps: Deps, path: string): Promise<{ photo: Awaited<Re
   const photo = await sniffPhoto(path);
   if (photo === null) return { photo, metadataRemoved: [] };
   try {
-    return { photo, metadataRemoved: await deps.photos.clean(path) };
+    return { photo, metadataRemoved: await deps.photos.clean(path, photo) };
   } catch (err) {
     if (!(err instanceof PhotoNotCleaned)) throw err;
     throw invalid('/file', 'the image is damaged or its metadata could not be removed; it was not stored');

@@ -18,7 +18,7 @@ export const Attachment = Type.Object(
     id: Type.String(), task_id: Type.String(), filename: Type.String(),
     content_type: Type.String({ description: 'as uploaded (sniffed for photos); the content is served with it only for raster images, audio, video, PDF, plain text and CSV, else as application/octet-stream' }),
     size: Type.Integer({ description: 'bytes stored' }), sha256: Type.String({ description: 'hex digest of the bytes stored' }),
-    metadata_removed: Type.Array(Type.String(), { description: 'kinds of photo metadata removed: gps, camera, serial_numbers, owner, maker_notes, xmp, iptc, thumbnail, photoshop, exif, png_text' }),
+    metadata_removed: Type.Array(Type.String(), { description: 'kinds of photo metadata removed: gps, camera, serial_numbers, owner, maker_notes, xmp, iptc, thumbnail, photoshop, exif, png_text, trailer (data after the end of the image: an appended image, MPF pages, a motion-photo video)' }),
     created_at: Timestamp, updated_at: Timestamp,
   },
   { $id: 'Attachment', title: 'Attachment' },
@@ -90,7 +90,7 @@ export const attachmentRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async
     config: { access: access.to('attachmentWrites'), idempotency: 'ignore', documentedBody: { content: { 'multipart/form-data': { schema: uploadBody } } } },
     schema: {
       operationId: 'uploadAttachment', tags, summary: 'Upload a file to a task',
-      description: 'multipart/form-data: field `file` (one file, at most 26,214,400 bytes) and optional field `filename`. Photos (JPEG, PNG, WebP, HEIC/AVIF, TIFF) lose GPS, camera, serial, owner, maker-note, XMP, IPTC and thumbnail metadata without re-encoding; Orientation is kept. Idempotency-Key is not applied to uploads.',
+      description: 'multipart/form-data: field `file` (one file, at most 26,214,400 bytes) and optional field `filename`. Photos (JPEG, PNG, WebP, HEIC/AVIF, TIFF) lose GPS, camera, serial, owner, maker-note, XMP, IPTC and thumbnail metadata, and whatever follows the end of the image, without re-encoding; Orientation is kept. Idempotency-Key is not applied to uploads.',
       params: IdParams, headers: WriteHeaders,
       response: { 201: Type.Object({ attachment: AttachmentRef }), ...errors(401, 403, 404, 409, 413, 415, 503) },
     },
