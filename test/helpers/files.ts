@@ -37,6 +37,13 @@ export async function download(client: Client | null, url: string, headers: Reco
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
+/** `data` in a file of its own, for a tool that reads files (ExifTool). */
+export function tempFile(data: Buffer, ext: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'tasktree-read-')), `file.${ext}`);
+  writeFileSync(path, data);
+  return path;
+}
+
 /** What a phone leaves in a photo: place, device, serials, owner, XMP, IPTC, a thumbnail. */
 export const PHONE_TAGS = {
   GPSLatitude: 48.8584, GPSLatitudeRef: 'N', GPSLongitude: 2.2945, GPSLongitudeRef: 'E', GPSAltitude: 35,

@@ -9,20 +9,13 @@ import { startTestApp } from '../helpers/app.js';
 import { startBlobStore, storeMatrix, type TestBlobStore } from '../helpers/blob-stores.js';
 import { makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeProject, makeTask, makeTree } from '../helpers/data.js';
-import { download, makePhoto, upload, webpChunks } from '../helpers/files.js';
+import { download, makePhoto, tempFile, upload, webpChunks } from '../helpers/files.js';
 import type { Client } from '../helpers/client.js';
 import { getAttachment } from '../../src/domain/files/attachments.js';
 import { sweepBlobs } from '../../src/domain/files/blob-sweep.js';
 import { userActor } from '../../src/domain/actor.js';
 
 const MAX = 26_214_400;
-async function writeTemp(data: Buffer, ext: string): Promise<string> {
-  const { mkdtempSync, writeFileSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const path = join(mkdtempSync(join(tmpdir(), 'tasktree-read-')), `file.${ext}`);
-  writeFileSync(path, data);
-  return path;
-}
 
 /** exifr cannot read XMP or IPTC inside TIFF; for TIFF those are checked by the byte search. */
 function readerOptions(format: string) {
@@ -196,7 +189,7 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
       expect(sha(stored)).toBe(attachment.sha256);
       if (format === 'webp') {
         expect(webpChunks(stored)).not.toContain('XMP ');
-        const exif = webpChunks(stored).includes('EXIF') ? await exiftool.readRaw(await writeTemp(stored, 'webp')) : {};
+        const exif = webpChunks(stored).includes('EXIF') ? await exiftool.readRaw(tempFile(stored, 'webp')) : {};
         for (const gone of ['GPSLatitude', 'Make', 'Model', 'SerialNumber', 'OwnerName']) expect((exif as any)[gone]).toBeUndefined();
         return void expect((await sharp(stored).raw().toBuffer()).equals(await sharp(photo).raw().toBuffer())).toBe(true);
       }

@@ -5,7 +5,7 @@ import { ExifTool } from 'exiftool-vendored';
 import { databases, startTestApp } from '../helpers/app.js';
 import { makeToken, makeUser } from '../helpers/factories.js';
 import { makeTask, makeTree } from '../helpers/data.js';
-import { download, makePhoto, mp4Trailer, plainImage, upload, withMpfPage } from '../helpers/files.js';
+import { download, makePhoto, mp4Trailer, plainImage, tempFile, upload, withMpfPage } from '../helpers/files.js';
 import type { Client } from '../helpers/client.js';
 
 /** CONTRACT §19: what follows an image's end (another image, MPF pages, a motion photo's video) is not stored. */
@@ -72,11 +72,11 @@ describe.each(databases)('photo trailers (%s)', (kind) => {
   it('cuts the pages of a multi-picture (MPF) JPEG and its index', async () => {
     const clean = await plainImage('jpeg');
     const mpf = withMpfPage(clean, gps);
-    expect(Object.keys(await exiftool.readRaw(await tempFile(mpf))).some((key) => key.startsWith('MPImage'))).toBe(true);
+    expect(Object.keys(await exiftool.readRaw(tempFile(mpf, 'jpg'))).some((key) => key.startsWith('MPImage'))).toBe(true);
     const { attachment, stored } = await store(mpf, 'mpf.jpg');
     expect(attachment.metadata_removed).toContain('trailer');
     await expectOnlyTheImage(stored, clean, 'mpf');
-    expect(Object.keys(await exiftool.readRaw(await tempFile(stored))).filter((key) => key.startsWith('MP'))).toEqual([]);
+    expect(Object.keys(await exiftool.readRaw(tempFile(stored, 'jpg'))).filter((key) => key.startsWith('MP'))).toEqual([]);
   });
 
   it("cuts a motion photo's video after a JPEG or a HEIC", async () => {
@@ -112,12 +112,3 @@ describe.each(databases)('photo trailers (%s)', (kind) => {
     }
   });
 });
-
-async function tempFile(data: Buffer): Promise<string> {
-  const { mkdtempSync, writeFileSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
-  const path = join(mkdtempSync(join(tmpdir(), 'tasktree-trailer-')), 'image.jpg');
-  writeFileSync(path, data);
-  return path;
-}
