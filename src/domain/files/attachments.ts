@@ -16,6 +16,7 @@ import { limitReached } from '../limits.js';
 import { BlobStoreUnavailable, blobKey, TooLarge, type ByteRange } from './blob-store.js';
 import type { Received } from './temp-files.js';
 import { PhotoNotCleaned, sniffPhoto } from './photo-metadata.js';
+import { servedContentType } from './served-type.js';
 import { onDelete } from '../cleanup.js';
 import { addExportSection } from '../trees/export.js';
 import { lockOwner } from '../../store/locks.js';
@@ -142,7 +143,7 @@ async function cleanPhoto(deps: Deps, path: string): Promise<{ photo: Awaited<Re
   const photo = await sniffPhoto(path);
   if (photo === null) return { photo, metadataRemoved: [] };
   try {
-    return { photo, metadataRemoved: await deps.photos.clean(path) };
+    return { photo, metadataRemoved: await deps.photos.clean(path, photo) };
   } catch (err) {
     if (!(err instanceof PhotoNotCleaned)) throw err;
     throw invalid('/file', 'the image is damaged or its metadata could not be removed; it was not stored');
@@ -210,6 +211,8 @@ export async function getAttachment(deps: Deps, actor: Actor, id: string, now = 
 
 export interface Content {
   attachment: Attachment;
+  /** What the bytes are served as, which is not always the declared `content_type` (served-type.ts). */
+  servedType: string;
   /** Opens the stored bytes, or one range of them. @throws storage_unavailable */
   read(range?: ByteRange): Promise<Readable>;
 }
@@ -218,6 +221,7 @@ function contentOf(deps: Deps, row: AttachmentRow): Content {
   const key = blobKey(row.owner_id, row.id);
   return {
     attachment: presentAttachment(row),
+    servedType: servedContentType(row.content_type),
     read: (range) => deps.blobs.get(key, range).catch((err: unknown) => {
       throw err instanceof BlobStoreUnavailable ? storageUnavailable() : err;
     }),
