@@ -10,6 +10,7 @@ import { checkTaskFields, newTaskRow, nextPosition, type TaskInput } from './tas
 import { readCsv, type CsvRecord, type RowProblem } from './csv-read.js';
 import { DomainError } from '../errors.js';
 import { PROJECT_NAME_MAX } from '../fields.js';
+import { nestingProblem } from './nesting.js';
 import { DEFAULT_COLOR } from '../records.js';
 import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
@@ -60,6 +61,9 @@ function planRows(records: CsvRecord[], problems: RowProblem[]): Planned[] {
     });
     const projectPath = (values.project ?? '').split('/').map((s) => s.trim()).filter((s) => s !== '');
     if (projectPath.some((name) => [...name].length > PROJECT_NAME_MAX)) problems.push({ row, column: 'project', message: `each name in the path must be at most ${PROJECT_NAME_MAX} characters` });
+    // Paths start at the tree's top, so a path's length is the depth of its last project.
+    const tooDeep = nestingProblem(projectPath.length);
+    if (tooDeep !== null) problems.push({ row, column: 'project', message: tooDeep });
     const email = (values.assignee ?? '').trim().toLowerCase();
     if (problems.length === before) planned.push({ row, task, deadline, projectPath, assigneeEmail: email === '' ? null : email });
   }
