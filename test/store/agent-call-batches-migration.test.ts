@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Migrator, sql } from 'kysely';
-import { databases, makeTestEnv, type DatabaseKind, type TestEnv } from '../helpers/app.js';
-import { openStore, type Store } from '../../src/store/db.js';
-import { migrations } from '../../src/store/migrations/index.js';
+import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { databases, type DatabaseKind } from '../helpers/app.js';
+import { migratorOf as migrator, useStore } from '../helpers/store.js';
+import type { Store } from '../../src/store/db.js';
 import { Journal } from '../../src/domain/agents/journal.js';
 import { CALLS_PER_BATCH } from '../../src/store/agent-calls.js';
 
 const BEFORE = '2026-11-25-0010-task-place';
-
-function migrator(store: Store): Migrator {
-  return new Migrator({
-    db: store.db,
-    provider: { getMigrations: async () => migrations },
-    ...(store.schema ? { migrationTableSchema: store.schema } : {}),
-  });
-}
 
 async function addUser(store: Store, id: string): Promise<void> {
   await sql`insert into users (id, owner_id, email, password_hash, name, language, timezone, plan, created_at, updated_at)
@@ -30,18 +22,10 @@ function oldCall(owner: string, n: number) {
 }
 
 describe.each(databases)('the journal moving to batches (%s)', (kind: DatabaseKind) => {
-  let env: TestEnv;
-  let store: Store;
-  beforeAll(async () => {
-    env = makeTestEnv(kind);
-    store = await openStore(env.config);
-  });
-  afterAll(async () => {
-    await store.close();
-    await env.dispose();
-  });
+  const storeOf = useStore(kind, { migrate: false });
 
   it('moves every stored call over, each owner’s in order and whole, and migrates back', async () => {
+    const store = storeOf();
     const result = await migrator(store).migrateTo(BEFORE);
     expect(result.error).toBeUndefined();
     await addUser(store, 'usr_busy');
