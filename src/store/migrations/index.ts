@@ -11,6 +11,7 @@ import * as taskVersion from './2026-11-24-0009-task-version.js';
 import * as taskPlace from './2026-11-25-0010-task-place.js';
 import * as agentCallBatches from './2026-11-26-0011-agent-call-batches.js';
 import * as taskPlacePlan from './2026-11-27-0012-task-place-plan.js';
+import * as movedTaskData from './2026-11-27-0015-moved-task-data.js';
 
 /** Every migration, in order. Names are frozen once released; add new files, never edit old ones. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0010-task-place': taskPlace,
   '2026-11-26-0011-agent-call-batches': agentCallBatches,
   '2026-11-27-0012-task-place-plan': taskPlacePlan,
+  '2026-11-27-0015-moved-task-data': movedTaskData,
 };
