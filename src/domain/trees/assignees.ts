@@ -14,7 +14,7 @@ import { nextVersion } from '../../store/task-version.js';
 export const MAX_ASSIGNEES = 50;
 
 /** The people who may hold a task of this tree: its owner and its members with access now. */
-async function assignable(trx: Trx, access: TreeAccess, userIds: string[]): Promise<Set<string>> {
+export async function assignable(trx: Trx, access: TreeAccess, userIds: string[]): Promise<Set<string>> {
   const allowed = new Set<string>();
   if (userIds.includes(access.ownerId)) allowed.add(access.ownerId);
   const others = userIds.filter((id) => id !== access.ownerId);

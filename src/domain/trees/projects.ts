@@ -138,7 +138,7 @@ export async function updateProject(deps: Deps, actor: Actor, id: string, patch:
       throw new DomainError('conflict', 'A project cannot be moved under itself or one of its descendants.', [{ path: '/parent_id', message: 'would make a cycle' }]);
     }
     const now = nowIso();
-    if (movingTree) await carryToTree(trx, access, target, { projectIds: subtree, taskIds: [] }, now);
+    if (movingTree) await carryToTree(trx, deps.dialect, access, target, { projectIds: subtree, taskIds: [] }, now);
     const next = {
       tree_id: target.tree.id,
       parent_id: parentId,

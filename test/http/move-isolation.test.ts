@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databases, startTestApp } from '../helpers/app.js';
+import { makeUser, type Person } from '../helpers/factories.js';
+import { makeProject, makeTask, makeTree } from '../helpers/data.js';
+import { download, upload } from '../helpers/files.js';
+import { startFakeSpeech } from '../helpers/fake-speech.js';
+import type { Client } from '../helpers/client.js';
+
+const AUDIO = Buffer.from('RIFF....WAVEfmt fake audio of the board meeting');
+const MINUTES = Buffer.from('minutes of the board');
+/** What the mover writes with and after the move: none of it may reach the old tree. */
+const SECRET = 'PRIVATE';
+const MAX_FILE = 26_214_400;
+
+async function jobUntilFinished(client: Client, id: string) {
+  for (const started = Date.now(); ;) {
+    const { body } = await client.get(`/api/v1/speech/jobs/${id}`);
+    if (body.job.status === 'succeeded' || body.job.status === 'failed') return body.job;
+    if (Date.now() - started > 15_000) throw new Error(`job stayed ${JSON.stringify(body.job)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Every page of a listing. */
+async function all(client: Client, path: string): Promise<any[]> {
+  const items: any[] = [];
+  for (let cursor: string | null = null; ;) {
+    const page: any = await client.get(`${path}${path.includes('?') ? '&' : '?'}limit=200${cursor === null ? '' : `&cursor=${cursor}`}`);
+    expect(page.status, path).toBe(200);
+    items.push(...page.body.items);
+    cursor = page.body.next_cursor;
+    if (cursor === null) return items;
+  }
+}
+
+describe.each(databases)('moves out of a shared tree carry everything along (%s)', (kind) => {
+  let t: Awaited<ReturnType<typeof startTestApp>>;
+  let provider: Awaited<ReturnType<typeof startFakeSpeech>>;
+  let alice: Person; // owns the shared tree A (Grove)
+  let ed: Person; // editor of A
+  let vic: Person; // viewer of A
+  let bob: Person; // editor of A, owns B (Grove), moves things out of A into B
+  let carol: Person; // viewer of both A and B
+  let treeA: any;
+  let treeB: any;
+  /** The moved task, the moved project and what hangs off them. */
+  const moved = {
+    task: '', boardProject: '', project: '', child: '', taskInProject: '', taskInChild: '',
+    comments: [] as string[], edComment: '', bobComment: '', attachments: [] as string[], minutes: '', audio: '', job: '',
+  };
+
+  async function join(owner: Person, treeId: string, person: Person, role: 'viewer' | 'editor') {
+    const invited = await owner.browser.post(`/api/v1/trees/${treeId}/members`, { email: person.email, role });
+    expect((await person.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`)).status).toBe(200);
+  }
+
+  async function comment(person: Person, taskId: string, body: string): Promise<string> {
+    const created = await person.browser.post(`/api/v1/tasks/${taskId}/comments`, { body });
+    expect(created.status, created.text).toBe(201);
+    moved.comments.push(created.body.comment.id);
+    return created.body.comment.id;
+  }
+
+  async function attach(person: Person, taskId: string, data: Buffer, name: string, type = 'text/plain'): Promise<string> {
+    const created = await upload(person.browser, `/api/v1/tasks/${taskId}/attachments`, [{ data, name, type }]);
+    expect(created.status).toBe(201);
+    moved.attachments.push(created.body.attachment.id);
+    return created.body.attachment.id;
+  }
+
+  beforeAll(async () => {
+    provider = await startFakeSpeech(['ok']);
+    t = await startTestApp(kind, { SPEECH_API_URL: provider.url, RATE_LIMIT_PER_MINUTE: '100000' });
+    t.app.deps.speech.retryBaseMs = 50;
+    alice = await makeUser(t.url, t.app, { plan: 'grove' });
+    ed = await makeUser(t.url, t.app, { plan: 'sprout' });
+    vic = await makeUser(t.url, t.app);
+    bob = await makeUser(t.url, t.app, { plan: 'grove' });
+    carol = await makeUser(t.url, t.app);
+    treeA = await makeTree(alice.browser, { name: 'Board' });
+    treeB = await makeTree(bob.browser, { name: 'Mine' });
+    await join(alice, treeA.id, ed, 'editor');
+    await join(alice, treeA.id, vic, 'viewer');
+    await join(alice, treeA.id, bob, 'editor');
+    await join(alice, treeA.id, carol, 'viewer');
+    await join(bob, treeB.id, carol, 'viewer');
+
+    // A task of a project of A, with comments, files, a transcription and assignees.
+    moved.boardProject = (await makeProject(alice.browser, treeA.id, { name: 'Board matters' })).id;
+    moved.task = (await makeTask(ed.browser, treeA.id, { project_id: moved.boardProject, title: 'Budget review' })).id;
+    moved.edComment = await comment(ed, moved.task, 'ed: numbers attached');
+    moved.bobComment = await comment(bob, moved.task, 'bob: I will take it');
+    moved.minutes = await attach(ed, moved.task, MINUTES, 'minutes.txt');
+    const transcription = await upload(alice.browser, `/api/v1/tasks/${moved.task}/transcriptions`, [{ data: AUDIO, name: 'memo.wav', type: 'audio/wav' }]);
+    expect(transcription.status).toBe(202);
+    moved.job = transcription.body.job.id;
+    moved.audio = transcription.body.job.attachment_id;
+    moved.attachments.push(moved.audio);
+    expect((await jobUntilFinished(alice.browser, moved.job)).status).toBe('succeeded');
+    const assigned = await alice.browser.put(`/api/v1/tasks/${moved.task}/assignees`, { user_ids: [alice.user.id, ed.user.id, bob.user.id, carol.user.id] });
+    expect(assigned.status).toBe(200);
+
+    // A project of A with a child project, a task in each, their comments, a file and assignees.
+    moved.project = (await makeProject(alice.browser, treeA.id, { name: 'Reorg' })).id;
+    moved.child = (await makeProject(alice.browser, treeA.id, { name: 'Seating', parent_id: moved.project })).id;
+    moved.taskInProject = (await makeTask(alice.browser, treeA.id, { project_id: moved.project, title: 'Team list' })).id;
+    moved.taskInChild = (await makeTask(alice.browser, treeA.id, { project_id: moved.child, title: 'Desk plan' })).id;
+    await comment(ed, moved.taskInProject, 'ed on the team list');
+    await attach(ed, moved.taskInChild, Buffer.from('desk plan'), 'desks.txt');
+    expect((await alice.browser.put(`/api/v1/tasks/${moved.taskInProject}/assignees`, { user_ids: [ed.user.id, bob.user.id] })).status).toBe(200);
+
+    // Bob moves both into his own tree, renaming them as he goes, then keeps working there.
+    const taskMove = await bob.browser.patch(`/api/v1/tasks/${moved.task}`, { tree_id: treeB.id, title: `${SECRET}: layoffs list`, notes: `${SECRET} notes` });
+    expect(taskMove.status, taskMove.text).toBe(200);
+    const projectMove = await bob.browser.patch(`/api/v1/projects/${moved.project}`, { tree_id: treeB.id, name: `${SECRET}: reorg plan` });
+    expect(projectMove.status, projectMove.text).toBe(200);
+    expect((await bob.browser.patch(`/api/v1/comments/${moved.bobComment}`, { body: `${SECRET}: edited after the move` })).status).toBe(200);
+    await comment(bob, moved.task, `${SECRET}: written after the move`);
+    await comment(bob, moved.taskInChild, `${SECRET}: on the desks`);
+    expect((await bob.browser.patch(`/api/v1/tasks/${moved.taskInProject}`, { title: `${SECRET}: who goes` })).status).toBe(200);
+  });
+  afterAll(async () => {
+    await t?.stop();
+    await provider?.close();
+  });
+
+  const readers = { owner: () => alice, editor: () => ed, viewer: () => vic };
+  for (const [role, who] of Object.entries(readers)) {
+    it(`leaves the old tree's ${role} nothing of a moved task or project in any read`, async () => {
+      const reader = who().browser;
+      const taskIds = [moved.task, moved.taskInProject, moved.taskInChild];
+      const projectIds = [moved.project, moved.child];
+      const ids = new Set<string>([...taskIds, ...projectIds, ...moved.comments, ...moved.attachments, moved.job]);
+      const paths = [
+        ...taskIds.flatMap((id) => [`/api/v1/tasks/${id}`, `/api/v1/tasks/${id}/comments`, `/api/v1/tasks/${id}/attachments`, `/api/v1/tasks/${id}/transcriptions`]),
+        ...projectIds.flatMap((id) => [`/api/v1/projects/${id}`, `/api/v1/tasks?project_id=${id}`]),
+        ...moved.attachments.flatMap((id) => [`/api/v1/attachments/${id}`, `/api/v1/attachments/${id}/content`]),
+        `/api/v1/speech/jobs/${moved.job}`,
+      ];
+      for (const path of paths) {
+        const answer = await reader.get(path);
+        expect(answer.status, path).toBe(404);
+        expect(answer.body.error.code, path).toBe('not_found');
+      }
+      expect((await reader.patch(`/api/v1/comments/${moved.edComment}`, { body: 'still mine?' })).status).toBe(404);
+
+      const listings = [
+        `/api/v1/tasks?tree_id=${treeA.id}`, '/api/v1/tasks', `/api/v1/tasks?assignee_id=${who().user.id}`, `/api/v1/projects?tree_id=${treeA.id}`, '/api/v1/projects',
+        `/api/v1/search?q=${SECRET}`, '/api/v1/search?q=Budget', '/api/v1/search?q=Team', `/api/v1/trees/${treeA.id}/messages`,
+      ];
+      for (const path of listings) {
+        const items = await all(reader, path);
+        expect(items.filter((item) => ids.has(item.id)), path).toEqual([]);
+        expect(JSON.stringify(items), path).not.toContain(SECRET);
+      }
+
+      const exported = await reader.get(`/api/v1/trees/${treeA.id}/export`);
+      expect(exported.status).toBe(200);
+      const { body } = exported;
+      for (const list of ['projects', 'tasks', 'comments', 'attachments'] as const) {
+        expect(body[list].filter((record: any) => ids.has(record.id) || taskIds.includes(record.task_id)), list).toEqual([]);
+      }
+      expect(exported.text).not.toContain(SECRET);
+
+      // The old tree's history keeps what happened there and says only where the records went.
+      const history = await all(reader, `/api/v1/trees/${treeA.id}/history`);
+      expect(JSON.stringify(history)).not.toContain(SECRET);
+      const movedEntry = (entity: string, id: string) => [entity, id, { tree_id: { from: treeA.id, to: treeB.id } }];
+      // The listing is newest first, the export oldest first.
+      for (const [entries, expected] of [
+        [history, [movedEntry('project', moved.project), movedEntry('task', moved.task)]],
+        [body.history, [movedEntry('task', moved.task), movedEntry('project', moved.project)]],
+      ] as const) {
+        expect(entries.filter((h: any) => h.action === 'moved').map((h: any) => [h.entity, h.entity_id, h.changes])).toEqual(expected);
+        expect(entries.filter((h: any) => h.entity_id === moved.bobComment && h.action !== 'created')).toEqual([]);
+      }
+    });
+  }
+});
