@@ -176,4 +176,93 @@ describe.each(databases)('moves out of a shared tree carry everything along (%s)
       }
     });
   }
+
+  it('gives the destination the records with their comments, files, transcriptions and the assignees who can see it', async () => {
+    const owner = bob.browser;
+    const task = (await owner.get(`/api/v1/tasks/${moved.task}`)).body.task;
+    expect(task).toMatchObject({ tree_id: treeB.id, project_id: null, title: `${SECRET}: layoffs list`, assignee_ids: [bob.user.id, carol.user.id].sort() });
+    expect((await owner.get(`/api/v1/tasks/${moved.taskInProject}`)).body.task.assignee_ids).toEqual([bob.user.id]);
+    expect((await carol.browser.get(`/api/v1/tasks?assignee_id=${carol.user.id}`)).body.items.map((x: any) => x.id)).toEqual([moved.task]);
+    expect((await owner.get(`/api/v1/tasks/${moved.task}/comments`)).body.items.map((c: any) => c.body)).toEqual([
+      'ed: numbers attached', `${SECRET}: edited after the move`, `${SECRET}: written after the move`,
+    ]);
+    expect((await owner.get(`/api/v1/tasks/${moved.task}/attachments`)).body.items.map((a: any) => a.id)).toEqual([moved.minutes, moved.audio]);
+    expect((await download(owner, `${t.url}/api/v1/attachments/${moved.minutes}/content`)).bytes.equals(MINUTES)).toBe(true);
+    expect((await owner.get(`/api/v1/tasks/${moved.task}/transcriptions`)).body.items.map((j: any) => j.id)).toEqual([moved.job]);
+    // The moved audio is an attachment of the new owner's tree: it can be transcribed there, from where it is stored.
+    const again = await owner.post(`/api/v1/tasks/${moved.task}/transcriptions`, { attachment_id: moved.audio });
+    expect(again.status, again.text).toBe(202);
+    expect(await jobUntilFinished(owner, again.body.job.id)).toMatchObject({ status: 'succeeded', transcript: `heard ${AUDIO.length} bytes` });
+
+    const exported = await owner.get(`/api/v1/trees/${treeB.id}/export`);
+    const { body } = exported;
+    expect(body.projects.map((p: any) => p.id).sort()).toEqual([moved.project, moved.child].sort());
+    expect(body.tasks.map((x: any) => x.id).sort()).toEqual([moved.task, moved.taskInProject, moved.taskInChild].sort());
+    expect(body.comments.map((c: any) => c.id).sort()).toEqual([...moved.comments].sort());
+    expect(body.attachments.map((a: any) => a.id).sort()).toEqual([...moved.attachments].sort());
+    // The destination learns nothing of the tree the records left but its id: not where they sat there.
+    expect(exported.text).not.toContain(moved.boardProject);
+    const move = body.history.find((h: any) => h.entity_id === moved.task && h.action === 'moved');
+    expect(move.changes).toEqual({
+      tree_id: { from: treeA.id, to: treeB.id }, title: { from: 'Budget review', to: `${SECRET}: layoffs list` }, notes: { from: '', to: `${SECRET} notes` },
+    });
+
+    // Nothing of theirs is left with the old tree or its owner.
+    const db = t.app.deps.db;
+    const taskIds = [moved.task, moved.taskInProject, moved.taskInChild];
+    for (const table of ['comments', 'task_assignees'] as const) {
+      const rows = await db.selectFrom(table).select(['owner_id', 'tree_id']).where('task_id', 'in', taskIds).execute();
+      expect(rows.length, table).toBeGreaterThan(0);
+      expect(rows.filter((row) => row.owner_id !== bob.user.id || row.tree_id !== treeB.id), table).toEqual([]);
+    }
+    for (const table of ['attachments', 'speech_jobs'] as const) {
+      const rows = await db.selectFrom(table).select('owner_id').where('task_id', 'in', taskIds).execute();
+      expect(rows.length, table).toBeGreaterThan(0);
+      expect(rows.filter((row) => row.owner_id !== bob.user.id), table).toEqual([]);
+    }
+  });
+
+  it('charges moved files to the destination owner, and refuses a move past its storage with nothing moved', async () => {
+    // Sam is on Seed (100 MiB), an editor of Alice's tree and the owner of his own.
+    const sam = await makeUser(t.url, t.app);
+    await join(alice, treeA.id, sam, 'editor');
+    const own = await makeTree(sam.browser, { name: 'Full' });
+    const filler = await makeTask(sam.browser, own.id);
+    const fillers: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const created = await upload(sam.browser, `/api/v1/tasks/${filler.id}/attachments`, [{ data: Buffer.alloc(MAX_FILE, i) }]);
+      expect(created.status).toBe(201);
+      fillers.push(created.body.attachment.id);
+    }
+    const project = await makeProject(alice.browser, treeA.id, { name: 'Small files' });
+    const task = await makeTask(alice.browser, treeA.id, { title: 'One byte' });
+    const inProject = await makeTask(alice.browser, treeA.id, { title: 'Another byte', project_id: project.id });
+    await attach(ed, task.id, Buffer.from('x'), 'x.txt');
+    await attach(ed, inProject.id, Buffer.from('y'), 'y.txt');
+
+    const storageRefusal = { code: 'plan_limit_reached', details: [{ limit: 'attachment_storage_bytes', value: 104_857_600 }] };
+    const refused = await sam.browser.patch(`/api/v1/tasks/${task.id}`, { tree_id: own.id });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject(storageRefusal);
+    const refusedProject = await sam.browser.patch(`/api/v1/projects/${project.id}`, { tree_id: own.id });
+    expect(refusedProject.status).toBe(403);
+    expect(refusedProject.body.error).toMatchObject(storageRefusal);
+    expect((await alice.browser.get(`/api/v1/tasks/${task.id}`)).body.task.tree_id).toBe(treeA.id);
+    expect((await alice.browser.get(`/api/v1/tasks/${inProject.id}`)).body.task.tree_id).toBe(treeA.id);
+    expect((await alice.browser.get(`/api/v1/projects/${project.id}`)).body.project.tree_id).toBe(treeA.id);
+    expect((await alice.browser.get(`/api/v1/tasks/${task.id}/attachments`)).body.items).toHaveLength(1);
+    expect((await sam.browser.get(`/api/v1/tasks?tree_id=${own.id}`)).body.items.map((x: any) => x.id)).toEqual([filler.id]);
+    expect((await sam.browser.get(`/api/v1/projects?tree_id=${own.id}`)).body.items).toEqual([]);
+
+    // With room for it, the byte moves in and counts: a full-size file no longer fits beside it.
+    expect((await sam.browser.delete(`/api/v1/attachments/${fillers.pop()}`)).status).toBe(200);
+    expect((await sam.browser.patch(`/api/v1/tasks/${task.id}`, { tree_id: own.id })).status).toBe(200);
+    const overByOne = await upload(sam.browser, `/api/v1/tasks/${filler.id}/attachments`, [{ data: Buffer.alloc(MAX_FILE, 9) }]);
+    expect(overByOne.status).toBe(403);
+    expect(overByOne.body.error).toMatchObject(storageRefusal);
+    // Moved on to Alice's tree, it is hers again and Sam has the room back.
+    expect((await sam.browser.patch(`/api/v1/tasks/${task.id}`, { tree_id: treeA.id })).status).toBe(200);
+    const fits = await upload(sam.browser, `/api/v1/tasks/${filler.id}/attachments`, [{ data: Buffer.alloc(MAX_FILE, 9) }]);
+    expect(fits.status).toBe(201);
+  }, 120_000);
 });
