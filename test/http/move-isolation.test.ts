@@ -265,4 +265,29 @@ describe.each(databases)('moves out of a shared tree carry everything along (%s)
     const fits = await upload(sam.browser, `/api/v1/tasks/${filler.id}/attachments`, [{ data: Buffer.alloc(MAX_FILE, 9) }]);
     expect(fits.status).toBe(201);
   }, 120_000);
+
+  it('takes along comments, files and assignments written while the task moves', async () => {
+    const db = t.app.deps.db;
+    for (let round = 0; round < 5; round++) {
+      const task = await makeTask(alice.browser, treeA.id, { title: `Busy ${round}` });
+      const writes = [
+        ...Array.from({ length: 6 }, (_, i) => ed.browser.post(`/api/v1/tasks/${task.id}/comments`, { body: `during the move ${i}` })),
+        ...Array.from({ length: 3 }, (_, i) => upload(ed.browser, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from(`file ${i}`), name: `f${i}.txt` }])),
+        ed.browser.put(`/api/v1/tasks/${task.id}/assignees`, { user_ids: [ed.user.id, bob.user.id] }),
+      ];
+      const move = bob.browser.patch(`/api/v1/tasks/${task.id}`, { tree_id: treeB.id });
+      const answers = await Promise.all([move, ...writes]);
+      expect(answers[0]!.status).toBe(200);
+      // Each write landed before the move (and went along) or after it (404: Ed cannot see tree B).
+      expect(answers.slice(1).map((a) => a.status).filter((s) => ![200, 201, 404].includes(s))).toEqual([]);
+      const comments = await db.selectFrom('comments').select(['owner_id', 'tree_id']).where('task_id', '=', task.id).execute();
+      expect(comments.filter((c) => c.tree_id !== treeB.id || c.owner_id !== bob.user.id)).toEqual([]);
+      const files = await db.selectFrom('attachments').select('owner_id').where('task_id', '=', task.id).execute();
+      expect(files.filter((f) => f.owner_id !== bob.user.id)).toEqual([]);
+      const assigned = await db.selectFrom('task_assignees').select(['user_id', 'tree_id']).where('task_id', '=', task.id).execute();
+      expect(assigned.filter((a) => a.tree_id !== treeB.id || a.user_id !== bob.user.id)).toEqual([]);
+      const { task: after } = (await bob.browser.get(`/api/v1/tasks/${task.id}`)).body;
+      expect(after.assignee_ids).toEqual(assigned.map((a) => a.user_id));
+    }
+  });
 });

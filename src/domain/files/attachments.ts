@@ -21,6 +21,7 @@ import { addExportSection } from '../trees/export.js';
 import { sumTextBytes } from '../../store/text-bytes.js';
 import { inTransaction, type Db, type Trx } from '../../store/db.js';
 import { appendHistory } from '../trees/history.js';
+import { lockedTaskAccess } from '../trees/move.js';
 import type { AttachmentTable } from '../../store/schema.js';
 
 /** CONTRACT §12: 25 MiB of file content; one byte more is 413. */
@@ -113,9 +114,9 @@ export async function createAttachment(deps: Deps, actor: Actor, taskId: string,
     written = true;
     const stored = await deps.blobs.put(key, createReadStream(received.path));
     return await inTransaction(deps.db, async (trx) => {
-      const { access } = await taskAccess(trx, actor, taskId);
-      requireTreeWrite(access);
-      if (access.ownerId !== before.ownerId) throw notFound('task');
+      // Locked as a move locks it: the file is charged to the owner of the tree its task is in at
+      // commit, wherever it moved since the upload began (the row keeps the key it was stored under).
+      const { access } = await lockedTaskAccess(trx, deps.dialect, actor, taskId);
       await checkStorage(trx, deps.dialect, access, stored.size);
       const now = nowIso();
       const row = {

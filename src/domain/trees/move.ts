@@ -1,10 +1,9 @@
 import type { Actor } from '../actor.js';
 import type { DialectName, Trx } from '../../store/db.js';
-import { requireTreeWrite, treeAccess, type TreeAccess } from '../access.js';
+import { requireTreeWrite, taskAccess, treeAccess, usersWhoSee, type TaskRow, type TreeAccess } from '../access.js';
 import { chargeTree, checkStorage } from '../limits.js';
 import { lockTrees } from '../../store/locks.js';
 import { appendHistory, type Changes, type HistoryEntryInput } from './history.js';
-import { assignable } from './assignees.js';
 import { nextVersion } from '../../store/task-version.js';
 
 /** A tree the actor may write into, named by a patch's `tree_id`. @throws not_found, forbidden */
@@ -37,6 +36,18 @@ export async function readLocked<T extends { access: TreeAccess }>(
     current = await read();
     requireTreeWrite(current.access);
   }
+}
+
+/**
+ * A task the actor may write in, read after its tree is locked as a move locks it: rows added
+ * under the task (comments, attachments, assignments) then land in the tree the task is in when
+ * they commit, and a move that commits meanwhile finds and carries them.
+ * @throws not_found, forbidden
+ */
+export async function lockedTaskAccess(trx: Trx, dialect: DialectName, actor: Actor, taskId: string): Promise<{ task: TaskRow; access: TreeAccess }> {
+  const first = await taskAccess(trx, actor, taskId);
+  requireTreeWrite(first.access);
+  return readLocked(trx, dialect, first, () => taskAccess(trx, actor, taskId), null);
 }
 
 /** What a move across trees carries: whole projects (their tasks follow) and single tasks. */
@@ -104,7 +115,7 @@ async function carryAttachments(trx: Trx, dialect: DialectName, to: TreeAccess, 
 async function carryAssignees(trx: Trx, to: TreeAccess, tasks: TaskIds): Promise<void> {
   const rows = await trx.selectFrom('task_assignees').select(['task_id', 'user_id']).where('task_id', 'in', tasks).execute();
   if (rows.length === 0) return;
-  const allowed = await assignable(trx, to, [...new Set(rows.map((row) => row.user_id))]);
+  const allowed = await usersWhoSee(trx, to, [...new Set(rows.map((row) => row.user_id))]);
   const dropped = rows.filter((row) => !allowed.has(row.user_id));
   if (dropped.length > 0) {
     await trx.deleteFrom('task_assignees').where('task_id', 'in', tasks).where('user_id', 'in', [...new Set(dropped.map((row) => row.user_id))]).execute();
