@@ -121,9 +121,10 @@ async function carryAssignees(trx: Trx, to: TreeAccess, tasks: TaskIds): Promise
     await trx.deleteFrom('task_assignees').where('task_id', 'in', tasks).where('user_id', 'in', [...new Set(dropped.map((row) => row.user_id))]).execute();
   }
   await trx.updateTable('task_assignees').set({ owner_id: to.ownerId, tree_id: to.tree.id }).where('task_id', 'in', tasks).execute();
-  for (const taskId of new Set(dropped.map((row) => row.task_id))) {
-    const kept = rows.filter((row) => row.task_id === taskId && allowed.has(row.user_id)).map((row) => row.user_id).sort();
-    await trx.updateTable('tasks').set({ assignee_ids: JSON.stringify(kept) }).where('id', '=', taskId).execute();
+  const kept = new Map<string, string[]>(dropped.map((row) => [row.task_id, []]));
+  for (const row of rows) if (allowed.has(row.user_id)) kept.get(row.task_id)?.push(row.user_id);
+  for (const [taskId, userIds] of kept) {
+    await trx.updateTable('tasks').set({ assignee_ids: JSON.stringify(userIds.sort()) }).where('id', '=', taskId).execute();
   }
 }
 
