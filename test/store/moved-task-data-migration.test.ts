@@ -1,35 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Migrator, sql } from 'kysely';
-import { databases, makeTestEnv, type DatabaseKind, type TestEnv } from '../helpers/app.js';
-import { openStore, type Store } from '../../src/store/db.js';
-import { migrations } from '../../src/store/migrations/index.js';
+import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { databases, type DatabaseKind } from '../helpers/app.js';
+import { migratorOf, useStore } from '../helpers/store.js';
 
 const BEFORE = '2026-11-27-0012-task-place-plan';
 const MIGRATION = '2026-11-27-0015-moved-task-data';
 const AT = '2026-11-01T00:00:00.000Z';
 
-function migrator(store: Store): Migrator {
-  return new Migrator({
-    db: store.db,
-    provider: { getMigrations: async () => migrations },
-    ...(store.schema ? { migrationTableSchema: store.schema } : {}),
-  });
-}
-
 describe.each(databases)('rows that earlier moves left behind (%s)', (kind: DatabaseKind) => {
-  let env: TestEnv;
-  let store: Store;
-  beforeAll(async () => {
-    env = makeTestEnv(kind);
-    store = await openStore(env.config);
-  });
-  afterAll(async () => {
-    await store.close();
-    await env.dispose();
-  });
+  const opened = useStore(kind, { migrate: false });
 
   it('follow their task to its tree and owner, and attachments keep the key their content is stored under', async () => {
-    expect((await migrator(store).migrateTo(BEFORE)).error).toBeUndefined();
+    const store = opened();
+    expect((await migratorOf(store).migrateTo(BEFORE)).error).toBeUndefined();
     const db = store.db as any;
     for (const id of ['usr_alice', 'usr_bob']) {
       await sql`insert into users (id, owner_id, email, password_hash, name, language, timezone, plan, created_at, updated_at)
@@ -58,7 +41,7 @@ describe.each(databases)('rows that earlier moves left behind (%s)', (kind: Data
     ]).execute();
     await db.insertInto('task_assignees').values({ task_id: 'tsk_moved', user_id: 'usr_alice', owner_id: 'usr_alice', tree_id: 'tre_shared', created_at: AT }).execute();
 
-    expect((await migrator(store).migrateTo(MIGRATION)).error).toBeUndefined();
+    expect((await migratorOf(store).migrateTo(MIGRATION)).error).toBeUndefined();
     expect(await store.db.selectFrom('attachments').select(['id', 'owner_id', 'blob_key']).orderBy('id').execute()).toEqual([
       { id: 'att_moved', owner_id: 'usr_bob', blob_key: 'usr_alice/att_moved' },
       { id: 'att_stayed', owner_id: 'usr_alice', blob_key: 'usr_alice/att_stayed' },
@@ -70,7 +53,7 @@ describe.each(databases)('rows that earlier moves left behind (%s)', (kind: Data
     expect(await store.db.selectFrom('speech_jobs').select('owner_id').execute()).toEqual([{ owner_id: 'usr_bob' }]);
     expect(await store.db.selectFrom('task_assignees').select(['owner_id', 'tree_id']).execute()).toEqual([{ owner_id: 'usr_bob', tree_id: 'tre_bobs' }]);
 
-    expect((await migrator(store).migrateTo(BEFORE)).error).toBeUndefined();
+    expect((await migratorOf(store).migrateTo(BEFORE)).error).toBeUndefined();
     expect(Object.keys((await db.selectFrom('attachments').selectAll().executeTakeFirst()) as object)).not.toContain('blob_key');
   });
 });
