@@ -5,9 +5,9 @@ import { migrateToLatest, openStore, type Store } from '../../src/store/db.js';
 import { migrations } from '../../src/store/migrations/index.js';
 
 /**
- * A migrated store of `kind` (a data directory or PostgreSQL schema of its own) for the tests of
- * the enclosing describe, closed after them. Call the returned function inside a test. Tests of
- * a migration ask for an empty one (`migrate: false`) and step through with `migratorOf`.
+ * A store of `kind` (a data directory or PostgreSQL schema of its own) for the tests of the
+ * enclosing describe, closed after them; migrated to the latest schema unless `migrate` is false
+ * (migration tests step it themselves with `migratorOf`). Call the returned function inside a test.
  */
 export function useStore(kind: DatabaseKind, options: { migrate?: boolean } = {}): () => Store {
   let env: TestEnv;
@@ -24,7 +24,7 @@ export function useStore(kind: DatabaseKind, options: { migrate?: boolean } = {}
   return () => store;
 }
 
-/** Steps a store through the migrations one name at a time (`migrateTo`), up or down. */
+/** A migrator over every migration of the store, to move its schema to any one of them. */
 export function migratorOf(store: Store): Migrator {
   return new Migrator({
     db: store.db,
