@@ -141,7 +141,7 @@ export async function updateProject(deps: Deps, actor: Actor, id: string, patch:
     }
     if (movingTree || parentId !== project.parent_id) await checkNestingDepth(trx, parentId, id);
     const now = nowIso();
-    if (movingTree) await carryToTree(trx, access, target, { projectIds: subtree, taskIds: [] }, now);
+    if (movingTree) await carryToTree(trx, deps.dialect, access, target, { projectIds: subtree, taskIds: [] }, now);
     const next = {
       tree_id: target.tree.id,
       parent_id: parentId,
