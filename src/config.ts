@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 
 /** Everything the process reads from its environment, typed, with defaults that run on a fresh machine. */
@@ -36,7 +37,15 @@ export interface Config {
   metrics: MetricsConfig | null;
   /** Where attachment content lives: DATA_DIR (default) or S3-compatible object storage. */
   blobStore: BlobStoreConfig;
+  /** Whose X-Forwarded-For and X-Forwarded-Proto to believe (CONTRACT §19); null believes nobody. */
+  trustProxy: TrustProxy | null;
 }
+
+/**
+ * TRUST_PROXY: the proxies in front of the service, named by address or CIDR, or counted in hops
+ * (every request reaches the service through exactly that many proxies).
+ */
+export type TrustProxy = { hops: number } | { addresses: string[] };
 
 /** `GET /metrics` on a listener of its own, so the public port never exposes it. */
 export interface MetricsConfig {
@@ -148,6 +157,35 @@ function loadOrCreateSecret(dataDir: string): string {
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
   return secret;
+}
+
+/** An address or CIDR as proxy-addr reads it: IPv4 or IPv6, with an optional prefix length. */
+function isAddressOrCidr(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split('/');
+  const version = isIP(address ?? '');
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * Unset (or 0) believes no forwarded header. `true` is refused, not read as "everyone": a client
+ * that reaches the service directly could then choose its own address for every per-address limit.
+ */
+function parseTrustProxy(value: string | undefined): TrustProxy | null {
+  const text = nonEmpty(value);
+  if (text === null) return null;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (!Number.isSafeInteger(hops)) throw new Error(`TRUST_PROXY hop count is too large, got "${text}"`);
+    return hops === 0 ? null : { hops };
+  }
+  const addresses = text.split(',').map((entry) => entry.trim());
+  const bad = addresses.find((entry) => !isAddressOrCidr(entry));
+  if (bad !== undefined) {
+    throw new Error(`TRUST_PROXY must be a hop count (e.g. 1) or a comma list of proxy addresses or CIDRs (e.g. 10.0.0.5,172.16.0.0/12); "${bad}" is neither`);
+  }
+  return { addresses };
 }
 
 function parseRate(value: string | undefined): number {
@@ -277,5 +315,6 @@ export function loadConfig(env: Env = process.env): Config {
     http: loadHttpTimeouts(env),
     metrics: loadMetrics(env, port),
     blobStore: loadBlobStore(env),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }

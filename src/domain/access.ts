@@ -222,6 +222,18 @@ export function roleIn(visible: VisibleTrees, tree: { id: string; owner_id: stri
   return visible.shared.find((s) => s.treeId === tree.id)?.role ?? 'viewer';
 }
 
+/** Those of `userIds` who can see the tree now: its owner and its members whose membership grants access. */
+export async function usersWhoSee(db: Reader, access: TreeAccess, userIds: string[]): Promise<Set<string>> {
+  const seeing = new Set<string>();
+  if (userIds.includes(access.ownerId)) seeing.add(access.ownerId);
+  const others = userIds.filter((id) => id !== access.ownerId);
+  if (others.length === 0) return seeing;
+  const owner = await db.selectFrom('users').select(['plan', 'plan_expires_at']).where('id', '=', access.ownerId).executeTakeFirstOrThrow();
+  const members = await db.selectFrom('members').select(['user_id', 'status', 'expires_at']).where('tree_id', '=', access.tree.id).where('user_id', 'in', others).execute();
+  for (const m of members) if (m.user_id !== null && membershipGrants(m, owner)) seeing.add(m.user_id);
+  return seeing;
+}
+
 /** Writing into a tree needs the owner or an editor. @throws forbidden */
 export function requireTreeWrite(access: TreeAccess): void {
   if (access.role === 'viewer') throw new DomainError('forbidden', 'Your role in this tree only allows reading.');

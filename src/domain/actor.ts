@@ -62,7 +62,8 @@ export function requireWritePlan(actor: Actor): void {
  * Every capability a door can offer, and what it needs: scopes (SPEC "Rules"), and whether it
  * is a write, which API credentials may only make on a paid plan of their own (CONTRACT §4).
  * REST routes, MCP tool visibility and the use cases below all read this one table.
- * - `attachments` is attachment content, and the signed link that hands it out (SPEC rule 4).
+ * - `attachments` is attachment content, and the signed link that hands it out (SPEC rule 4);
+ *   transcripts are content of their audio, so reading speech jobs needs it too (CONTRACT §19).
  * - `transcribe` is the actor's side of transcription; the plan feature itself is the tree
  *   owner's (CONTRACT §10: a shared tree's plan limits are its owner's), checked at the tree.
  */

@@ -1,6 +1,6 @@
 import type { Actor } from './actor.js';
 import type { TreeAccess } from './access.js';
-import type { DialectName, Trx } from '../store/db.js';
+import type { Db, DialectName, Trx } from '../store/db.js';
 import { DomainError, notFound } from './errors.js';
 import { compiledOnce } from '../store/compiled.js';
 import { planLimits } from './plans.js';
@@ -44,4 +44,21 @@ export async function chargeTree(trx: Trx, access: TreeAccess, delta: { projects
   const limits = planLimits[access.ownerPlan];
   if (projects > 0 && row.project_count > limits.projectsPerTree) throw limitReached('projects_per_tree', limits.projectsPerTree);
   if (tasks > 0 && row.task_count > limits.tasksPerTree) throw limitReached('tasks_per_tree', limits.tasksPerTree);
+}
+
+/** The attachment bytes charged to an owner: every attachment whose row names them. */
+export async function storageUsed(db: Db | Trx, ownerId: string): Promise<number> {
+  const { used } = await db.selectFrom('attachments').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('used')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow();
+  return Number(used);
+}
+
+/**
+ * Storage per owner (CONTRACT §4), counted under the owner lock so parallel uploads, and moves
+ * that bring attachments along, cannot pass it together.
+ * @throws plan_limit_reached
+ */
+export async function checkStorage(trx: Trx, dialect: DialectName, owner: Pick<TreeAccess, 'ownerId' | 'ownerPlan'>, adding: number): Promise<void> {
+  await lockOwner(trx, dialect, owner.ownerId);
+  const limit = planLimits[owner.ownerPlan].attachmentBytes;
+  if ((await storageUsed(trx, owner.ownerId)) + adding > limit) throw limitReached('attachment_storage_bytes', limit);
 }

@@ -16,6 +16,11 @@ export interface RateLimiter {
   /** `consume` answered at once, by a limiter that decides in this process (no promise on the request path). */
   consumeNow?(key: string, limit: number, windowMs: number): RateLimitResult;
   peek(key: string, limit: number, windowMs: number): Promise<RateLimitResult>;
+  /**
+   * Takes back one request counted under `key` (the newest): a slot reserved before work whose
+   * outcome turned out not to count, as a sign-in whose password was right.
+   */
+  giveBack(key: string): Promise<void>;
   /** Rejects while the counters cannot be reached (readiness: a shared store that is down). */
   ping(): Promise<void>;
   close(): Promise<void>;

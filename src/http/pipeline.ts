@@ -136,3 +136,30 @@ function applyLimit(reply: FastifyReply, result: RateLimitResult): void {
     throw new DomainError('rate_limited', `Rate limit of ${result.limit} requests per minute exceeded; retry after ${result.resetSeconds} s.`);
   }
 }
+
+/** How many of the further units asked of `countMore` were allowed, and the refusal of the rest (null when all were). */
+export interface Admission {
+  allowed: number;
+  refusal: DomainError | null;
+}
+
+/**
+ * Counts `count` more units against this request's budget, one at a time by the same limiter,
+ * as if each came in a request of its own: the messages of a JSON-RPC batch after the first,
+ * which the pipeline counted with the request (CONTRACT §19). It stops at the first unit over
+ * the limit, so none past it is counted; the RateLimit headers (and Retry-After) then tell the
+ * budget after the last decision. Only batches of the old MCP revisions come here, at most 100
+ * messages, so one limiter call per message costs nothing anyone else pays.
+ */
+export async function countMore(deps: Deps, request: FastifyRequest, reply: FastifyReply, count: number): Promise<Admission> {
+  if (request.routeConfig.rateLimit === false) return { allowed: count, refusal: null };
+  for (let allowed = 0; allowed < count; allowed++) {
+    try {
+      applyLimit(reply, await deps.limiter.consume(rateLimitKey(request), deps.config.rateLimitPerMinute, MINUTE_MS));
+    } catch (err) {
+      if (err instanceof DomainError) return { allowed, refusal: err };
+      throw err;
+    }
+  }
+  return { allowed: count, refusal: null };
+}

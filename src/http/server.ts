@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../domain/deps.js';
-import type { HttpTimeouts } from '../config.js';
+import type { HttpTimeouts, TrustProxy } from '../config.js';
 import { makeValidatorCompiler } from './validation.js';
 import { installErrorHandling, MAX_PARAM_LENGTH, type NotFoundFallback } from './errors.js';
 import { answerClientError, answerFrameworkError } from './client-errors.js';
@@ -35,6 +35,18 @@ function checkingInterval(timeouts: HttpTimeouts): number {
   return Math.min(30_000, Math.max(50, Math.floor(Math.min(timeouts.headersTimeoutMs, timeouts.requestTimeoutMs) / 10)));
 }
 
+/**
+ * TRUST_PROXY as Fastify's option, from which `request.ip` (every per-address limit) and
+ * `request.protocol` come. A hop count is given as proxy-addr's own rule for it (hop i is trusted
+ * while i < n): Fastify 5 reads a bare number as "trust nobody", ignoring the count.
+ */
+function trustProxyOption(trust: TrustProxy | null): false | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === null) return false;
+  if ('addresses' in trust) return trust.addresses;
+  const { hops } = trust;
+  return (_address, hop) => hop < hops;
+}
+
 /** Builds the HTTP door: service endpoints, the OpenAPI document, and the REST API behind one pipeline. */
 export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   const timeouts = deps.config.http;
@@ -43,7 +55,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     genReqId: requestIdOf,
     requestIdHeader: false,
     bodyLimit: JSON_BODY_LIMIT,
-    trustProxy: false,
+    trustProxy: trustProxyOption(deps.config.trustProxy),
     // frameworkErrors answers §1 should a larger --max-http-header-size let a longer one through.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: answerFrameworkError,

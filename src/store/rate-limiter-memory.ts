@@ -29,6 +29,11 @@ export class MemoryRateLimiter implements RateLimiter {
     return this.decide(key, limit, windowMs, false);
   }
 
+  async giveBack(key: string): Promise<void> {
+    const hits = this.hits.get(key);
+    if (hits !== undefined && hits.times.length > hits.head) hits.times.pop();
+  }
+
   /** In-process counters are always reachable. */
   async ping(): Promise<void> {}
 

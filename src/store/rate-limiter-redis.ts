@@ -61,6 +61,11 @@ export class RedisRateLimiter implements RateLimiter {
     return this.run(key, limit, windowMs, false);
   }
 
+  /** The newest member goes: one atomic command, so a concurrent consume never sees half of it. */
+  async giveBack(key: string): Promise<void> {
+    await this.redis.zpopmax(this.prefix + key);
+  }
+
   /**
    * A client that is not connected would queue the command and retry (the offline queue), so a
    * readiness probe would wait; it answers at once that Redis is unreachable instead.

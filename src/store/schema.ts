@@ -214,6 +214,8 @@ export interface AttachmentTable {
   metadata_removed: string;
   created_at: string;
   updated_at: string;
+  /** Where the content is stored: the key it was written under, kept when a move changes the owner. */
+  blob_key: string;
 }
 
 export interface SpeechJobTable {

@@ -103,4 +103,15 @@ describe('configuration', () => {
     expect(loadConfig(base).journal).toBe(true);
     expect(loadConfig({ ...base, JOURNAL: 'off' }).journal).toBe(false);
   });
+
+  it('reads TRUST_PROXY as a hop count or a list of addresses and CIDRs, and refuses anything else at start', () => {
+    expect(loadConfig(base).trustProxy).toBeNull();
+    expect(loadConfig({ ...base, TRUST_PROXY: '0' }).trustProxy).toBeNull();
+    expect(loadConfig({ ...base, TRUST_PROXY: '2' }).trustProxy).toEqual({ hops: 2 });
+    expect(loadConfig({ ...base, TRUST_PROXY: ' 10.0.0.5, 172.16.0.0/12,::1, fd00::/8 ' }).trustProxy)
+      .toEqual({ addresses: ['10.0.0.5', '172.16.0.0/12', '::1', 'fd00::/8'] });
+    for (const bad of ['true', 'yes', '-1', '1.5', '10.0.0.0/33', 'fd00::/129', '10.0.0.0/8/1', 'proxy.internal', '10.0.0.5,,10.0.0.6', '10.0.0.0/']) {
+      expect(() => loadConfig({ ...base, TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY must be a hop count .* or a comma list of proxy addresses or CIDRs/);
+    }
+  });
 });

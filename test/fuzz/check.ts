@@ -41,10 +41,31 @@ function isMcpError(body: any, requestId: string | null): boolean {
     && typeof error?.data?.code === 'string' && error?.data?.request_id === requestId;
 }
 
+/**
+ * CONTRACT §17 "Tool errors": a tool error result holds one text block with the §1 error object
+ * as JSON and no structured content (which the SDK clients would check against the tool's
+ * output schema and turn into a protocol error).
+ */
+function isToolError(result: any): boolean {
+  if (result.structuredContent !== undefined || !Array.isArray(result.content) || result.content.length !== 1) return false;
+  const [block] = result.content;
+  if (block?.type !== 'text' || typeof block.text !== 'string') return false;
+  let parsed: any;
+  try {
+    parsed = JSON.parse(block.text);
+  } catch {
+    return false;
+  }
+  const error = parsed?.error;
+  return Object.keys(parsed ?? {}).join() === 'error' && typeof error?.code === 'string' && SNAKE.test(error.code) && typeof error.message === 'string'
+    && Object.keys(error).every((k) => ['code', 'message', 'details'].includes(k)) && (error.details === undefined || Array.isArray(error.details));
+}
+
 /** The problem with one answer, or null when it keeps the contract. */
 export function judge(fuzzCase: FuzzCase, status: number, body: any, requestId: string | null): Problem | null {
   const code = body?.error?.code ?? body?.error?.data?.code;
   if (status >= 500 && !(status === 503 && CONTRACT_5XX.has(code))) return '5xx';
+  if (fuzzCase.path === '/mcp' && body?.result?.isError === true && !isToolError(body.result)) return 'off-contract';
   if (status < 400) return null;
   const inContract = fuzzCase.path === '/mcp' ? isMcpError(body, requestId) || isContractError(body, requestId) : isContractError(body, requestId);
   return inContract ? null : 'off-contract';

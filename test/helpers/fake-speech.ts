@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { startTestApp, type DatabaseKind } from './app.js';
 
 export type Behaviour = 'ok' | 'fail-500' | 'refuse-400' | 'slow';
 
@@ -63,6 +64,19 @@ export async function startFakeSpeech(script: Behaviour[] = ['ok']) {
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A test app whose speech provider is a fake one that always answers; `stop` ends both. */
+export async function startTestAppWithSpeech(kind: DatabaseKind) {
+  const provider = await startFakeSpeech(['ok']);
+  const t = await startTestApp(kind, { SPEECH_API_URL: provider.url });
+  return {
+    ...t,
+    async stop() {
+      await t.stop();
+      await provider.close();
     },
   };
 }

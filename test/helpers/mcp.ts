@@ -1,4 +1,7 @@
+import { expect } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as Sdk1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 export const MODERN = '2026-07-28';
 
@@ -23,6 +26,41 @@ export async function connectMcp(baseUrl: string, token: string, options: { mode
   });
   await client.connect(transport);
   return { client, transport, close: () => client.close() };
+}
+
+/**
+ * The official SDK client of the 1.x line, the one most MCP hosts run today: after tools/list it
+ * checks every structured content against the tool's `outputSchema`, errors included.
+ */
+export async function connectSdk1(baseUrl: string, token: string): Promise<{ client: Sdk1Client; close(): Promise<void> }> {
+  const client = new Sdk1Client({ name: 'vitest-agent-sdk1', version: '1.0.0' });
+  await client.connect(new Sdk1Transport(new URL('/mcp', baseUrl), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  return { client, close: () => client.close() };
+}
+
+/** CONTRACT §1's error object as a tool error carries it. */
+export interface ToolErrorBody {
+  code: string;
+  message: string;
+  details?: unknown[];
+}
+
+/**
+ * The error of a tool error result, checked to be as CONTRACT §17 "Tool errors" says: `isError`,
+ * one text block holding `{"error": {code, message, details?}}` as JSON, no structured content.
+ */
+export function toolErrorOf(answer: object): ToolErrorBody {
+  const result = answer as { isError?: unknown; content?: unknown; structuredContent?: unknown };
+  expect(result.isError).toBe(true);
+  expect(result.structuredContent).toBeUndefined();
+  const content = result.content as { type: string; text?: string }[];
+  expect(content).toHaveLength(1);
+  expect(content[0]!.type).toBe('text');
+  const parsed = JSON.parse(content[0]!.text!) as { error: ToolErrorBody };
+  expect(Object.keys(parsed)).toEqual(['error']);
+  expect(Object.keys(parsed.error).filter((key) => !['code', 'message', 'details'].includes(key))).toEqual([]);
+  expect(parsed.error).toMatchObject({ code: expect.stringMatching(/^[a-z][a-z0-9_]*$/), message: expect.any(String) });
+  return parsed.error;
 }
 
 /** One raw JSON-RPC POST to /mcp, for what the SDK client would never send. */

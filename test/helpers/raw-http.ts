@@ -37,8 +37,32 @@ function complete(data: string): boolean {
   return length !== null && Buffer.byteLength(data.slice(end + 4), 'latin1') >= Number(length[1]);
 }
 
+/**
+ * Splits `data` into the responses to `methods`, in order, framed as a client frames them: a
+ * HEAD's (or a 204's, 304's) ends with its head, any other's after Content-Length bytes, or at
+ * the close when it has none. Whatever is left over is `rest`: bytes no client would expect.
+ */
+export function parseResponses(data: string, methods: readonly string[], closed: boolean): { answers: RawAnswer[]; rest: string } {
+  const answers: RawAnswer[] = [];
+  let at = 0;
+  for (const method of methods) {
+    const end = data.indexOf('\r\n\r\n', at);
+    if (end < 0 || !data.startsWith('HTTP/1.1 ', at)) break;
+    const head = parseResponse(data.slice(at, end + 4), closed);
+    const bodiless = method === 'HEAD' || head.status === 204 || head.status === 304;
+    const length = head.headers['content-length'];
+    const bodyEnd = bodiless ? end + 4 : length !== undefined ? end + 4 + Number(length) : closed ? data.length : -1;
+    if (bodyEnd < 0 || bodyEnd > data.length) break;
+    answers.push(parseResponse(data.slice(at, bodyEnd), closed));
+    at = bodyEnd;
+  }
+  return { answers, rest: data.slice(at) };
+}
+
 export interface RawExchange {
   socket: Socket;
+  /** Resolves with the responses to `methods` once all have arrived, or what arrived when the server closed or `waitMs` passed. */
+  responses(methods: readonly string[], waitMs: number): Promise<{ answers: RawAnswer[]; rest: string; closed: boolean }>;
   /** Resolves with the first whole response, or what arrived when the server closed or `waitMs` passed. */
   answer(waitMs: number): Promise<RawAnswer>;
   /** Resolves true when the server has closed the connection within `waitMs`. */
@@ -77,6 +101,7 @@ export function rawRequest(baseUrl: string, bytes: string | Buffer): Promise<Raw
       resolve({
         socket,
         answer: (waitMs) => until(waitMs, () => closed || complete(data), () => parseResponse(data, closed)),
+        responses: (methods, waitMs) => until(waitMs, () => closed || parseResponses(data, methods, closed).answers.length === methods.length, () => ({ ...parseResponses(data, methods, closed), closed })),
         closes: (waitMs) => until(waitMs, () => closed, () => closed),
       });
     });

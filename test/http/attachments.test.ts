@@ -9,20 +9,13 @@ import { startTestApp } from '../helpers/app.js';
 import { startBlobStore, storeMatrix, type TestBlobStore } from '../helpers/blob-stores.js';
 import { makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeProject, makeTask, makeTree } from '../helpers/data.js';
-import { download, makePhoto, upload, webpChunks } from '../helpers/files.js';
+import { download, makePhoto, tempFile, upload, webpChunks } from '../helpers/files.js';
 import type { Client } from '../helpers/client.js';
 import { getAttachment } from '../../src/domain/files/attachments.js';
 import { sweepBlobs } from '../../src/domain/files/blob-sweep.js';
 import { userActor } from '../../src/domain/actor.js';
 
 const MAX = 26_214_400;
-async function writeTemp(data: Buffer, ext: string): Promise<string> {
-  const { mkdtempSync, writeFileSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const path = join(mkdtempSync(join(tmpdir(), 'tasktree-read-')), `file.${ext}`);
-  writeFileSync(path, data);
-  return path;
-}
 
 /** exifr cannot read XMP or IPTC inside TIFF; for TIFF those are checked by the byte search. */
 function readerOptions(format: string) {
@@ -92,6 +85,43 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
     expect(outside.headers.get('content-range')).toBe(`bytes */${data.length}`);
   });
 
+  it('serves content with its declared type only when a browser shows or plays it, else as application/octet-stream (CONTRACT §19)', async () => {
+    const tree = await makeTree(agent);
+    const task = await makeTask(agent, tree.id);
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#08f' } }).png().toBuffer();
+    const cases: [name: string, type: string, data: Buffer, served: string][] = [
+      ['app.js', 'text/javascript', Buffer.from('fetch("/api/v1/tokens")'), 'application/octet-stream'],
+      ['old.js', 'application/javascript', Buffer.from('alert(1)'), 'application/octet-stream'],
+      ['page.html', 'text/html', Buffer.from('<script>alert(1)</script>'), 'application/octet-stream'],
+      ['page.xhtml', 'application/xhtml+xml', Buffer.from('<html xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></html>'), 'application/octet-stream'],
+      ['logo.svg', 'image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'application/octet-stream'],
+      ['site.css', 'text/css', Buffer.from('body{background:url(/x)}'), 'application/octet-stream'],
+      ['feed.xml', 'application/xml', Buffer.from('<?xml version="1.0"?><a/>'), 'application/octet-stream'],
+      ['data.xml', 'text/xml', Buffer.from('<a/>'), 'application/octet-stream'],
+      ['dot.png', 'image/png', png, 'image/png'],
+      ['paper.pdf', 'application/pdf', Buffer.from('%PDF-1.4\n%%EOF\n'), 'application/pdf'],
+      ['notes.txt', 'text/plain', Buffer.from('plain words'), 'text/plain'],
+      ['rows.csv', 'text/csv', Buffer.from('a,b\n1,2\n'), 'text/csv'],
+      ['memo.mp3', 'audio/mpeg', Buffer.from('ID3 fake audio'), 'audio/mpeg'],
+      ['clip.mp4', 'video/mp4', Buffer.from('fake video'), 'video/mp4'],
+    ];
+    for (const [name, type, data, served] of cases) {
+      const created = await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [{ data, name, type }]);
+      expect(created.status, name).toBe(201);
+      // The record keeps what was declared; only the answer's Content-Type changes.
+      expect(created.body.attachment.content_type, name).toBe(type);
+      const id = created.body.attachment.id;
+      const content = await download(agent, `${t.url}/api/v1/attachments/${id}/content`);
+      expect(content.headers.get('content-type'), name).toBe(served);
+      expect(content.headers.get('x-content-type-options'), name).toBe('nosniff');
+      expect(content.bytes.equals(data), name).toBe(true);
+      const link = (await agent.get(`/api/v1/attachments/${id}`)).body.content_url as string;
+      const linked = await download(null, `${t.url}${new URL(link).pathname}${new URL(link).search}`);
+      expect(linked.headers.get('content-type'), name).toBe(served);
+      expect((await download(agent, `${t.url}/api/v1/attachments/${id}/content`, { range: 'bytes=0-1' })).headers.get('content-type'), name).toBe(served);
+    }
+  });
+
   it('hands out a signed link that works without credentials for at most 5 minutes', async () => {
     const tree = await makeTree(agent);
     const task = await makeTask(agent, tree.id);
@@ -159,7 +189,7 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
       expect(sha(stored)).toBe(attachment.sha256);
       if (format === 'webp') {
         expect(webpChunks(stored)).not.toContain('XMP ');
-        const exif = webpChunks(stored).includes('EXIF') ? await exiftool.readRaw(await writeTemp(stored, 'webp')) : {};
+        const exif = webpChunks(stored).includes('EXIF') ? await exiftool.readRaw(tempFile(stored, 'webp')) : {};
         for (const gone of ['GPSLatitude', 'Make', 'Model', 'SerialNumber', 'OwnerName']) expect((exif as any)[gone]).toBeUndefined();
         return void expect((await sharp(stored).raw().toBuffer()).equals(await sharp(photo).raw().toBuffer())).toBe(true);
       }

@@ -67,28 +67,32 @@ describe.each(databases)('CSV import (%s)', (kind) => {
     expect((await owner.browser.get(`/api/v1/trees/${tree.id}/history`)).body.items.map((h: any) => h.action)).toEqual(['created']);
   });
 
-  it('reports every bad row with spreadsheet row numbers and writes nothing', async () => {
+  it('reports every bad row in one answer, values, assignees and nesting alike, in row order, and writes nothing', async () => {
     const tree = await makeTree(owner.browser);
+    const tooDeep = Array.from({ length: 65 }, (_, i) => `P${i + 1}`).join('/');
     const csv = [
-      'title,status,deadline,color,assignee',
-      'Good,todo,,,',
-      ',todo,,,',
-      'Bad status,someday,,,',
-      'Bad deadline,,2026-13-40,,',
-      'Bad color,,,red,',
-      'Good again,,,,',
-      `Nobody,,,,stranger@example.test`,
-      `${'x'.repeat(501)},,,,`,
+      'title,status,deadline,color,project,assignee',
+      'Good,todo,,,,',
+      ',todo,,,,',
+      'Bad status,someday,,,,',
+      'Bad deadline,,2026-13-40,,,',
+      'Bad color,,,red,,',
+      'Good again,,,,,',
+      'Nobody,,,,,stranger@example.test',
+      `${'x'.repeat(501)},,,,,`,
+      `Too deep,,,,${tooDeep},`,
+      'Bad twice,someday,,,,someone-else@example.test',
     ].join('\n');
     const answer = await importCsv(owner.browser, tree.id, csv);
     expect(answer.status).toBe(400);
     expect(answer.body.error.code).toBe('validation_failed');
-    expect(answer.body.error.details.map((d: any) => [d.row, d.column])).toEqual([[3, 'title'], [4, 'status'], [5, 'deadline'], [6, 'color'], [9, 'title']]);
+    expect(answer.body.error.details.map((d: any) => [d.row, d.column])).toEqual([
+      [3, 'title'], [4, 'status'], [5, 'deadline'], [6, 'color'], [8, 'assignee'], [9, 'title'], [10, 'project'], [11, 'status'], [11, 'assignee'],
+    ]);
+    expect(answer.body.error.details[4]).toEqual({ row: 8, column: 'assignee', message: 'must be the email of the tree owner or an active member' });
+    expect(answer.body.error.details[6]).toEqual({ row: 10, column: 'project', message: 'would nest projects 65 levels deep; at most 64' });
     expect(await countTasks(tree.id)).toBe(0);
-    // Assignees are checked against the tree's people once the rows themselves are sound.
-    const assignee = await importCsv(owner.browser, tree.id, 'title,assignee\nFine,\nNobody,stranger@example.test\n');
-    expect(assignee.body.error.details).toEqual([{ row: 3, column: 'assignee', message: expect.any(String) }]);
-    expect(await countTasks(tree.id)).toBe(0);
+    expect((await owner.browser.get(`/api/v1/trees/${tree.id}`)).body.projects).toEqual([]);
   });
 
   it('refuses malformed files: unclosed quote, wrong width, unknown column, no title, bad UTF-8, empty', async () => {

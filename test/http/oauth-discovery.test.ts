@@ -58,10 +58,10 @@ describe.each(databases)('OAuth discovery and registration (%s)', (kind) => {
     expect(doc.headers.get('access-control-allow-origin')).toBe('*');
   });
 
-  it('registers public clients only, with https or loopback redirect URIs; unused members are kept, never refused', async () => {
+  it('registers public clients only, with https or loopback redirect URIs; unused members are ignored, never refused', async () => {
     const ok = await register(t.url, { logo_uri: 'https://example.test/logo.png', scope: 'read write', redirect_uris: [REDIRECT, 'https://app.example.test/cb', 'http://[::1]/cb', 'http://localhost/cb'] });
     expect(ok.status).toBe(201);
-    expect(ok.body).toMatchObject({ token_endpoint_auth_method: 'none', client_name: 'Test agent', logo_uri: 'https://example.test/logo.png' });
+    expect(ok.body).toMatchObject({ token_endpoint_auth_method: 'none', client_name: 'Test agent' });
     expect(ok.body.client_id).toMatch(/^oac_/);
     expect(ok.body.client_secret).toBeUndefined();
 
@@ -82,6 +82,36 @@ describe.each(databases)('OAuth discovery and registration (%s)', (kind) => {
     expect(((await notJson.json()) as any).error).toBe('invalid_client_metadata');
     const rows = await t.app.deps.db.selectFrom('oauth_clients').select('id').execute();
     expect(rows).toHaveLength(1);
+  });
+
+  it('keeps only the members it uses, in the answer and the stored row (CONTRACT §19)', async () => {
+    const ok = await register(t.url, { logo_uri: 'https://example.test/logo.png', scope: 'read write', software_id: 'x', padding: 'p'.repeat(8_000), nested: { deep: [1, 2, 3] } });
+    expect(ok.status).toBe(201);
+    const known = ['client_id', 'client_id_issued_at', 'client_name', 'redirect_uris', 'token_endpoint_auth_method', 'grant_types', 'response_types'];
+    expect(Object.keys(ok.body).sort()).toEqual([...known].sort());
+    const row = await t.app.deps.db.selectFrom('oauth_clients').selectAll().where('id', '=', ok.body.client_id).executeTakeFirstOrThrow();
+    expect(JSON.parse(row.metadata)).toEqual(ok.body);
+    expect(row.metadata.length).toBeLessThan(1_000);
+  });
+
+  it('refuses a registration document over 16 KiB with 400 invalid_client_metadata, storing nothing', async () => {
+    const before = (await t.app.deps.db.selectFrom('oauth_clients').select('id').execute()).length;
+    const big = await register(t.url, { logo_uri: 'x'.repeat(17 * 1024) });
+    expect(big.status).toBe(400);
+    expect(big.body).toEqual({ error: 'invalid_client_metadata', error_description: expect.stringContaining('16384') });
+    expect(big.headers.get('cache-control')).toBe('no-store');
+    // Sent without a length (chunked), the limit holds as the body arrives.
+    const chunks = [JSON.stringify({ redirect_uris: [REDIRECT], padding: 'p'.repeat(17 * 1024) })];
+    const streamed = await fetch(`${t.url}/oauth/register`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, duplex: 'half',
+      body: new ReadableStream({ pull(controller) { const next = chunks.shift(); if (next === undefined) controller.close(); else controller.enqueue(new TextEncoder().encode(next)); } }),
+    } as RequestInit);
+    expect(streamed.status).toBe(400);
+    expect(((await streamed.json()) as any).error).toBe('invalid_client_metadata');
+    // Just under the limit is still a registration.
+    const fits = await register(t.url, { padding: 'p'.repeat(15 * 1024) });
+    expect(fits.status).toBe(201);
+    expect((await t.app.deps.db.selectFrom('oauth_clients').select('id').execute()).length).toBe(before + 1);
   });
 
   it('removes clients unused for 30 days when the next one registers', async () => {

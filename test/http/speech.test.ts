@@ -128,6 +128,35 @@ describe.each(storeMatrix)('speech jobs (%s, %s)', (kind, storeKind) => {
     expect((await eve.get(`/api/v1/tasks/${task.id}/transcriptions`)).status).toBe(404);
   });
 
+  it('reads transcripts only with read + attachments, as the audio itself (CONTRACT §19)', async () => {
+    await withProvider(['ok']);
+    const tree = await makeTree(agent);
+    const task = await makeTask(agent, tree.id);
+    const created = await upload(agent, `/api/v1/tasks/${task.id}/transcriptions`, [{ data: AUDIO, name: 'memo.wav', type: 'audio/wav' }]);
+    const job = await jobUntil(agent, created.body.job.id, finished);
+    expect(job.transcript).toEqual(expect.any(String));
+
+    const readOnly = (await makeToken(person, { scopes: ['read'] })).agent;
+    const audio = await readOnly.get(`/api/v1/attachments/${job.attachment_id}/content`);
+    expect(audio.status).toBe(403);
+    for (const path of [`/api/v1/speech/jobs/${job.id}`, `/api/v1/tasks/${task.id}/transcriptions`]) {
+      const refused = await readOnly.get(path);
+      expect({ status: refused.status, code: refused.body.error?.code }, path).toEqual({ status: audio.status, code: audio.body.error.code });
+      expect(refused.headers.get('www-authenticate'), path).toBe(audio.headers.get('www-authenticate'));
+      expect(refused.text, path).not.toContain(job.transcript);
+    }
+    // The task and its attachment records stay readable: only content is behind the scope.
+    expect((await readOnly.get(`/api/v1/tasks/${task.id}/attachments`)).status).toBe(200);
+
+    const withContent = (await makeToken(person, { scopes: ['read', 'attachments'] })).agent;
+    const one = await withContent.get(`/api/v1/speech/jobs/${job.id}`);
+    expect(one.status).toBe(200);
+    expect(one.body.job.transcript).toBe(job.transcript);
+    const listed = await withContent.get(`/api/v1/tasks/${task.id}/transcriptions`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.items.map((j: any) => j.id)).toEqual([job.id]);
+  });
+
   it('needs write + attachments and a plan with transcription', async () => {
     const tree = await makeTree(agent);
     const task = await makeTask(agent, tree.id);

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PerRequestHTTPServerTransport, Server } from '@modelcontextprotocol/server';
 import { databases, startTestApp } from '../helpers/app.js';
-import { MODERN, rawMcp } from '../helpers/mcp.js';
+import { MODERN, rawMcp, toolErrorOf } from '../helpers/mcp.js';
 import { someone as someoneWith } from './someone.js';
 
 const META = {
@@ -103,7 +103,7 @@ describe.each(databases)('MCP 2026-07-28 tool calls on a shared server (%s)', (k
       expect(refused!.answer.json.error).toMatchObject({ code: -32602, message: expect.stringMatching(/create_task not found/) });
       for (const [i, answer] of (await Promise.all(foreign)).entries()) {
         expect(answer.json.id).toBe(`x${i}`);
-        expect(answer.json.result.structuredContent.error.code).toBe('not_found');
+        expect(toolErrorOf(answer.json.result).code).toBe('not_found');
       }
     }
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, startTestApp } from '../helpers/app.js';
 import { makeToken, makeUser } from '../helpers/factories.js';
 import { makeTask, makeTree } from '../helpers/data.js';
-import { initializeMessage, rawMcp } from '../helpers/mcp.js';
+import { initializeMessage, rawMcp, toolErrorOf } from '../helpers/mcp.js';
 
 const LEGACY = '2025-11-25';
 
@@ -45,8 +45,7 @@ describe.each(databases)('MCP tool calls on a shared server (%s)', (kind) => {
     const foreign = await Promise.all(Array.from({ length: 10 }, (_, i) => rawMcp(t.url, { jsonrpc: '2.0', id: `x${i}`, method: 'tools/call', params: { name: 'get_task', arguments: { id: b!.task.id } } }, a!.headers)));
     for (const [i, answer] of foreign.entries()) {
       expect(answer.json.id).toBe(`x${i}`);
-      expect(answer.json.result.isError).toBe(true);
-      expect(answer.json.result.structuredContent.error.code).toBe('not_found');
+      expect(toolErrorOf(answer.json.result).code).toBe('not_found');
     }
   });
 

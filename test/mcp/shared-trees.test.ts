@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, startTestApp } from '../helpers/app.js';
 import { inviteToken, makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeTask, makeTree } from '../helpers/data.js';
-import { connectMcp } from '../helpers/mcp.js';
+import { connectMcp, toolErrorOf } from '../helpers/mcp.js';
 
 describe.each(databases)('MCP on shared trees (%s)', (kind) => {
   let t: Awaited<ReturnType<typeof startTestApp>>;
@@ -50,14 +50,11 @@ describe.each(databases)('MCP on shared trees (%s)', (kind) => {
     try {
       expect((await mcp.client.callTool({ name: 'get_task', arguments: { id: taskId } })).isError).toBeFalsy();
       for (const [name, args] of [['create_task', { tree_id: tree.id, title: 'nope' }], ['complete_task', { id: taskId }]] as const) {
-        const answer = await mcp.client.callTool({ name, arguments: args });
-        expect(answer.isError, name).toBe(true);
-        expect(JSON.stringify(answer.content)).toContain('forbidden');
+        expect(toolErrorOf(await mcp.client.callTool({ name, arguments: args })).code, name).toBe('forbidden');
       }
       await owner.browser.delete(`/api/v1/members/${memberId}`);
       const gone = await mcp.client.callTool({ name: 'get_task', arguments: { id: taskId } });
-      expect(gone.isError).toBe(true);
-      expect(JSON.stringify(gone.content)).toContain('not_found');
+      expect(toolErrorOf(gone).code).toBe('not_found');
       expect((await mcp.client.callTool({ name: 'list_trees', arguments: {} })).structuredContent).toMatchObject({ items: [] });
     } finally {
       await mcp.close();

@@ -3,9 +3,9 @@ import { databases, startTestApp } from '../helpers/app.js';
 import { makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeProject, makeTask, makeTree } from '../helpers/data.js';
 import type { Client as Rest } from '../helpers/client.js';
-import { connectMcp, type McpConnection } from '../helpers/mcp.js';
+import { connectMcp, toolErrorOf, type McpConnection } from '../helpers/mcp.js';
 import { upload } from '../helpers/files.js';
-import { startFakeSpeech } from '../helpers/fake-speech.js';
+import { startTestAppWithSpeech } from '../helpers/fake-speech.js';
 
 const ALL_TOOLS = ['complete_task', 'create_task', 'get_task', 'list_tasks', 'list_trees', 'search'];
 const READ_TOOLS = ['get_task', 'list_tasks', 'list_trees', 'search'];
@@ -87,14 +87,12 @@ describe.each(databases)('MCP tools (%s)', (kind) => {
 
       it('turns domain errors into tool errors with the CONTRACT code', async () => {
         const missing = await mcp.client.callTool({ name: 'get_task', arguments: { id: 'tsk_nope' } });
-        expect(missing.isError).toBe(true);
-        expect(textOf(missing)).toMatch(/^not_found: /);
+        expect(toolErrorOf(missing).code).toBe('not_found');
         const tree = await makeTree(agent);
         const badCursor = await mcp.client.callTool({ name: 'list_tasks', arguments: { tree_id: tree.id, cursor: 'forged' } });
-        expect(textOf(badCursor)).toMatch(/^invalid_cursor: /);
+        expect(toolErrorOf(badCursor).code).toBe('invalid_cursor');
         const badDate = await mcp.client.callTool({ name: 'list_tasks', arguments: { updated_since: '2026-01-01T00:00:00' } });
-        expect(badDate.isError).toBe(true);
-        expect(textOf(badDate)).toMatch(/^validation_failed: /);
+        expect(toolErrorOf(badDate).code).toBe('validation_failed');
       });
 
       it('refuses wrong arguments without changing anything', async () => {
@@ -112,29 +110,23 @@ describe.each(databases)('MCP tools (%s)', (kind) => {
         for (const tool of tools) expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
         const tree = await makeTree(agent);
         const bogus = await mcp.client.callTool({ name: 'create_task', arguments: { tree_id: tree.id, title: 'x', bogus: 1 } });
-        expect(bogus.isError).toBe(true);
-        expect(bogus.structuredContent).toEqual({
-          error: { code: 'validation_failed', message: expect.any(String), details: [{ path: '/bogus', message: 'is not a known property' }] },
-        });
-        expect(textOf(bogus)).toMatch(/^validation_failed: /);
+        expect(toolErrorOf(bogus)).toEqual({ code: 'validation_failed', message: expect.any(String), details: [{ path: '/bogus', message: 'is not a known property' }] });
         expect((await agent.get(`/api/v1/tasks?tree_id=${tree.id}`)).body.items).toEqual([]);
         const rest = await agent.post('/api/v1/tasks', { tree_id: tree.id, title: 'x', bogus: 1 });
         expect(rest.body.error.code).toBe('validation_failed');
         const task = await makeTask(agent, tree.id);
         for (const [name, args] of [['get_task', { id: task.id, extra: true }], ['list_trees', { page: 2 }], ['search', { q: 'x', tree: tree.id }], ['complete_task', { id: task.id, force: true }]] as const) {
           const answer = await mcp.client.callTool({ name, arguments: args });
-          expect(answer.isError, name).toBe(true);
-          expect((answer.structuredContent as any).error.code, name).toBe('validation_failed');
+          expect(toolErrorOf(answer).code, name).toBe('validation_failed');
         }
         expect((await agent.get(`/api/v1/tasks/${task.id}`)).body.task.status).toBe('todo');
       });
 
-      it('carries the CONTRACT error as structured content on every tool error', async () => {
+      it('carries the CONTRACT error as JSON text, and no structured content, on every tool error', async () => {
         const missing = await mcp.client.callTool({ name: 'get_task', arguments: { id: 'tsk_nope' } });
-        expect(missing.structuredContent).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
-        expect(textOf(missing)).toBe(`not_found: ${(missing.structuredContent as any).error.message}`);
+        expect(toolErrorOf(missing)).toEqual({ code: 'not_found', message: expect.any(String) });
         const tooLong = await mcp.client.callTool({ name: 'create_task', arguments: { tree_id: 'tre_x', title: 'x'.repeat(501) } });
-        expect((tooLong.structuredContent as any).error).toMatchObject({ code: 'validation_failed', details: [{ path: '/title' }] });
+        expect(toolErrorOf(tooLong)).toMatchObject({ code: 'validation_failed', details: [{ path: '/title' }] });
       });
 
       it('derives tool schemas from the REST schemas', async () => {
@@ -180,10 +172,10 @@ describe.each(databases)('MCP tools (%s)', (kind) => {
     const bobTask = await makeTask(bobToken.agent, bobTree.id, { title: 'secret rhubarb' });
     const mcp = await connectMcp(t.url, token);
     try {
-      expect(textOf(await mcp.client.callTool({ name: 'get_task', arguments: { id: bobTask.id } }))).toMatch(/^not_found/);
-      expect(textOf(await mcp.client.callTool({ name: 'complete_task', arguments: { id: bobTask.id } }))).toMatch(/^not_found/);
-      expect(textOf(await mcp.client.callTool({ name: 'create_task', arguments: { tree_id: bobTree.id, title: 'x' } }))).toMatch(/^not_found/);
-      expect(textOf(await mcp.client.callTool({ name: 'list_tasks', arguments: { tree_id: bobTree.id } }))).toMatch(/^not_found/);
+      expect(toolErrorOf(await mcp.client.callTool({ name: 'get_task', arguments: { id: bobTask.id } })).code).toBe('not_found');
+      expect(toolErrorOf(await mcp.client.callTool({ name: 'complete_task', arguments: { id: bobTask.id } })).code).toBe('not_found');
+      expect(toolErrorOf(await mcp.client.callTool({ name: 'create_task', arguments: { tree_id: bobTree.id, title: 'x' } })).code).toBe('not_found');
+      expect(toolErrorOf(await mcp.client.callTool({ name: 'list_tasks', arguments: { tree_id: bobTree.id } })).code).toBe('not_found');
       const search = await mcp.client.callTool({ name: 'search', arguments: { q: 'rhubarb' } });
       expect((search.structuredContent as any).items).toEqual([]);
       await expect(mcp.client.readResource({ uri: `service://tree/${bobTree.id}` })).rejects.toThrow(/not_found|not found/i);
@@ -228,16 +220,11 @@ describe.each(databases)('MCP tools (%s)', (kind) => {
 });
 
 describe.each(databases)('MCP attachment and speech tools (%s)', (kind) => {
-  let provider: Awaited<ReturnType<typeof startFakeSpeech>>;
-  let t: Awaited<ReturnType<typeof startTestApp>>;
+  let t: Awaited<ReturnType<typeof startTestAppWithSpeech>>;
   beforeAll(async () => {
-    provider = await startFakeSpeech(['ok']);
-    t = await startTestApp(kind, { SPEECH_API_URL: provider.url });
+    t = await startTestAppWithSpeech(kind);
   });
-  afterAll(async () => {
-    await t.stop();
-    await provider.close();
-  });
+  afterAll(async () => t.stop());
 
   it('lists them by scope and plan, links content and queues transcriptions', async () => {
     const person = await makeUser(t.url, t.app, { plan: 'sprout' });
@@ -265,7 +252,7 @@ describe.each(databases)('MCP attachment and speech tools (%s)', (kind) => {
       expect((await full.agent.get(`/api/v1/speech/jobs/${job.id}`)).body.job.transcript).toBe('heard 11 bytes');
 
       const missing = await mcp.client.callTool({ name: 'get_attachment', arguments: { id: 'att_missing' } });
-      expect(textOf(missing)).toMatch(/^not_found: /);
+      expect(toolErrorOf(missing).code).toBe('not_found');
     } finally {
       await mcp.close();
     }
@@ -276,7 +263,7 @@ describe.each(databases)('MCP attachment and speech tools (%s)', (kind) => {
     try {
       expect((await seedMcp.client.listTools()).tools.map((x) => x.name).sort()).toEqual([...READ_TOOLS, 'get_attachment'].sort());
       const foreign = await seedMcp.client.callTool({ name: 'get_attachment', arguments: { id: body.attachment.id } });
-      expect(textOf(foreign)).toMatch(/^not_found: /);
+      expect(toolErrorOf(foreign).code).toBe('not_found');
     } finally {
       await seedMcp.close();
     }
@@ -326,8 +313,7 @@ describe.each(databases)('MCP attachment and speech tools (%s)', (kind) => {
       const mcp = await connectMcp(bare.url, made.value);
       try {
         const answer = await mcp.client.callTool({ name: 'transcribe_audio', arguments: { task_id: task.id, attachment_id: body.attachment.id } });
-        expect(answer.isError).toBe(true);
-        expect(textOf(answer)).toMatch(/^speech_unavailable: /);
+        expect(toolErrorOf(answer).code).toBe('speech_unavailable');
       } finally {
         await mcp.close();
       }

@@ -5,6 +5,7 @@ import { DomainError, invalid, notFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { effectivePlan, isPlanName, type PlanName } from '../plans.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
+import { withLoginLimits } from './login-throttle.js';
 import { canonicalTimeZone, checkEnum, checkLength, normalizeEmail } from '../validate.js';
 import { PASSWORD_MAX, PASSWORD_MIN, PROFILE_NAME_MAX } from '../fields.js';
 import type { Actor } from '../actor.js';
@@ -92,34 +93,20 @@ export async function registerUser(deps: Deps, input: RegisterInput): Promise<Us
   return row;
 }
 
-const LOGIN_WINDOW_MS = 15 * 60_000;
-const LOGIN_FAILURES_PER_EMAIL = 10;
-const LOGIN_FAILURES_PER_IP = 50;
-
 /**
- * Checks a password. Every failure looks the same (401, same work done) and failures are
- * throttled per email and per client address.
+ * Checks a password: the one sign-in check of every door (REST, the OAuth /login page). Every
+ * failure looks the same (401, same work done) and the limits of `withLoginLimits` apply.
  * @throws validation_failed, unauthenticated, rate_limited
  */
-export async function verifyLogin(deps: Deps, input: { email: string; password: string }, ip: string): Promise<UserRow> {
+export async function verifyLogin(deps: Deps, input: { email: string; password: string }, address: string): Promise<UserRow> {
   const email = normalizeEmail('/email', input.email);
   checkPassword(input.password);
-  const keys = [
-    { key: `login-email:${email}`, limit: LOGIN_FAILURES_PER_EMAIL },
-    { key: `login-ip:${ip}`, limit: LOGIN_FAILURES_PER_IP },
-  ];
-  for (const { key, limit } of keys) {
-    const state = await deps.limiter.peek(key, limit, LOGIN_WINDOW_MS);
-    if (!state.allowed) {
-      throw new DomainError('rate_limited', 'Too many failed sign-in attempts; try again later.', [{ retry_after: state.resetSeconds }]);
-    }
-  }
-  const row = await findUserByEmail(deps, email);
-  const ok = await verifyPassword(row?.password_hash ?? (await dummyPasswordHash()), input.password);
-  if (row === null || !ok) {
-    for (const { key, limit } of keys) await deps.limiter.consume(key, limit, LOGIN_WINDOW_MS);
-    throw new DomainError('unauthenticated', 'The email or password is not correct.');
-  }
+  const row = await withLoginLimits(deps, email, address, async () => {
+    const found = await findUserByEmail(deps, email);
+    const ok = await verifyPassword(found?.password_hash ?? (await dummyPasswordHash()), input.password);
+    return found !== null && ok ? found : null;
+  });
+  if (row === null) throw new DomainError('unauthenticated', 'The email or password is not correct.');
   return row;
 }
 

@@ -9,6 +9,11 @@ export type ClientRow = Selectable<OAuthClientTable>;
 
 /** Registered clients nobody has used for this long are removed (CONTRACT §13). */
 export const CLIENT_UNUSED_DAYS = 30;
+/**
+ * A registration document is at most this long (CONTRACT §19): what we keep of one is a few
+ * hundred bytes, and 60 registrations a minute per address are kept for 30 days.
+ */
+export const REGISTRATION_MAX_BYTES = 16 * 1024;
 const MAX_REDIRECT_URIS = 10;
 const MAX_URI_LENGTH = 2_000;
 const CLIENT_NAME_MAX = 120;
@@ -42,8 +47,9 @@ function optionalList(metadata: Record<string, unknown>, name: string, allowed: 
 }
 
 /**
- * RFC 7591 registration of a public client. Only `token_endpoint_auth_method: none`; members we
- * do not use are kept as sent and ignored; `openid` and URL client ids are refused.
+ * RFC 7591 registration of a public client. Only `token_endpoint_auth_method: none`; `openid` and
+ * URL client ids are refused. Members we do not use are ignored: neither stored nor answered
+ * (RFC 7591 §3.2.1 answers the metadata as registered), so a registration keeps only what we read.
  * @throws OAuthError invalid_client_metadata, invalid_redirect_uri, invalid_scope
  */
 export async function registerClient(deps: Deps, metadata: unknown): Promise<Record<string, unknown>> {
@@ -71,8 +77,7 @@ export async function registerClient(deps: Deps, metadata: unknown): Promise<Rec
     throw new OAuthError('invalid_client_metadata', `client_name must be 1 to ${CLIENT_NAME_MAX} characters.`);
   }
   const now = new Date();
-  const answer: Record<string, unknown> = {
-    ...doc,
+  const answer = {
     client_id: newId('oac', now.getTime()),
     client_id_issued_at: Math.floor(now.getTime() / 1000),
     client_name: name ?? 'Unnamed client',
@@ -83,7 +88,7 @@ export async function registerClient(deps: Deps, metadata: unknown): Promise<Rec
   };
   await removeUnusedClients(deps, now);
   await deps.db.insertInto('oauth_clients').values({
-    id: answer.client_id as string, client_name: answer.client_name as string, redirect_uris: JSON.stringify(redirectUris),
+    id: answer.client_id, client_name: answer.client_name, redirect_uris: JSON.stringify(redirectUris),
     metadata: JSON.stringify(answer), created_at: now.toISOString(), last_used_at: now.toISOString(),
   }).execute();
   return answer;

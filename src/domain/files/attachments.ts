@@ -12,16 +12,17 @@ import { newId, nowIso } from '../ids.js';
 import { planLimits } from '../plans.js';
 import type { Page, PageInput } from '../paging.js';
 import { pageOfTask } from './task-pages.js';
-import { limitReached } from '../limits.js';
+import { checkStorage, limitReached, storageUsed } from '../limits.js';
 import { BlobStoreUnavailable, blobKey, TooLarge, type ByteRange } from './blob-store.js';
 import type { Received } from './temp-files.js';
 import { PhotoNotCleaned, sniffPhoto } from './photo-metadata.js';
+import { servedContentType } from './served-type.js';
 import { onDelete } from '../cleanup.js';
 import { addExportSection } from '../trees/export.js';
-import { lockOwner } from '../../store/locks.js';
 import { sumTextBytes } from '../../store/text-bytes.js';
 import { inTransaction, type Db, type Trx } from '../../store/db.js';
 import { appendHistory } from '../trees/history.js';
+import { lockedTaskAccess } from '../trees/move.js';
 import type { AttachmentTable } from '../../store/schema.js';
 
 /** CONTRACT §12: 25 MiB of file content; one byte more is 413. */
@@ -114,14 +115,14 @@ export async function createAttachment(deps: Deps, actor: Actor, taskId: string,
     written = true;
     const stored = await deps.blobs.put(key, createReadStream(received.path));
     return await inTransaction(deps.db, async (trx) => {
-      const { access } = await taskAccess(trx, actor, taskId);
-      requireTreeWrite(access);
-      if (access.ownerId !== before.ownerId) throw notFound('task');
-      await checkStorage(trx, deps, access.ownerId, planLimits[access.ownerPlan].attachmentBytes, stored.size);
+      // Locked as a move locks it: the file is charged to the owner of the tree its task is in at
+      // commit, wherever it moved since the upload began (the row keeps the key it was stored under).
+      const { access } = await lockedTaskAccess(trx, deps.dialect, actor, taskId);
+      await checkStorage(trx, deps.dialect, access, stored.size);
       const now = nowIso();
       const row = {
         id, owner_id: access.ownerId, task_id: taskId, filename: sanitizeFilename(filename), content_type: photo?.contentType ?? declaredType(contentType),
-        size: stored.size, sha256: stored.sha256, metadata_removed: JSON.stringify(metadataRemoved), created_at: now, updated_at: now,
+        size: stored.size, sha256: stored.sha256, metadata_removed: JSON.stringify(metadataRemoved), created_at: now, updated_at: now, blob_key: key,
       };
       await trx.insertInto('attachments').values(row).execute();
       await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: access.tree.id, entity: 'attachment', entityId: id, action: 'created', changes: { task_id: { from: null, to: taskId }, filename: { from: null, to: row.filename } } }, now);
@@ -142,7 +143,7 @@ async function cleanPhoto(deps: Deps, path: string): Promise<{ photo: Awaited<Re
   const photo = await sniffPhoto(path);
   if (photo === null) return { photo, metadataRemoved: [] };
   try {
-    return { photo, metadataRemoved: await deps.photos.clean(path) };
+    return { photo, metadataRemoved: await deps.photos.clean(path, photo) };
   } catch (err) {
     if (!(err instanceof PhotoNotCleaned)) throw err;
     throw invalid('/file', 'the image is damaged or its metadata could not be removed; it was not stored');
@@ -151,17 +152,6 @@ async function cleanPhoto(deps: Deps, path: string): Promise<{ photo: Awaited<Re
 
 function storageUnavailable(): DomainError {
   return new DomainError('storage_unavailable', 'The file store is unavailable; nothing was stored. Try again later.');
-}
-
-async function storageUsed(db: Db | Trx, ownerId: string): Promise<number> {
-  const { used } = await db.selectFrom('attachments').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('used')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow();
-  return Number(used);
-}
-
-/** Storage per owner (CONTRACT §4), counted under the owner lock so parallel uploads cannot pass it together. */
-async function checkStorage(trx: Trx, deps: Deps, ownerId: string, limit: number, adding: number): Promise<void> {
-  await lockOwner(trx, deps.dialect, ownerId);
-  if ((await storageUsed(trx, ownerId)) + adding > limit) throw limitReached('attachment_storage_bytes', limit);
 }
 
 /** @throws not_found */
@@ -210,15 +200,17 @@ export async function getAttachment(deps: Deps, actor: Actor, id: string, now = 
 
 export interface Content {
   attachment: Attachment;
+  /** What the bytes are served as, which is not always the declared `content_type` (served-type.ts). */
+  servedType: string;
   /** Opens the stored bytes, or one range of them. @throws storage_unavailable */
   read(range?: ByteRange): Promise<Readable>;
 }
 
 function contentOf(deps: Deps, row: AttachmentRow): Content {
-  const key = blobKey(row.owner_id, row.id);
   return {
     attachment: presentAttachment(row),
-    read: (range) => deps.blobs.get(key, range).catch((err: unknown) => {
+    servedType: servedContentType(row.content_type),
+    read: (range) => deps.blobs.get(row.blob_key, range).catch((err: unknown) => {
       throw err instanceof BlobStoreUnavailable ? storageUnavailable() : err;
     }),
   };
@@ -260,18 +252,18 @@ export async function deleteAttachment(deps: Deps, actor: Actor, id: string): Pr
     await trx.deleteFrom('attachments').where('id', '=', id).execute();
     await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: access.tree.id, entity: 'attachment', entityId: id, action: 'deleted', changes: { task_id: { from: row.task_id, to: null }, filename: { from: row.filename, to: null } } });
     return row;
-  }).then((row) => removeBlob(deps, blobKey(row.owner_id, id)));
+  }).then((row) => removeBlob(deps, row.blob_key));
 }
 
 // Deleting tasks, projects or trees removes their attachments' blobs once the delete commits.
 onDelete(async (trx, deps, doomed) => {
-  let query = trx.selectFrom('attachments').innerJoin('tasks', 'tasks.id', 'attachments.task_id').select(['attachments.id', 'attachments.owner_id']);
+  let query = trx.selectFrom('attachments').innerJoin('tasks', 'tasks.id', 'attachments.task_id').select('attachments.blob_key');
   if ('taskIds' in doomed) query = query.where('attachments.task_id', 'in', doomed.taskIds);
   else if ('projectIds' in doomed) query = query.where('tasks.project_id', 'in', doomed.projectIds);
   else query = query.where('tasks.tree_id', '=', doomed.treeId);
   const blobs = await query.execute();
   return async () => {
-    for (const blob of blobs) await removeBlob(deps, blobKey(blob.owner_id, blob.id));
+    for (const blob of blobs) await removeBlob(deps, blob.blob_key);
   };
 });
 

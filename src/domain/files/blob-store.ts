@@ -22,7 +22,8 @@ export interface ByteRange {
 
 /**
  * Where attachment content lives: the local disk (DATA_DIR) or S3-compatible object storage.
- * Keys are `<owner id>/<attachment id>` (see blobKey). The database row is the truth: an object
+ * Keys are `<owner id at upload>/<attachment id>` (see blobKey), kept in the row's `blob_key`: an
+ * attachment moved to another owner keeps its object where it is. The database row is the truth: an object
  * is written before its row commits and removed after its row is deleted, so what a crash
  * leaves is an object without a row, which the orphan sweep removes.
  */

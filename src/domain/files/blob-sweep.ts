@@ -16,8 +16,8 @@ export async function sweepBlobs(deps: Pick<Deps, 'db' | 'blobs' | 'tempFiles'>,
       .filter((blob) => blob.ids !== null);
     if (old.length === 0) continue;
     // One query per page of objects, not per object.
-    const kept = new Set((await deps.db.selectFrom('attachments').select(['id', 'owner_id'])
-      .where('id', 'in', old.map((blob) => blob.ids!.attachmentId)).execute()).map((row) => `${row.owner_id}/${row.id}`));
+    const kept = new Set((await deps.db.selectFrom('attachments').select('blob_key')
+      .where('id', 'in', old.map((blob) => blob.ids!.attachmentId)).execute()).map((row) => row.blob_key));
     for (const blob of old) {
       if (kept.has(blob.key)) continue;
       await deps.blobs.remove(blob.key);

@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import type { ExifTool } from 'exiftool-vendored';
+import { cutTrailer } from './image-end.js';
 
 export interface Photo {
   contentType: string;
@@ -27,8 +28,11 @@ export async function sniffPhoto(path: string): Promise<Photo | null> {
   return null;
 }
 
-/** Kinds of metadata that identify a place, a device or a person; none may survive. */
-const SENSITIVE = ['gps', 'camera', 'serial_numbers', 'owner', 'maker_notes', 'xmp', 'iptc', 'thumbnail', 'photoshop'] as const;
+/**
+ * Kinds of metadata that identify a place, a device or a person; none may survive. `trailer` is
+ * whatever follows the image's end (cutTrailer), and the MPF index that points into it.
+ */
+const SENSITIVE = ['gps', 'camera', 'serial_numbers', 'owner', 'maker_notes', 'xmp', 'iptc', 'thumbnail', 'photoshop', 'trailer'] as const;
 const CAMERA_TAGS = new Set(['Make', 'Model', 'LensMake', 'LensModel', 'LensInfo', 'UniqueCameraModel', 'CameraModelName', 'LocalizedCameraModel', 'Software', 'HostComputer']);
 const OWNER_TAGS = new Set(['Artist', 'OwnerName', 'CameraOwnerName', 'Copyright', 'ImageUniqueID']);
 /** Intrinsic to the image or deliberately kept (the Orientation tag, so photos stay upright). */
@@ -47,6 +51,7 @@ function kindOf(key: string): string | null {
   if (family0 === 'XMP') return 'xmp';
   if (family0 === 'IPTC') return 'iptc';
   if (family0 === 'Photoshop') return 'photoshop';
+  if (family0 === 'MPF') return 'trailer';
   // In IFD0 of a JPEG-compressed TIFF, ExifTool names the image data itself PreviewImage.
   if (family1 === 'IFD1' || tag === 'ThumbnailImage' || (tag === 'PreviewImage' && family1 !== 'IFD0')) return 'thumbnail';
   if (CAMERA_TAGS.has(tag)) return 'camera';
@@ -94,10 +99,14 @@ export class PhotoCleaner {
     return kinds;
   }
 
-  /** Strips the photo at `path`; returns the kinds of metadata that went, sorted. */
-  async clean(path: string): Promise<string[]> {
+  /** Strips the photo at `path`, and what follows the image's end; returns the kinds of metadata that went, sorted. */
+  async clean(path: string, photo: Photo): Promise<string[]> {
     try {
+      // First: ExifTool reads no metadata from an image appended after the end, so it would not
+      // know there was any (`cat clean.jpg gps.jpg`), and could not say so.
+      const cut = await cutTrailer(path, photo.contentType);
       const before = await this.kinds(path);
+      if (cut) before.add('trailer');
       if (before.size > 0) {
         await (await this.exiftool()).write(path, {}, { writeArgs: STRIP_ARGS });
       }

@@ -1,7 +1,7 @@
 import { buffer } from 'node:stream/consumers';
 import type { Config } from '../../config.js';
 import type { Db } from '../../store/db.js';
-import { blobKey, type BlobStore } from './blob-store.js';
+import type { BlobStore } from './blob-store.js';
 import { nowIso } from '../ids.js';
 import { multipartBody } from './multipart-body.js';
 
@@ -18,7 +18,6 @@ type Outcome =
 
 interface Claimed {
   id: string;
-  owner_id: string;
   attachment_id: string;
   attempts: number;
 }
@@ -83,25 +82,25 @@ export class SpeechWorker {
 
   private async claim(): Promise<Claimed | null> {
     const now = nowIso();
-    const candidates = await this.db.selectFrom('speech_jobs').select(['id', 'owner_id', 'attachment_id', 'attempts', 'status', 'run_at'])
+    const candidates = await this.db.selectFrom('speech_jobs').select(['id', 'attachment_id', 'attempts', 'status', 'run_at'])
       .where('status', 'in', ['queued', 'running']).where('run_at', '<=', now).orderBy('seq').limit(5).execute();
     for (const candidate of candidates) {
       const taken = await this.db.updateTable('speech_jobs')
         .set({ status: 'running', run_at: new Date(Date.now() + this.leaseMs).toISOString(), attempts: candidate.attempts + 1, updated_at: now })
         .where('id', '=', candidate.id).where('status', '=', candidate.status).where('run_at', '=', candidate.run_at)
         .executeTakeFirst();
-      if (Number(taken.numUpdatedRows) === 1) return { id: candidate.id, owner_id: candidate.owner_id, attachment_id: candidate.attachment_id, attempts: candidate.attempts + 1 };
+      if (Number(taken.numUpdatedRows) === 1) return { id: candidate.id, attachment_id: candidate.attachment_id, attempts: candidate.attempts + 1 };
     }
     return null;
   }
 
   /** One call to `POST {SPEECH_API_URL}/audio/transcriptions`, OpenAI style. */
   private async transcribe(job: Claimed): Promise<Outcome> {
-    const attachment = await this.db.selectFrom('attachments').select(['filename', 'content_type']).where('id', '=', job.attachment_id).executeTakeFirst();
+    const attachment = await this.db.selectFrom('attachments').select(['filename', 'content_type', 'blob_key']).where('id', '=', job.attachment_id).executeTakeFirst();
     if (attachment === undefined) return { kind: 'refused', error: 'The audio attachment no longer exists.' };
     const { apiUrl, apiKey, model, timeoutMs } = this.config.speech;
     // One job at a time per process, and audio is at most 25 MiB: the file is read whole (see multipartBody).
-    const bytes = await buffer(await this.blobs.get(blobKey(job.owner_id, job.attachment_id)));
+    const bytes = await buffer(await this.blobs.get(attachment.blob_key));
     const { body, contentType } = multipartBody({ model }, { name: 'file', filename: attachment.filename, contentType: attachment.content_type, bytes });
     const url = `${apiUrl!.replace(/\/+$/, '')}/audio/transcriptions`;
     try {

@@ -96,9 +96,9 @@ export async function createTranscription(deps: Deps, actor: Actor, taskId: stri
   return presentJob(row);
 }
 
-/** @throws not_found */
+/** A transcript is content of its audio: read + attachments, as the content is. @throws insufficient_scope, not_found */
 export async function getSpeechJob(deps: Deps, actor: Actor, id: string): Promise<SpeechJob> {
-  requireRead(actor);
+  requireCapability(actor, 'attachments');
   checkId('/id', id);
   // Found by id, then judged by its task's tree: the actor's own, or one shared with them.
   const row = await deps.db.selectFrom('speech_jobs').selectAll().where('id', '=', id).executeTakeFirst();
@@ -109,8 +109,9 @@ export async function getSpeechJob(deps: Deps, actor: Actor, id: string): Promis
   return presentJob(row);
 }
 
-/** @throws not_found, invalid_cursor */
+/** Needs read + attachments, as getSpeechJob. @throws insufficient_scope, not_found, invalid_cursor */
 export async function listSpeechJobs(deps: Deps, actor: Actor, taskId: string, input: PageInput): Promise<Page<SpeechJob>> {
+  requireCapability(actor, 'attachments');
   const { rows, next_cursor } = await pageOfTask(deps, actor, 'speech_jobs', 'transcriptions', taskId, input);
   return { items: rows.map(presentJob), next_cursor };
 }

@@ -1,32 +1,20 @@
 import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
-import type { Trx } from '../../store/db.js';
 import { requireWrite } from '../actor.js';
-import { requireTreeWrite, taskAccess, type TreeAccess } from '../access.js';
-import { membershipGrants } from '../access.js';
+import { usersWhoSee } from '../access.js';
 import { presentTask, type Task } from '../records.js';
 import { appendHistory } from './history.js';
 import { invalid } from '../errors.js';
 import { nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
 import { nextVersion } from '../../store/task-version.js';
+import { lockedTaskAccess } from './move.js';
 
 export const MAX_ASSIGNEES = 50;
 
-/** The people who may hold a task of this tree: its owner and its members with access now. */
-async function assignable(trx: Trx, access: TreeAccess, userIds: string[]): Promise<Set<string>> {
-  const allowed = new Set<string>();
-  if (userIds.includes(access.ownerId)) allowed.add(access.ownerId);
-  const others = userIds.filter((id) => id !== access.ownerId);
-  if (others.length === 0) return allowed;
-  const owner = await trx.selectFrom('users').select(['plan', 'plan_expires_at']).where('id', '=', access.ownerId).executeTakeFirstOrThrow();
-  const members = await trx.selectFrom('members').select(['user_id', 'status', 'expires_at']).where('tree_id', '=', access.tree.id).where('user_id', 'in', others).execute();
-  for (const m of members) if (m.user_id !== null && membershipGrants(m, owner)) allowed.add(m.user_id);
-  return allowed;
-}
-
 /**
- * Replaces the task's assignees; each must be the tree owner or an active member.
+ * Replaces the task's assignees; each must be the tree owner or an active member. The task's tree
+ * is locked as a move locks it, so the assignments are made in the tree the task is in at commit.
  * @throws not_found, forbidden, validation_failed
  */
 export async function setAssignees(deps: Deps, actor: Actor, taskId: string, userIds: string[]): Promise<Task> {
@@ -37,9 +25,8 @@ export async function setAssignees(deps: Deps, actor: Actor, taskId: string, use
     if (id.length < 1 || id.length > 160) throw invalid(`/user_ids/${i}`, 'must be an id of 1 to 160 characters');
   });
   return inTransaction(deps.db, async (trx) => {
-    const { task, access } = await taskAccess(trx, actor, taskId);
-    requireTreeWrite(access);
-    const allowed = await assignable(trx, access, wanted);
+    const { task, access } = await lockedTaskAccess(trx, deps.dialect, actor, taskId);
+    const allowed = await usersWhoSee(trx, access, wanted);
     const refused = wanted.findIndex((id) => !allowed.has(id));
     if (refused >= 0) throw invalid(`/user_ids/${refused}`, 'must be the tree owner or an active member');
     const before = JSON.parse(task.assignee_ids) as string[];

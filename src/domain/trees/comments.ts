@@ -8,6 +8,7 @@ import { requireTreeWrite, taskAccess, type TreeAccess } from '../access.js';
 import { pageOfTask } from '../files/task-pages.js';
 import type { Page, PageInput } from '../paging.js';
 import { appendHistory } from './history.js';
+import { lockedTaskAccess } from './move.js';
 import { checkBody, exportPosts } from './posts.js';
 import { DomainError, invalid, notFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
@@ -40,8 +41,8 @@ export async function createComment(deps: Deps, actor: Actor, taskId: string, bo
   requireWrite(actor);
   checkBody(body);
   return inTransaction(deps.db, async (trx) => {
-    const { access } = await taskAccess(trx, actor, taskId);
-    requireTreeWrite(access);
+    // Locked as a move locks it: the comment lands in the tree its task is in at commit.
+    const { access } = await lockedTaskAccess(trx, deps.dialect, actor, taskId);
     const now = nowIso();
     const row = { id: newId('cmt'), owner_id: access.ownerId, tree_id: access.tree.id, task_id: taskId, author_id: actor.user.id, body, created_at: now, updated_at: now };
     const inserted = await trx.insertInto('comments').values(row).returningAll().executeTakeFirstOrThrow();

@@ -10,6 +10,7 @@ import { checkTaskFields, newTaskRow, nextPosition, type TaskInput } from './tas
 import { readCsv, type CsvRecord, type RowProblem } from './csv-read.js';
 import { DomainError } from '../errors.js';
 import { PROJECT_NAME_MAX } from '../fields.js';
+import { nestingProblem } from './nesting.js';
 import { DEFAULT_COLOR } from '../records.js';
 import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
@@ -29,11 +30,14 @@ interface Planned {
 
 const CHUNK = 500;
 
-/** The file's rows as tasks to create, or every problem found (all rows, not the first). */
+/**
+ * The file's rows as tasks to create, with every problem the file alone shows (all rows, not the
+ * first). Every row is planned, bad ones too: who may be assigned is checked against the tree for
+ * all of them in the same answer, and nothing is written while any problem stands.
+ */
 function planRows(records: CsvRecord[], problems: RowProblem[]): Planned[] {
   const planned: Planned[] = [];
   for (const { row, values } of records) {
-    const before = problems.length;
     const check = (column: string, fn: () => void) => {
       try {
         fn();
@@ -60,8 +64,11 @@ function planRows(records: CsvRecord[], problems: RowProblem[]): Planned[] {
     });
     const projectPath = (values.project ?? '').split('/').map((s) => s.trim()).filter((s) => s !== '');
     if (projectPath.some((name) => [...name].length > PROJECT_NAME_MAX)) problems.push({ row, column: 'project', message: `each name in the path must be at most ${PROJECT_NAME_MAX} characters` });
+    // Paths start at the tree's top, so a path's length is the depth of its last project.
+    const tooDeep = nestingProblem(projectPath.length);
+    if (tooDeep !== null) problems.push({ row, column: 'project', message: tooDeep });
     const email = (values.assignee ?? '').trim().toLowerCase();
-    if (problems.length === before) planned.push({ row, task, deadline, projectPath, assigneeEmail: email === '' ? null : email });
+    planned.push({ row, task, deadline, projectPath, assigneeEmail: email === '' ? null : email });
   }
   return planned;
 }
@@ -138,8 +145,6 @@ export async function importCsv(deps: Deps, actor: Actor, treeId: string, open: 
   const { records, problems } = await readCsv(await open());
   const planned = planRows(records, problems);
   if (problems.length === 0 && planned.length === 0) problems.push({ row: 2, column: null, message: 'the file has no rows to import' });
-  const fail = () => new DomainError('validation_failed', `The file has ${problems.length} problem(s); nothing was imported.`, problems.sort((a, b) => a.row - b.row));
-  if (problems.length > 0) throw fail();
   try {
     return await inTransaction(deps.db, async (trx) => {
       const access = await treeAccess(trx, actor, treeId);
@@ -149,7 +154,10 @@ export async function importCsv(deps: Deps, actor: Actor, treeId: string, open: 
       for (const p of planned) {
         if (p.assigneeEmail !== null && !assignees.has(p.assigneeEmail)) problems.push({ row: p.row, column: 'assignee', message: 'must be the email of the tree owner or an active member' });
       }
-      if (problems.length > 0) throw fail();
+      // One answer with every problem, in row order (a row's own in the order of its checks).
+      if (problems.length > 0) {
+        throw new DomainError('validation_failed', `The file has ${problems.length} problem(s); nothing was imported.`, problems.sort((a, b) => a.row - b.row));
+      }
       // Limits for the whole file first: projects (in resolveProjects) and tasks, before any task row.
       await chargeTree(trx, access, { tasks: planned.length });
       const now = nowIso();

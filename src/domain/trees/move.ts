@@ -1,9 +1,9 @@
 import type { Actor } from '../actor.js';
 import type { DialectName, Trx } from '../../store/db.js';
-import { requireTreeWrite, treeAccess, type TreeAccess } from '../access.js';
-import { chargeTree } from '../limits.js';
+import { requireTreeWrite, taskAccess, treeAccess, usersWhoSee, type TaskRow, type TreeAccess } from '../access.js';
+import { chargeTree, checkStorage } from '../limits.js';
 import { lockTrees } from '../../store/locks.js';
-import { appendHistory, type HistoryEntryInput } from './history.js';
+import { appendHistory, type Changes, type HistoryEntryInput } from './history.js';
 import { nextVersion } from '../../store/task-version.js';
 
 /** A tree the actor may write into, named by a patch's `tree_id`. @throws not_found, forbidden */
@@ -38,6 +38,18 @@ export async function readLocked<T extends { access: TreeAccess }>(
   }
 }
 
+/**
+ * A task the actor may write in, read after its tree is locked as a move locks it: rows added
+ * under the task (comments, attachments, assignments) then land in the tree the task is in when
+ * they commit, and a move that commits meanwhile finds and carries them.
+ * @throws not_found, forbidden
+ */
+export async function lockedTaskAccess(trx: Trx, dialect: DialectName, actor: Actor, taskId: string): Promise<{ task: TaskRow; access: TreeAccess }> {
+  const first = await taskAccess(trx, actor, taskId);
+  requireTreeWrite(first.access);
+  return readLocked(trx, dialect, first, () => taskAccess(trx, actor, taskId), null);
+}
+
 /** What a move across trees carries: whole projects (their tasks follow) and single tasks. */
 export interface Carried {
   projectIds: string[];
@@ -46,11 +58,14 @@ export interface Carried {
 
 /**
  * Carries projects with their tasks, and single tasks, from one tree to another inside the
- * write's transaction: both trees' counters move (the destination refuses past its owner's plan)
- * and the rows take the destination's tree and owner. The caller writes the moved row's own patch.
+ * write's transaction, with everything that hangs off those tasks (CONTRACT §19): both trees'
+ * counters move and the destination owner's storage takes the attachments (either refuses past
+ * the destination owner's plan, and then nothing has moved); the rows take the destination's
+ * tree and owner; assignees who cannot see the destination are dropped. The caller writes the
+ * moved row's own patch.
  * @throws plan_limit_reached
  */
-export async function carryToTree(trx: Trx, from: TreeAccess, to: TreeAccess, carried: Carried, now: string): Promise<void> {
+export async function carryToTree(trx: Trx, dialect: DialectName, from: TreeAccess, to: TreeAccess, carried: Carried, now: string): Promise<void> {
   const { projectIds, taskIds } = carried;
   let taskCount = taskIds.length;
   if (projectIds.length > 0) {
@@ -59,16 +74,85 @@ export async function carryToTree(trx: Trx, from: TreeAccess, to: TreeAccess, ca
   }
   await chargeTree(trx, from, { projects: -projectIds.length, tasks: -taskCount });
   await chargeTree(trx, to, { projects: projectIds.length, tasks: taskCount });
+  const tasks = carriedTasks(trx, carried);
+  await carryAttachments(trx, dialect, to, tasks);
   const place = { tree_id: to.tree.id, owner_id: to.ownerId, updated_at: now };
   if (projectIds.length > 0) {
     await trx.updateTable('projects').set(place).where('id', 'in', projectIds).execute();
     await trx.updateTable('tasks').set({ ...place, version: nextVersion }).where('project_id', 'in', projectIds).execute();
   }
   if (taskIds.length > 0) await trx.updateTable('tasks').set({ ...place, version: nextVersion }).where('id', 'in', taskIds).execute();
+  const owned = { owner_id: to.ownerId };
+  await trx.updateTable('comments').set({ ...owned, tree_id: to.tree.id }).where('task_id', 'in', tasks).execute();
+  await trx.updateTable('speech_jobs').set(owned).where('task_id', 'in', tasks).execute();
+  await carryAssignees(trx, to, tasks);
 }
 
-/** The history entry of a write, in the tree the row is in now and, after a move, in the tree it left. */
+/**
+ * The ids of the carried tasks, as a subquery: a project may hold more tasks than a statement
+ * may bind values. Neither the projects nor the task ids change in a move, so it names the
+ * same tasks before and after their rows are moved.
+ */
+function carriedTasks(trx: Trx, { projectIds, taskIds }: Carried) {
+  return trx.selectFrom('tasks').select('id').where((eb) => eb.or([
+    ...(taskIds.length > 0 ? [eb('id', 'in', taskIds)] : []),
+    ...(projectIds.length > 0 ? [eb('project_id', 'in', projectIds)] : []),
+  ]));
+}
+
+type TaskIds = ReturnType<typeof carriedTasks>;
+
+/** The carried attachments count against the destination owner from now on; their content stays where it is stored. @throws plan_limit_reached */
+async function carryAttachments(trx: Trx, dialect: DialectName, to: TreeAccess, tasks: TaskIds): Promise<void> {
+  const { bytes } = await trx.selectFrom('attachments').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('bytes'))
+    .where('task_id', 'in', tasks).where('owner_id', '<>', to.ownerId).executeTakeFirstOrThrow();
+  if (Number(bytes) === 0) return;
+  await checkStorage(trx, dialect, to, Number(bytes));
+  await trx.updateTable('attachments').set({ owner_id: to.ownerId }).where('task_id', 'in', tasks).execute();
+}
+
+/** Assignments follow their tasks; whoever cannot see the destination tree loses theirs, and the tasks' lists say so. */
+async function carryAssignees(trx: Trx, to: TreeAccess, tasks: TaskIds): Promise<void> {
+  const rows = await trx.selectFrom('task_assignees').select(['task_id', 'user_id']).where('task_id', 'in', tasks).execute();
+  if (rows.length === 0) return;
+  const allowed = await usersWhoSee(trx, to, [...new Set(rows.map((row) => row.user_id))]);
+  const dropped = rows.filter((row) => !allowed.has(row.user_id));
+  if (dropped.length > 0) {
+    await trx.deleteFrom('task_assignees').where('task_id', 'in', tasks).where('user_id', 'in', [...new Set(dropped.map((row) => row.user_id))]).execute();
+  }
+  await trx.updateTable('task_assignees').set({ owner_id: to.ownerId, tree_id: to.tree.id }).where('task_id', 'in', tasks).execute();
+  const kept = new Map<string, string[]>(dropped.map((row) => [row.task_id, []]));
+  for (const row of rows) if (allowed.has(row.user_id)) kept.get(row.task_id)?.push(row.user_id);
+  for (const [taskId, userIds] of kept) {
+    await trx.updateTable('tasks').set({ assignee_ids: JSON.stringify(userIds.sort()) }).where('id', '=', taskId).execute();
+  }
+}
+
+/**
+ * The history entry of a write, in the tree the row is in now. A move across trees also writes a
+ * `moved` entry in the tree it left that names only the trees (CONTRACT §19): nothing else of the
+ * record, such as a title given with the move, stays where it no longer is. The destination's
+ * entry leaves out the record's place in the source tree (a project or parent there), which the
+ * destination cannot see.
+ */
 export async function recordInTrees(trx: Trx, actor: Actor, from: TreeAccess, to: TreeAccess, entry: Omit<HistoryEntryInput, 'ownerId' | 'treeId'>, now: string): Promise<void> {
-  await appendHistory(trx, actor, { ...entry, ownerId: to.ownerId, treeId: to.tree.id }, now);
-  if (to.tree.id !== from.tree.id) await appendHistory(trx, actor, { ...entry, ownerId: from.ownerId, treeId: from.tree.id }, now);
+  const changes = entry.changes ?? {};
+  if (to.tree.id === from.tree.id) {
+    await appendHistory(trx, actor, { ...entry, ownerId: to.ownerId, treeId: to.tree.id }, now);
+    return;
+  }
+  await appendHistory(trx, actor, { ...entry, ownerId: to.ownerId, treeId: to.tree.id, changes: withoutSourcePlace(changes) }, now);
+  await appendHistory(trx, actor, { ...entry, ownerId: from.ownerId, treeId: from.tree.id, changes: { tree_id: { from: from.tree.id, to: to.tree.id } } }, now);
+}
+
+/** The fields that name a record's place inside its tree: after a move across trees their `from` is in the other tree. */
+const PLACE_FIELDS = ['project_id', 'parent_id'];
+
+function withoutSourcePlace(changes: Changes): Changes {
+  const kept: Changes = {};
+  for (const [field, change] of Object.entries(changes)) {
+    if (!PLACE_FIELDS.includes(field)) kept[field] = change;
+    else if (change.to !== null) kept[field] = { from: null, to: change.to };
+  }
+  return kept;
 }

@@ -15,7 +15,8 @@ import { DomainError, notFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
 import { lockTrees } from '../../store/locks.js';
-import { subtreeIds } from '../../store/project-tree.js';
+import { deleteProjects, subtreeIds } from '../../store/project-tree.js';
+import { checkNestingDepth } from './nesting.js';
 import { carryToTree, readLocked, recordInTrees, writableTree } from './move.js';
 
 
@@ -85,6 +86,7 @@ export async function createProject(deps: Deps, actor: Actor, input: ProjectInpu
     if (parentId !== null) {
       await lockTrees(trx, deps.dialect, [access.tree.id]);
       await checkParent(trx, actor, parentId, access.tree.id);
+      await checkNestingDepth(trx, parentId, null);
     }
     await chargeTree(trx, access, { projects: 1 });
     const now = nowIso();
@@ -137,8 +139,9 @@ export async function updateProject(deps: Deps, actor: Actor, id: string, patch:
     if (parentId !== null && subtree.includes(parentId)) {
       throw new DomainError('conflict', 'A project cannot be moved under itself or one of its descendants.', [{ path: '/parent_id', message: 'would make a cycle' }]);
     }
+    if (movingTree || parentId !== project.parent_id) await checkNestingDepth(trx, parentId, id);
     const now = nowIso();
-    if (movingTree) await carryToTree(trx, access, target, { projectIds: subtree, taskIds: [] }, now);
+    if (movingTree) await carryToTree(trx, deps.dialect, access, target, { projectIds: subtree, taskIds: [] }, now);
     const next = {
       tree_id: target.tree.id,
       parent_id: parentId,
@@ -177,8 +180,9 @@ export async function deleteProject(deps: Deps, actor: Actor, id: string, option
       ]);
     }
     const cleanup = await collectDoomed(trx, deps, { projectIds: subtree });
-    // Foreign keys cascade to descendant projects and their tasks.
-    await trx.deleteFrom('projects').where('id', '=', id).execute();
+    // The whole subtree in one statement (tasks cascade from their project, one level), never a
+    // cascade down the parent chain, which nests one step per level in the database.
+    await deleteProjects(trx, subtree);
     await chargeTree(trx, access, { projects: -subtree.length, tasks: -taskCount });
     await appendHistory(trx, actor, {
       ownerId: access.ownerId, treeId: project.tree_id, entity: 'project', entityId: id, action: 'deleted',

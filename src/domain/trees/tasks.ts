@@ -268,7 +268,7 @@ export async function updateTask(deps: Deps, actor: Actor, id: string, patch: Ta
     };
     const changes = diff(task as unknown as Record<string, unknown>, next);
     if (Object.keys(changes).length === 0) return presentTask(task);
-    if (movingTree) await carryToTree(trx, access, target, { projectIds: [], taskIds: [id] }, now);
+    if (movingTree) await carryToTree(trx, deps.dialect, access, target, { projectIds: [], taskIds: [id] }, now);
     const completedAt = status === 'done' ? (task.status === 'done' ? task.completed_at : now) : null;
     const updated = await trx
       .updateTable('tasks')

@@ -102,7 +102,11 @@ export async function updateTree(deps: Deps, actor: Actor, id: string, patch: Tr
   });
 }
 
-/** Removes the tree and everything in it (projects, tasks, history: foreign keys cascade). @throws not_found, forbidden */
+/**
+ * Removes the tree and everything in it (projects, tasks, history): their `tree_id` keys cascade,
+ * each table one step from the tree, however deep its projects nest (no key cascades parent to
+ * child: migration 0016). @throws not_found, forbidden
+ */
 export async function deleteTree(deps: Deps, actor: Actor, id: string): Promise<void> {
   requireWrite(actor);
   const afterCommit = await inTransaction(deps.db, async (trx) => {

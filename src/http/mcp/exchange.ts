@@ -9,7 +9,7 @@ export interface ExchangeAnswer {
   body?: unknown;
 }
 
-const MAX_BATCH = 100;
+export const MAX_BATCH = 100;
 
 /** Of messages parseJSONRPCMessage accepted, the requests: a method and an id (a notification has no id, an answer no method). */
 function isRequest(message: JSONRPCMessage): message is JSONRPCRequest {

@@ -29,6 +29,12 @@ export function operationOf(outline: BodyOutline): string {
   return `${(outline.method ?? 'response').slice(0, 64)}${outline.tool !== undefined ? ` ${outline.tool.slice(0, 64)}` : ''}`;
 }
 
+/** A CONTRACT §1 failure as a JSON-RPC error object: its code and the request id ride in `data`. */
+export function rpcErrorOf(failure: { status: number; code: string; message: string }, requestId: string) {
+  const code = failure.code === 'invalid_json' ? -32700 : failure.status === 400 ? -32600 : -32001;
+  return { code, message: `${failure.code}: ${failure.message}`, data: { code: failure.code, request_id: requestId } };
+}
+
 /** A single tools/call needs no resources; a resources/* request no tools; anything else all. */
 export function focusOf(outline: BodyOutline): ServerFocus {
   if (outline.batch) return {};

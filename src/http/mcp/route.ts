@@ -3,15 +3,16 @@ import { createMcpHandler, localhostAllowedOrigins, validateOriginHeader, type A
 import type { Deps } from '../../domain/deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { endMcpSession, findMcpSession, openMcpSession } from '../../domain/agents/mcp-sessions.js';
-import { header, makePipeline } from '../pipeline.js';
+import { countMore, header, makePipeline } from '../pipeline.js';
 import { access } from '../access.js';
 import { describeFailure, INTERNAL_MESSAGE } from '../errors.js';
 import { clientOf } from '../journal-hook.js';
 import { buildMcpServer, toolServerFor } from './tools.js';
 import type { ReportInternal } from './tool-table.js';
-import { classify, clientInfoProblem, focusOf, isInitialize, operationOf, outlineOf } from './messages.js';
+import { classify, clientInfoProblem, focusOf, isInitialize, operationOf, outlineOf, rpcErrorOf } from './messages.js';
 import { connectServer, serveExchange, serveModernCall } from './exchange.js';
 import { MODERN_REVISION, plainToolCall } from './modern.js';
+import { allowsBatches, BATCH_REFUSED, initializeRevision, serveBatch } from './batch.js';
 import { answerDirectly, directCall, directModernCall } from './direct-call.js';
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -106,8 +107,8 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       request.log.error({ err: { type: error.name, message: error.message, stack: error.stack } }, 'unhandled MCP error');
       return rpcError(reply, 500, -32603, INTERNAL_MESSAGE);
     }
-    const rpcCode = failure.code === 'invalid_json' ? -32700 : failure.status === 400 ? -32600 : -32001;
-    return rpcError(reply, failure.status, rpcCode, `${failure.code}: ${failure.message}`, { code: failure.code, request_id: request.id });
+    const { code, message, data } = rpcErrorOf(failure, request.id);
+    return rpcError(reply, failure.status, code, message, data);
   });
   app.addHook('onRequest', makePipeline(deps));
 
@@ -122,8 +123,8 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
     const body = request.body;
     const outline = outlineOf(body);
     let client = request.credentialClient ?? clientOf(request);
-    const journal = (status: number) => deps.journal.record(actor.user.id, {
-      surface: 'mcp', operation: operationOf(outline), status, duration_ms: performance.now() - started, token_id: actor.credentialId ?? '', client,
+    const journal = (status: number, operation = operationOf(outline)) => deps.journal.record(actor.user.id, {
+      surface: 'mcp', operation, status, duration_ms: performance.now() - started, token_id: actor.credentialId ?? '', client,
     });
 
     const headers = { protocolVersion: header(request, 'mcp-protocol-version'), method: header(request, 'mcp-method'), name: header(request, 'mcp-name') };
@@ -147,15 +148,32 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
     const initialize = isInitialize(outline);
     const problem = initialize ? clientInfoProblem(outline) : null;
     if (problem !== null) return rpcError(reply, 400, -32602, problem, undefined, outline.id);
+    // A batch is refused, nothing run, where its revision has none (CONTRACT §19): the one an
+    // initialize in it asks for, else its session's.
+    const asked = outline.batch ? initializeRevision(body as unknown[]) : undefined;
+    const refuseBatch = () => {
+      journal(400, 'batch');
+      return rpcError(reply, 400, -32600, BATCH_REFUSED);
+    };
+    if (asked !== undefined && !allowsBatches(asked)) return refuseBatch();
     if (!initialize) {
       const id = header(request, SESSION_HEADER);
       if (id === undefined || id === '') return rpcError(reply, 400, -32600, 'Bad Request: Mcp-Session-Id header is required; start with initialize.');
       const found = await findMcpSession(deps, actor, id);
       if (!found.ok) return rpcError(reply, 404, -32001, 'Session not found: it ended, expired or belongs to another credential; initialize again.');
       client = request.credentialClient ?? found.session.clientName;
+      if (outline.batch && asked === undefined && !allowsBatches(found.session.protocolVersion)) return refuseBatch();
     }
     const focus = focusOf(outline);
     const exchangeHeaders = { accept: header(request, 'accept'), protocolVersion: header(request, 'mcp-protocol-version') };
+    if (outline.batch) {
+      // Each message counted and journaled as if it came alone (batch.ts).
+      const outcome = await serveBatch(body as unknown[], (more) => countMore(deps, request, reply, more),
+        (run) => serveExchange(connectServer(buildMcpServer(deps, actor)), run, exchangeHeaders, authInfoOf(actor, reporter(request))), request.id);
+      for (const record of outcome.records) journal(record.status, record.operation);
+      reply.code(outcome.answer.status);
+      return outcome.answer.body === undefined ? reply.send() : reply.send(withRequestId(reply, outcome.answer.status, outcome.answer.body));
+    }
     // A plain tools/call is answered from the tool table; any other single tools/call goes to a
     // server shared by credentials that see the same tools; the rest to one of its own.
     const direct = focus.resources === false ? directCall(body, exchangeHeaders, actor) : undefined;

@@ -22,14 +22,15 @@ function ok(value: object): CallToolResult {
   return { structuredContent: value as Record<string, unknown>, content: [{ type: 'text', text: JSON.stringify(value) }] };
 }
 
-/** A refusal as a tool error: CONTRACT §1's `{error: {code, message, details?}}` as structured content, and as text. */
+/**
+ * A refusal as a tool error (CONTRACT §17 "Tool errors"): CONTRACT §1's `{error: {code, message,
+ * details?}}` as the one text block, and no `structuredContent`. The official SDK clients check
+ * any structured content against the tool's `outputSchema`, errors included (1.x does), and
+ * would turn an error object there into the protocol error -32602, losing the code.
+ */
 export function toolError(code: string, message: string, details?: unknown[]): CallToolResult {
-  const suffix = details === undefined ? '' : ` ${JSON.stringify(details)}`;
-  return {
-    isError: true,
-    structuredContent: { error: { code, message, ...(details !== undefined ? { details } : {}) } },
-    content: [{ type: 'text', text: `${code}: ${message}${suffix}` }],
-  };
+  const error = { code, message, ...(details !== undefined ? { details } : {}) };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] };
 }
 
 /** What a tool reports when something broke on our side: the cause goes to the log, never to the client. */

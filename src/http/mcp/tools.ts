@@ -44,8 +44,8 @@ function visibleTools(actor: Actor): Visible {
  * Tools are served through the SDK's low-level handlers from one table whose schemas are the
  * REST ones: a tool the credential cannot use (domain capabilities) is absent from tools/list and
  * calling it is an unknown tool, exactly as if it did not exist; a call's arguments are checked
- * as a REST body, and every refusal is a tool error carrying CONTRACT §1's error as structured
- * content. The handlers take the actor from each request, so a server can serve many.
+ * as a REST body, and every refusal is a tool error carrying CONTRACT §1's error as JSON text
+ * (tool-table.ts `toolError`). The handlers take the actor from each request, so a server can serve many.
  */
 function serveTools(server: McpServer, deps: Deps, visible: Visible): void {
   server.server.setRequestHandler('tools/list', () => ({ tools: visible.map((tool) => tool.definition) }));

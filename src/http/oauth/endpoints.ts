@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { MINUTE_MS } from '../../domain/rate-limit.js';
-import { registerClient } from '../../domain/agents/oauth-clients.js';
+import { REGISTRATION_MAX_BYTES, registerClient } from '../../domain/agents/oauth-clients.js';
 import { exchangeCode, refreshTokens, revokeOAuthToken } from '../../domain/agents/oauth-tokens.js';
 import { OAuthError } from '../../domain/agents/oauth-errors.js';
 import { formParameters } from './form.js';
@@ -15,7 +15,8 @@ function noStore(reply: FastifyReply): FastifyReply {
 
 /** RFC 7591 registration, the RFC 6749 token endpoint and RFC 7009 revocation. */
 export function endpointRoutes(deps: Deps, app: FastifyInstance): void {
-  app.post('/oauth/register', { schema: hidden }, async (request, reply) => {
+  // A longer document is refused as it arrives, before it is read (oauthError answers it 400).
+  app.post('/oauth/register', { schema: hidden, bodyLimit: REGISTRATION_MAX_BYTES }, async (request, reply) => {
     const counted = await deps.limiter.consume(`oauth-register:${request.ip}`, REGISTRATIONS_PER_MINUTE, MINUTE_MS);
     reply.header('RateLimit-Limit', counted.limit).header('RateLimit-Remaining', counted.remaining).header('RateLimit-Reset', counted.resetSeconds);
     if (!counted.allowed) {

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { OAuthError } from '../../domain/agents/oauth-errors.js';
+import { REGISTRATION_MAX_BYTES } from '../../domain/agents/oauth-clients.js';
 import { describeFailure } from '../errors.js';
 import { acceptForms } from './form.js';
 import { metadataRoutes } from './metadata.js';
@@ -35,8 +36,12 @@ export const oauthRoutes = (deps: Deps) => async (app: FastifyInstance) => {
     }
     const failure = describeFailure(error, reply);
     if (failure !== null && failure.status < 500) {
-      const code = request.url.startsWith('/oauth/register') ? 'invalid_client_metadata' : 'invalid_request';
-      return reply.code(failure.status === 413 || failure.status === 415 ? failure.status : 400).send({ error: code, error_description: failure.message });
+      if (request.url.startsWith('/oauth/register')) {
+        // RFC 7591 §3.2.2 refuses a document with 400 invalid_client_metadata, an oversized one too (CONTRACT §19).
+        const description = failure.status === 413 ? `The registration document may have at most ${REGISTRATION_MAX_BYTES} bytes.` : failure.message;
+        return reply.code(failure.status === 415 ? 415 : 400).send({ error: 'invalid_client_metadata', error_description: description });
+      }
+      return reply.code(failure.status === 413 || failure.status === 415 ? failure.status : 400).send({ error: 'invalid_request', error_description: failure.message });
     }
     request.log.error({ err: { type: error.name, message: error.message, stack: error.stack } }, 'unhandled OAuth error');
     return reply.code(500).send({ error: 'server_error', error_description: 'Something went wrong on our side.' });

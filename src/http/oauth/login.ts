@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { verifyLogin } from '../../domain/accounts/accounts.js';
 import { checkCsrf, endSession, startSession } from '../../domain/accounts/sessions.js';
@@ -12,16 +12,32 @@ import { frameFor } from './frame.js';
 
 const hidden = { hide: true };
 
-/** Only back into the authorization flow: anything else would make /login an open redirect. */
-function safeReturn(value: unknown): string {
-  return typeof value === 'string' && value.startsWith('/oauth/authorize?') ? value : '/';
+/** What /oauth/authorize sends here is its own request target: printable ASCII only. */
+const REQUEST_TARGET = /^[\x21-\x7e]*$/;
+
+/**
+ * Where to go after signing in: only back into the authorization flow, anything else is '/' (so
+ * /login is never an open redirect). Null when malformed (control characters, anything beyond
+ * ASCII), which no page of ours sends and no Location header can carry: such a request gets the
+ * 400 page, not a redirect Node would refuse to write (a 500).
+ */
+function returnTarget(value: unknown): string | null {
+  if (typeof value !== 'string') return '/';
+  if (!REQUEST_TARGET.test(value)) return null;
+  return value.startsWith('/oauth/authorize?') ? value : '/';
+}
+
+function malformedReturn(request: FastifyRequest, reply: FastifyReply, stylesheets: readonly string[]) {
+  const frame = frameFor(request, stylesheets, null, '/login');
+  return errorPage(reply, 400, frame, pageText[frame.language].badReturn);
 }
 
 /** The server-rendered sign-in form of the OAuth flow; it works without JavaScript. */
 export function loginRoutes(deps: Deps, app: FastifyInstance, stylesheets: readonly string[]): void {
   app.get('/login', { schema: hidden }, async (request, reply) => {
+    const returnTo = returnTarget((request.query as Record<string, unknown>).return_to);
+    if (returnTo === null) return malformedReturn(request, reply, stylesheets);
     const session = await browserSession(deps, request, reply);
-    const returnTo = safeReturn((request.query as Record<string, unknown>).return_to);
     if (session.user !== null && returnTo !== '/') return reply.redirect(returnTo, 302);
     const frame = frameFor(request, stylesheets, session.user?.language ?? null);
     return loginPage(reply, 200, frame, { csrf: session.csrf, returnTo, email: '', error: null, chosen: chosenLanguage(request) });
@@ -29,8 +45,9 @@ export function loginRoutes(deps: Deps, app: FastifyInstance, stylesheets: reado
 
   app.post('/login', { schema: hidden }, async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
+    const returnTo = returnTarget(body.return_to);
+    if (returnTo === null) return malformedReturn(request, reply, stylesheets);
     const session = await browserSession(deps, request, reply);
-    const returnTo = safeReturn(body.return_to);
     const frame = frameFor(request, stylesheets, null, `/login?return_to=${encodeURIComponent(returnTo)}`);
     const chosen = chosenLanguage(request);
     if (typeof body.csrf !== 'string' || !checkCsrf(deps.config.secret, session.id, body.csrf)) {

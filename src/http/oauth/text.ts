@@ -33,6 +33,7 @@ export const pageText = {
       bad_redirect_uri: 'The address to send you back to (redirect_uri) is missing or is not one this app registered.',
     },
     forged: 'This form was not sent from the Task Tree page (the security field is missing or wrong). Start the connection again from the app.',
+    badReturn: 'The address to return to after signing in (return_to) is not valid. Start the connection again from the app.',
   },
   ru: {
     skip: 'К содержимому',
@@ -67,6 +68,7 @@ export const pageText = {
       bad_redirect_uri: 'Адрес возврата (redirect_uri) не указан или не входит в число зарегистрированных этим приложением.',
     },
     forged: 'Форма отправлена не со страницы Task Tree (поле защиты отсутствует или неверно). Начните подключение заново из приложения.',
+    badReturn: 'Адрес возврата после входа (return_to) недействителен. Начните подключение заново из приложения.',
   },
 } as const;
 

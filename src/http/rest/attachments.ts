@@ -15,9 +15,10 @@ const tags = ['Attachments'];
 
 export const Attachment = Type.Object(
   {
-    id: Type.String(), task_id: Type.String(), filename: Type.String(), content_type: Type.String(),
+    id: Type.String(), task_id: Type.String(), filename: Type.String(),
+    content_type: Type.String({ description: 'as uploaded (sniffed for photos); the content is served with it only for raster images, audio, video, PDF, plain text and CSV, else as application/octet-stream' }),
     size: Type.Integer({ description: 'bytes stored' }), sha256: Type.String({ description: 'hex digest of the bytes stored' }),
-    metadata_removed: Type.Array(Type.String(), { description: 'kinds of photo metadata removed: gps, camera, serial_numbers, owner, maker_notes, xmp, iptc, thumbnail, photoshop, exif, png_text' }),
+    metadata_removed: Type.Array(Type.String(), { description: 'kinds of photo metadata removed: gps, camera, serial_numbers, owner, maker_notes, xmp, iptc, thumbnail, photoshop, exif, png_text, trailer (data after the end of the image: an appended image, MPF pages, a motion-photo video)' }),
     created_at: Timestamp, updated_at: Timestamp,
   },
   { $id: 'Attachment', title: 'Attachment' },
@@ -25,7 +26,7 @@ export const Attachment = Type.Object(
 const AttachmentRef = Type.Ref('Attachment');
 /** An attachment and its signed content link (MCP's get_attachment answers the same). */
 export const AttachmentLink = Type.Object({ attachment: AttachmentRef, content_url: Type.String(), content_url_expires_at: Timestamp });
-/** Stored bytes, sent with the content type they were uploaded with, whatever it is. */
+/** Stored bytes, sent with the type they were uploaded with when it is shown or played, else application/octet-stream. */
 const fileContent = (description: string) => ({ description, content: { '*/*': { schema: Type.String({ format: 'binary' }) } } });
 const ContentQuery = Type.Object({
   expires: Type.Optional(Type.String({ maxLength: 20 })),
@@ -62,7 +63,7 @@ async function sendContent(reply: FastifyReply, content: Content, rangeHeader: s
   // The store is asked for the range itself (S3 answers it with its own Range), never the whole
   // file; it is opened before any header is set, so a store that fails answers a plain error.
   const body = range === 'unsatisfiable' ? null : await content.read(range ?? undefined);
-  reply.header('Content-Type', attachment.content_type);
+  reply.header('Content-Type', content.servedType);
   reply.header('Content-Disposition', contentDisposition(attachment.filename));
   reply.header('X-Content-Type-Options', 'nosniff');
   reply.header('Content-Security-Policy', "sandbox; default-src 'none'");
@@ -89,7 +90,7 @@ export const attachmentRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async
     config: { access: access.to('attachmentWrites'), idempotency: 'ignore', documentedBody: { content: { 'multipart/form-data': { schema: uploadBody } } } },
     schema: {
       operationId: 'uploadAttachment', tags, summary: 'Upload a file to a task',
-      description: 'multipart/form-data: field `file` (one file, at most 26,214,400 bytes) and optional field `filename`. Photos (JPEG, PNG, WebP, HEIC/AVIF, TIFF) lose GPS, camera, serial, owner, maker-note, XMP, IPTC and thumbnail metadata without re-encoding; Orientation is kept. Idempotency-Key is not applied to uploads.',
+      description: 'multipart/form-data: field `file` (one file, at most 26,214,400 bytes) and optional field `filename`. Photos (JPEG, PNG, WebP, HEIC/AVIF, TIFF) lose GPS, camera, serial, owner, maker-note, XMP, IPTC and thumbnail metadata, and whatever follows the end of the image, without re-encoding; Orientation is kept. Idempotency-Key is not applied to uploads.',
       params: IdParams, headers: WriteHeaders,
       response: { 201: Type.Object({ attachment: AttachmentRef }), ...errors(401, 403, 404, 409, 413, 415, 503) },
     },
@@ -121,7 +122,7 @@ export const attachmentRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async
     config: { access: access.anyone },
     schema: {
       operationId: 'getAttachmentContent', tags, summary: 'The file content',
-      description: 'Needs read + attachments (Bearer or session), or the `expires` and `signature` of a content link. Single byte ranges answer 206. Served as a download with nosniff and a sandbox CSP.',
+      description: 'Needs read + attachments (Bearer or session), or the `expires` and `signature` of a content link. Single byte ranges answer 206. Served as a download with nosniff and a sandbox CSP, with the declared content type only for raster images, audio, video, PDF, plain text and CSV; anything else (HTML, SVG, XML, JavaScript, CSS…) as application/octet-stream.',
       params: IdParams, querystring: ContentQuery,
       response: { 200: fileContent('The whole file'), 206: fileContent('One byte range of the file'), ...errors(401, 403, 404, 416, 503) },
     },

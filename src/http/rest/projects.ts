@@ -16,7 +16,7 @@ export const projectRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (a
   app.post('/projects', {
     config: { access: access.write() },
     schema: {
-      operationId: 'createProject', tags, summary: 'Create a project', description: 'parent_id must be a project of the same tree (409 conflict otherwise).',
+      operationId: 'createProject', tags, summary: 'Create a project', description: 'parent_id must be a project of the same tree (409 conflict otherwise); projects nest at most 64 levels (400 validation_failed deeper).',
       body: ProjectInput, headers: WriteHeaders, response: { 201: ProjectOnly, ...errors(401, 403, 404, 409) },
     },
   }, async (request, reply) => reply.code(201).send({ project: await createProject(deps, request.actor!, request.body) }));
@@ -30,7 +30,7 @@ export const projectRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (a
     config: { access: access.write() },
     schema: {
       operationId: 'updateProject', tags, summary: 'Change or move a project',
-      description: 'A cycle is 409 conflict. Moving to another tree carries every descendant project and their tasks.',
+      description: 'A cycle is 409 conflict; a place where the project or its deepest descendant would sit below level 64 is 400 validation_failed. Moving to another tree carries every descendant project and their tasks.',
       params: IdParams, body: ProjectPatch, headers: WriteHeaders, response: { 200: ProjectOnly, ...errors(401, 403, 404, 409) },
     },
   }, async (request) => ({ project: await updateProject(deps, request.actor!, request.params.id, request.body ?? {}) }));

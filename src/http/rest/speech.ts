@@ -69,7 +69,7 @@ export const speechRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (ap
   });
 
   app.get('/tasks/:id/transcriptions', {
-    config: { access: access.read() },
+    config: { access: access.to('attachments') },
     schema: {
       operationId: 'listTranscriptions', tags, summary: "A task's speech jobs in creation order", params: IdParams, querystring: CursorQuery, headers: ReadHeaders,
       response: { 200: Type.Object({ items: Type.Array(JobRef), next_cursor: Nullable(Type.String()) }), ...errors(401, 403, 404, 409) },
@@ -77,7 +77,7 @@ export const speechRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (ap
   }, async (request) => listSpeechJobs(deps, request.actor!, request.params.id, request.query));
 
   app.get('/speech/jobs/:id', {
-    config: { access: access.read() },
+    config: { access: access.to('attachments') },
     schema: { operationId: 'getSpeechJob', tags, summary: 'One speech job', params: IdParams, headers: ReadHeaders, response: { 200: OneJob, ...errors(401, 403, 404, 409) } },
   }, async (request) => ({ job: await getSpeechJob(deps, request.actor!, request.params.id) }));
 };

@@ -12,6 +12,8 @@ import * as taskPlace from './2026-11-25-0010-task-place.js';
 import * as agentCallBatches from './2026-11-26-0011-agent-call-batches.js';
 import * as taskPlacePlan from './2026-11-27-0012-task-place-plan.js';
 import * as emailVerification from './2026-11-27-0013-email-verification.js';
+import * as movedTaskData from './2026-11-27-0015-moved-task-data.js';
+import * as projectParentNoCascade from './2026-11-27-0016-project-parent-no-cascade.js';
 
 /** Every migration, in order. Names are frozen once released; add new files, never edit old ones. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +30,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-0011-agent-call-batches': agentCallBatches,
   '2026-11-27-0012-task-place-plan': taskPlacePlan,
   '2026-11-27-0013-email-verification': emailVerification,
+  '2026-11-27-0015-moved-task-data': movedTaskData,
+  '2026-11-27-0016-project-parent-no-cascade': projectParentNoCascade,
 };
