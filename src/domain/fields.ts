@@ -4,7 +4,7 @@ import { invalid } from './errors.js';
  * Field bounds of SPEC "Resources and their fields" and CONTRACT, written once. The domain checks
  * them for every door (REST, MCP, CLI); the HTTP schemas, and through them the OpenAPI document and
  * the MCP tool schemas, are derived from these constants, so a bound cannot drift between copies.
- * Enums live beside their records: taskStatuses, treeStyles (records.ts), scopeNames (actor.ts),
+ * Enums live beside their records: taskStatuses, treeStyles (schemas/records.ts), scopeNames (actor.ts),
  * planNames (plans.ts), languages (accounts/), TOKEN_LIFETIME_DAYS (agents/tokens.ts).
  */
 

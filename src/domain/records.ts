@@ -1,51 +1,20 @@
-import type { ProjectRow, TaskRow, TreeAccess, TreeRole, TreeRow } from './access.js';
+import type { Static } from '@sinclair/typebox';
+import type { ProjectRow, TaskRow, TreeAccess, TreeRow } from './access.js';
+import type { Project as ProjectSchema, Task as TaskSchema, Tree as TreeSchema } from './schemas/records.js';
 
-/** The public shapes of CONTRACT §6: what every door returns for trees, projects and tasks. */
-export const treeStyles = ['tidy-fan', 'space-colonization', 'lsystem'] as const;
-export type TreeStyle = (typeof treeStyles)[number];
-export const taskStatuses = ['todo', 'open', 'done', 'deferred', 'archived'] as const;
-export type TaskStatus = (typeof taskStatuses)[number];
+/**
+ * The public shapes of CONTRACT §6: what every door returns for trees, projects and tasks. Each type
+ * is the `Static` of its wire schema (schemas/records.ts), so the domain, the REST answers, the
+ * OpenAPI document and the web app's generated types cannot drift; each presenter below is the one
+ * place a row becomes its record.
+ */
+export { taskStatuses, treeStyles } from './schemas/records.js';
+export type Tree = Static<typeof TreeSchema>;
+export type Project = Static<typeof ProjectSchema>;
+export type Task = Static<typeof TaskSchema>;
+export type TreeStyle = Tree['style'];
+export type TaskStatus = Task['status'];
 export const DEFAULT_COLOR = '#6b8e23';
-
-export interface Tree {
-  id: string;
-  name: string;
-  style: TreeStyle;
-  owner_id: string;
-  access: TreeRole;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface Project {
-  id: string;
-  tree_id: string;
-  parent_id: string | null;
-  name: string;
-  description: string;
-  color: string;
-  position: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface Task {
-  id: string;
-  tree_id: string;
-  project_id: string | null;
-  title: string;
-  text: string;
-  notes: string;
-  status: TaskStatus;
-  deadline: string | null;
-  color: string;
-  position: number;
-  completed_at: string | null;
-  created_by: string;
-  assignee_ids: string[];
-  created_at: string;
-  updated_at: string;
-}
 
 export function presentTree(row: TreeRow, access: Pick<TreeAccess, 'role'>): Tree {
   return {

@@ -4,7 +4,7 @@ import type { Deps } from '../../domain/deps.js';
 import { access } from '../access.js';
 import { errors, Nullable, OneOf, ReadHeaders, Timestamp } from '../schemas/common.js';
 
-const AgentCall = Type.Object(
+export const AgentCall = Type.Object(
   {
     id: Type.String(),
     at: Timestamp,

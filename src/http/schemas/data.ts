@@ -1,70 +1,21 @@
 import { Type, type TProperties } from '@sinclair/typebox';
-import { Id, Nullable, OneOf, Timestamp } from './common.js';
-import { taskStatuses, treeStyles } from '../../domain/records.js';
+import { Id, Nullable } from './common.js';
+import { Project, Task, TaskStatus as Status, Tree, TreeStyle as Style } from '../../domain/schemas/records.js';
 import { CURSOR_MAX_LENGTH, DEFAULT_LIMIT, MAX_LIMIT } from '../../domain/paging.js';
 import {
   COLOR_PATTERN, DEADLINE_MAX, DESCRIPTION_MAX, NOTES_MAX, QUERY_MAX, POSITION_MAX, POSITION_MIN, PROJECT_NAME_MAX, TEXT_MAX, TITLE_MAX, TREE_NAME_MAX,
 } from '../../domain/fields.js';
 
-/** Trees, projects and tasks on the wire (SPEC "Resources and their fields", CONTRACT §6). */
+/** Trees, projects and tasks on the wire (SPEC "Resources and their fields", CONTRACT §6): the records are in domain/schemas/records.ts. */
+export { Project, Task, Tree };
+
 const Color = Type.String({ pattern: COLOR_PATTERN, description: 'e.g. #6b8e23' });
 const Position = Type.Integer({ minimum: POSITION_MIN, maximum: POSITION_MAX });
-const Style = OneOf(treeStyles, { description: 'default tidy-fan' });
-const Status = OneOf(taskStatuses);
 const Deadline = Type.String({
   maxLength: DEADLINE_MAX,
   pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,6})?([Zz]|[+-]\\d{2}:\\d{2}))?$',
   description: 'YYYY-MM-DD (kept as a date) or a timestamp with a zone and 0 to 6 fractional digits, returned in UTC with the digits given',
 });
-
-export const Tree = Type.Object(
-  {
-    id: Type.String(),
-    name: Type.String(),
-    style: Style,
-    owner_id: Type.String(),
-    access: OneOf(['owner', 'editor', 'viewer']),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  },
-  { $id: 'Tree', title: 'Tree' },
-);
-
-export const Project = Type.Object(
-  {
-    id: Type.String(),
-    tree_id: Type.String(),
-    parent_id: Nullable(Type.String()),
-    name: Type.String(),
-    description: Type.String(),
-    color: Type.String(),
-    position: Type.Integer(),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  },
-  { $id: 'Project', title: 'Project' },
-);
-
-export const Task = Type.Object(
-  {
-    id: Type.String(),
-    tree_id: Type.String(),
-    project_id: Nullable(Type.String()),
-    title: Type.String(),
-    text: Type.String(),
-    notes: Type.String(),
-    status: Status,
-    deadline: Nullable(Type.String()),
-    color: Type.String(),
-    position: Type.Integer(),
-    completed_at: Nullable(Timestamp),
-    created_by: Type.String(),
-    assignee_ids: Type.Array(Type.String()),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  },
-  { $id: 'Task', title: 'Task' },
-);
 
 const treeFields = { name: Type.String({ minLength: 1, maxLength: TREE_NAME_MAX }), style: Style };
 export const TreeInput = Type.Object({ name: treeFields.name, style: Type.Optional(Style) }, { additionalProperties: false, $id: 'TreeInput', title: 'TreeInput' });

@@ -1,0 +1,65 @@
+import { Type } from '@sinclair/typebox';
+import { Nullable, OneOf, Timestamp } from './types.js';
+
+/*
+ * Trees, projects and tasks as every door returns them (SPEC "Resources and their fields",
+ * CONTRACT §6), written once. These schemas are the wire shape: the HTTP layer serializes with them
+ * and publishes them in the OpenAPI document (from which the web app's types are generated), and
+ * the domain's record types are their `Static` (domain/records.ts). A new field is added here, in
+ * the row type (store/schema.ts) and in its presenter (domain/records.ts); the compiler finds the rest.
+ */
+
+export const treeStyles = ['tidy-fan', 'space-colonization', 'lsystem'] as const;
+export const taskStatuses = ['todo', 'open', 'done', 'deferred', 'archived'] as const;
+
+export const TreeStyle = OneOf(treeStyles, { description: 'default tidy-fan' });
+export const TaskStatus = OneOf(taskStatuses);
+
+export const Tree = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    style: TreeStyle,
+    owner_id: Type.String(),
+    access: OneOf(['owner', 'editor', 'viewer']),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Tree', title: 'Tree' },
+);
+
+export const Project = Type.Object(
+  {
+    id: Type.String(),
+    tree_id: Type.String(),
+    parent_id: Nullable(Type.String()),
+    name: Type.String(),
+    description: Type.String(),
+    color: Type.String(),
+    position: Type.Integer(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Project', title: 'Project' },
+);
+
+export const Task = Type.Object(
+  {
+    id: Type.String(),
+    tree_id: Type.String(),
+    project_id: Nullable(Type.String()),
+    title: Type.String(),
+    text: Type.String(),
+    notes: Type.String(),
+    status: TaskStatus,
+    deadline: Nullable(Type.String()),
+    color: Type.String(),
+    position: Type.Integer(),
+    completed_at: Nullable(Timestamp),
+    created_by: Type.String(),
+    assignee_ids: Type.Array(Type.String()),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Task', title: 'Task' },
+);
