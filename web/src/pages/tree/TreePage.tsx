@@ -8,11 +8,11 @@ import { useLoad } from '../../components/useLoad';
 import { ErrorNote, messageOf } from '../../components/ErrorNote';
 import { usePageTitle } from '../../components/usePageTitle';
 import { TreeDrawing, type LayoutInput, type LayoutTask } from '../../components/drawing';
-import { StyleSelect } from '../trees/TreeDialog';
+import { StyleSelect } from '../trees/StyleSelect';
 import { TreeOutline } from './TreeOutline';
 import { TaskPanel } from './TaskPanel';
 import { SearchBox } from './SearchBox';
-import { NewProjectDialog, NewTaskDialog } from './NewItemDialogs';
+import { ItemDialog } from './ItemDialog';
 import { ImportDialog } from './ImportDialog';
 import { Activity } from './Activity';
 import { peopleOf } from './people';
@@ -138,9 +138,9 @@ export function TreePage() {
           <TaskPanel key={task.id} task={task} projects={data.projects} people={people} access={data.tree.access} onSaved={saveTask} onDeleted={dropTask} onClose={() => setSelected(null)} />
         ) : null}
       </div>
-      {dialog === 'project' ? <NewProjectDialog treeId={id} all={data.projects} onCreated={addProject} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'project' ? <ItemDialog kind="project" treeId={id} projects={data.projects} onSaved={addProject} onClose={() => setDialog(null)} /> : null}
       {dialog === 'import' ? <ImportDialog treeId={id} onImported={() => void snapshot.reload()} onClose={() => setDialog(null)} /> : null}
-      {dialog === 'task' ? <NewTaskDialog treeId={id} all={data.projects} initialProject={null} onCreated={addTask} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'task' ? <ItemDialog kind="task" treeId={id} projects={data.projects} onSaved={addTask} onClose={() => setDialog(null)} /> : null}
     </section>
   );
 }
