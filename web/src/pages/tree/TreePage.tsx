@@ -5,7 +5,8 @@ import type { Project, Task, TreeSnapshot, TreeStyleName } from '../../api/types
 import { useT } from '../../i18n/use-t';
 import { messageTemplate } from '../../i18n/template';
 import { useLoad } from '../../components/useLoad';
-import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
 import { usePageTitle } from '../../components/usePageTitle';
 import { TreeDrawing, type LayoutInput, type LayoutTask } from '../../components/drawing';
 import { StyleSelect } from '../trees/StyleSelect';
@@ -31,7 +32,6 @@ export function TreePage() {
   const [selected, setSelected] = useState<string | null>(null);
   const [highlighted, setHighlighted] = useState<ReadonlySet<string>>(new Set());
   const [dialog, setDialog] = useState<Dialog>(null);
-  const [styleError, setStyleError] = useState<string | null>(null);
   const data = snapshot.data;
   usePageTitle(data?.tree.name ?? t('nav.trees'));
 
@@ -47,15 +47,10 @@ export function TreePage() {
     edit((s) => ({ ...s, tasks: s.tasks.filter((x) => x.id !== taskId) }));
     setSelected(null);
   };
-  async function restyle(style: TreeStyleName) {
-    setStyleError(null);
-    try {
-      const tree = await trees.update(id, { style });
-      edit((s) => ({ ...s, tree }));
-    } catch (e) {
-      setStyleError(messageOf(e));
-    }
-  }
+  const { error: styleError, run: restyle } = useSubmit(async (style: TreeStyleName) => {
+    const tree = await trees.update(id, { style });
+    edit((s) => ({ ...s, tree }));
+  });
 
   const input = useMemo<LayoutInput | null>(
     () => (data === null ? null : { treeId: data.tree.id, name: data.tree.name, projects: data.projects, tasks: data.tasks }),
