@@ -3,10 +3,9 @@ import type { Database } from '../../store/schema.js';
 import { sumTextBytes } from '../../store/text-bytes.js';
 import { addExportSection } from './export.js';
 import { checkLength } from '../validate.js';
+import { POST_BODY_MAX } from '../fields.js';
 
-/** Comments on tasks and messages on trees: a body of 1 to 10,000 characters (CONTRACT §10). */
-export const POST_BODY_MAX = 10_000;
-
+/** Comments on tasks and messages on trees: a body of 1 to POST_BODY_MAX characters (CONTRACT §10). */
 export function checkBody(body: string): void {
   checkLength('/body', body, 1, POST_BODY_MAX);
 }

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable, OneOf, Timestamp } from './common.js';
 import { memberRoles } from '../../domain/trees/members.js';
+import { EMAIL_MAX, ID_MAX, POST_BODY_MAX } from '../../domain/fields.js';
 
 /** Members, invitations (CONTRACT §10). */
 const Role = OneOf(memberRoles);
@@ -36,7 +37,7 @@ export const AcceptInput = Type.Object(
 );
 export const MemberList = Type.Object({ items: Type.Array(Member) });
 export const InviteInput = Type.Object(
-  { email: Type.String({ minLength: 3, maxLength: 254 }), role: Role, expires_at: Type.Optional(Expiry) },
+  { email: Type.String({ minLength: 3, maxLength: EMAIL_MAX }), role: Role, expires_at: Type.Optional(Expiry) },
   { additionalProperties: false },
 );
 export const MemberPatch = Type.Object({ role: Type.Optional(Role), expires_at: Type.Optional(Expiry) }, { additionalProperties: false });
@@ -46,10 +47,10 @@ export const InvitationList = Type.Object({ items: Type.Array(Invitation) });
 
 /** Assignments, comments, messages and history (CONTRACT §10). */
 export const AssigneesInput = Type.Object(
-  { user_ids: Type.Array(Type.String({ minLength: 1, maxLength: 160 }), { maxItems: 50, description: 'the tree owner or active members' }) },
+  { user_ids: Type.Array(Type.String({ minLength: 1, maxLength: ID_MAX }), { maxItems: 50, description: 'the tree owner or active members' }) },
   { additionalProperties: false },
 );
-const Body = Type.String({ minLength: 1, maxLength: 10_000 });
+const Body = Type.String({ minLength: 1, maxLength: POST_BODY_MAX });
 export const PostInput = Type.Object({ body: Body }, { additionalProperties: false });
 export const Comment = Type.Object(
   { id: Type.String(), task_id: Type.String(), author_id: Type.String(), body: Type.String(), created_at: Timestamp, updated_at: Timestamp },

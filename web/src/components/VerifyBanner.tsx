@@ -4,7 +4,8 @@ import { ApiError } from '../api/client';
 import type { User } from '../api/types';
 import { useSession } from '../session';
 import { useT } from '../i18n/use-t';
-import { ErrorNote, messageOf } from './ErrorNote';
+import { ErrorNote } from './ErrorNote';
+import { useSubmit } from './useSubmit';
 
 /**
  * Asks a signed-in person whose email is not verified to verify it: trees shared with that
@@ -17,22 +18,15 @@ export function VerifyBanner({ user }: { user: User }) {
   const t = useT();
   const { setUser } = useSession();
   const [delivery, setDelivery] = useState<'sent' | 'not_configured' | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function send() {
-    setBusy(true);
-    setError(null);
+  const { busy, error, run: send } = useSubmit(async () => {
     try {
       setDelivery((await auth.requestVerification()).delivery);
     } catch (e) {
       // 409: verified meanwhile (another tab, the operator); the fresh record hides this banner.
       if (e instanceof ApiError && e.status === 409) setUser(await auth.me());
-      else setError(messageOf(e));
-    } finally {
-      setBusy(false);
+      else throw e;
     }
-  }
+  });
 
   return (
     <section class="verify-banner" aria-label={t('verify.bannerLabel')}>

@@ -4,7 +4,9 @@ import { useSession, useUser } from '../session';
 import { useT } from '../i18n/use-t';
 import { LANGUAGES, type Language } from '../i18n';
 import { formatDateTime } from '../i18n/format';
-import { ErrorNote, messageOf } from '../components/ErrorNote';
+import { ErrorNote } from '../components/ErrorNote';
+import { useSubmit } from '../components/useSubmit';
+import { PROFILE_NAME_MAX } from '../api/bounds';
 import { usePageTitle } from '../components/usePageTitle';
 import { Field } from '../components/Field';
 
@@ -23,25 +25,13 @@ export function AccountPage() {
   const [name, setName] = useState(user.name);
   const [language, setLanguage] = useState<Language>(user.language);
   const [timezone, setTimezone] = useState(user.timezone);
-  const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
   const zones = useMemo(() => timeZones(user.timezone), [user.timezone]);
-
-  async function save(event: Event) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
+  const { busy, error, submit: save } = useSubmit(async () => {
     setSaved(false);
-    try {
-      setUser(await auth.updateProfile({ name: name.trim(), language, timezone })); // switches the app's language too
-      setSaved(true);
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setBusy(false);
-    }
-  }
+    setUser(await auth.updateProfile({ name: name.trim(), language, timezone })); // switches the app's language too
+    setSaved(true);
+  });
 
   return (
     <section class="page narrow">
@@ -53,7 +43,7 @@ export function AccountPage() {
           <input id={id} type="email" value={user.email} readOnly />
         )}</Field>
         <Field label={t('fields.name')}>{(id) => (
-          <input id={id} value={name} onInput={(e) => setName(e.currentTarget.value)} maxLength={120} autoComplete="name" />
+          <input id={id} value={name} onInput={(e) => setName(e.currentTarget.value)} maxLength={PROFILE_NAME_MAX} autoComplete="name" />
         )}</Field>
         <div class="grid-2">
           <Field label={t('fields.language')}>{(id) => (

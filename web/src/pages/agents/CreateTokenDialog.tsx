@@ -4,7 +4,9 @@ import { SCOPES, type Scope, type Token } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { useUser } from '../../session';
 import { Modal } from '../../components/Modal';
-import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
+import { TOKEN_NAME_MAX } from '../../api/bounds';
 import { Field } from '../../components/Field';
 
 const LIFETIMES = [1, 7, 30, 90, 365] as const;
@@ -16,28 +18,17 @@ export function CreateTokenDialog({ onCreated, onClose }: { onCreated(answer: { 
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<Scope[]>(user.effective_plan === 'seed' ? ['read', 'attachments'] : [...SCOPES]);
   const [days, setDays] = useState<number>(90);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const toggle = (scope: Scope, on: boolean) => setScopes((s) => (on ? [...s, scope] : s.filter((x) => x !== scope)));
-
-  async function submit(event: Event) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onCreated(await tokens.create({ name: name.trim(), scopes, expires_in_days: days }));
-      onClose();
-    } catch (e) {
-      setError(messageOf(e));
-      setBusy(false);
-    }
-  }
+  const { busy, error, submit } = useSubmit(async () => {
+    onCreated(await tokens.create({ name: name.trim(), scopes, expires_in_days: days }));
+    onClose();
+  }, { leaves: true });
 
   return (
     <Modal title={t('agents.createToken')} onClose={onClose}>
       <form class="stack" onSubmit={submit}>
         <Field label={t('fields.name')}>{(id) => (
-          <input id={id} value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={80} placeholder="Claude Desktop" />
+          <input id={id} value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={TOKEN_NAME_MAX} placeholder="Claude Desktop" />
         )}</Field>
         <fieldset>
           <legend>{t('fields.scopes')}</legend>

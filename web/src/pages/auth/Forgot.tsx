@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { auth } from '../../api/endpoints';
 import { useT } from '../../i18n/use-t';
-import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
 import { usePageTitle } from '../../components/usePageTitle';
 import { EmailField } from './fields';
 
@@ -11,21 +12,9 @@ export function Forgot() {
   usePageTitle(t('auth.forgotTitle'));
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState<'sent' | 'not_configured' | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: Event) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      setSent((await auth.requestReset(email)).delivery);
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { busy, error, submit } = useSubmit(async () => {
+    setSent((await auth.requestReset(email)).delivery);
+  });
 
   return (
     <section class="card auth-card">

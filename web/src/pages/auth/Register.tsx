@@ -4,7 +4,9 @@ import { auth } from '../../api/endpoints';
 import { useSession } from '../../session';
 import { useT } from '../../i18n/use-t';
 import type { Language } from '../../i18n';
-import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
+import { PROFILE_NAME_MAX } from '../../api/bounds';
 import { usePageTitle } from '../../components/usePageTitle';
 import { EmailField, PasswordField } from './fields';
 import { Field } from '../../components/Field';
@@ -19,21 +21,10 @@ export function Register() {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: Event) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-      setUser(await auth.register({ email, password, name, language: language as Language, timezone }));
-    } catch (e) {
-      setError(messageOf(e));
-      setBusy(false);
-    }
-  }
+  const { busy, error, submit } = useSubmit(async () => {
+    const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    setUser(await auth.register({ email, password, name, language: language as Language, timezone }));
+  }, { leaves: true });
 
   return (
     <section class="card auth-card">
@@ -41,7 +32,7 @@ export function Register() {
       <p class="muted">{t('auth.registerLead')}</p>
       <form class="stack" onSubmit={submit}>
         <Field label={t('fields.name')}>{(id) => (
-          <input id={id} name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} maxLength={120} autoComplete="name" />
+          <input id={id} name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} maxLength={PROFILE_NAME_MAX} autoComplete="name" />
         )}</Field>
         <EmailField value={email} onInput={setEmail} />
         <PasswordField value={password} onInput={setPassword} autoComplete="new-password" />

@@ -3,7 +3,8 @@ import { useLocation } from 'preact-iso';
 import { auth } from '../../api/endpoints';
 import { useSession } from '../../session';
 import { useT } from '../../i18n/use-t';
-import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
 import { usePageTitle } from '../../components/usePageTitle';
 import { PasswordField } from './fields';
 
@@ -18,25 +19,15 @@ export function Reset() {
   usePageTitle(t('auth.resetTitle'));
   const [token] = useState(() => query.token ?? '');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     if (query.token !== undefined) history.replaceState(null, '', location.pathname);
   }, [query.token]);
 
-  async function submit(event: Event) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      setUser(await auth.completeReset(token, password));
-      route('/trees');
-    } catch (e) {
-      setError(messageOf(e));
-      setBusy(false);
-    }
-  }
+  const { busy, error, submit } = useSubmit(async () => {
+    setUser(await auth.completeReset(token, password));
+    route('/trees');
+  }, { leaves: true });
 
   return (
     <section class="card auth-card">

@@ -5,6 +5,7 @@ import { ApiError } from '../../api/client';
 import { useSession } from '../../session';
 import { useT } from '../../i18n/use-t';
 import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
 import { usePageTitle } from '../../components/usePageTitle';
 import { EmailField, PasswordField } from './fields';
 import { keepNext } from '../../components/Guards';
@@ -16,20 +17,9 @@ export function SignIn() {
   usePageTitle(t('auth.signIn'));
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: Event) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      setUser(await auth.login(email, password)); // the SignedOut guard then moves on
-    } catch (e) {
-      setError(e instanceof ApiError && e.status === 401 ? t('auth.wrongCredentials') : messageOf(e));
-      setBusy(false);
-    }
-  }
+  const { busy, error, submit } = useSubmit(async () => {
+    setUser(await auth.login(email, password)); // the SignedOut guard then moves on
+  }, { leaves: true, errorText: (e) => (e instanceof ApiError && e.status === 401 ? t('auth.wrongCredentials') : messageOf(e)) });
 
   return (
     <section class="card auth-card">

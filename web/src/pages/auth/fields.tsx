@@ -1,5 +1,6 @@
 import { useT } from '../../i18n/use-t';
 import { Field } from '../../components/Field';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../../api/bounds';
 
 /** The email and password fields of every signed-out form, with the names CONTRACT §15 fixes. */
 export function EmailField({ value, onInput }: { value: string; onInput(value: string): void }) {
@@ -15,7 +16,7 @@ export function PasswordField({ value, onInput, autoComplete, label }: { value: 
   const t = useT();
   return (
     <Field label={label ?? t('fields.password')}>{(id) => (<>
-      <input id={id} type="password" name="password" value={value} onInput={(e) => onInput(e.currentTarget.value)} required minLength={10} maxLength={1024} autoComplete={autoComplete} />
+      <input id={id} type="password" name="password" value={value} onInput={(e) => onInput(e.currentTarget.value)} required minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} autoComplete={autoComplete} />
       {autoComplete === 'new-password' ? <span class="hint">{t('auth.passwordHint')}</span> : null}
     </>)}</Field>
   );

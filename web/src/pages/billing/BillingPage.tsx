@@ -1,4 +1,3 @@
-import { useState } from 'preact/hooks';
 import { auth, billing } from '../../api/endpoints';
 import { ApiError } from '../../api/client';
 import { useSession, useUser } from '../../session';
@@ -6,6 +5,7 @@ import { useT } from '../../i18n/use-t';
 import { formatDateTime } from '../../i18n/format';
 import { useLoad } from '../../components/useLoad';
 import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
 import { usePageTitle } from '../../components/usePageTitle';
 import { PlansTable } from './PlansTable';
 import { useCheckoutReturn, type ReturnState } from './useCheckoutReturn';
@@ -23,20 +23,13 @@ export function BillingPage() {
   const info = useLoad(() => billing.get(), []);
   // The nav and the account page show the plan too: refresh the session's user once it changed.
   const returned = useCheckoutReturn(info, () => void auth.me().then((fresh) => fresh !== null && setUser(fresh)).catch(() => undefined));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  /** Leaves for the provider's page; the button stays disabled until the browser has gone. */
-  async function go(open: () => Promise<string>, whenConflict?: string) {
-    setBusy(true);
-    setError(null);
-    try {
-      window.location.assign(await open());
-    } catch (e) {
-      setError(e instanceof ApiError && e.code === 'conflict' && whenConflict !== undefined ? whenConflict : messageOf(e));
-      setBusy(false);
-    }
-  }
+  // Leaves for the provider's page, the button disabled until the browser has gone; a caller may word a conflict.
+  const { busy, error, run: go } = useSubmit<[open: () => Promise<string>, whenConflict?: string]>(async (open) => {
+    window.location.assign(await open());
+  }, {
+    leaves: true,
+    errorText: (e, _open, whenConflict) => (e instanceof ApiError && e.code === 'conflict' && whenConflict !== undefined ? whenConflict : messageOf(e)),
+  });
 
   const data = info.data;
   const name = (plan: string) => t(`account.planName.${plan as 'seed'}`);

@@ -5,6 +5,7 @@ import { ApiError } from '../../api/client';
 import { useUser } from '../../session';
 import { useT } from '../../i18n/use-t';
 import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
 import { usePageTitle } from '../../components/usePageTitle';
 
 /**
@@ -19,25 +20,19 @@ export function AcceptInvite() {
   usePageTitle(t('invite.title'));
   const [link] = useState(() => ({ token: query.token ?? '', id: query.id ?? '' }));
   const [treeId, setTreeId] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     if (query.token !== undefined || query.id !== undefined) history.replaceState(null, '', location.pathname);
   }, []);
 
-  async function accept() {
-    setBusy(true);
-    setError(null);
-    try {
-      setTreeId((await invitations.accept(link.id, link.token)).tree_id);
-    } catch (e) {
+  const { busy, error, run: accept } = useSubmit(async () => {
+    setTreeId((await invitations.accept(link.id, link.token)).tree_id);
+  }, {
+    errorText(e) {
       const status = e instanceof ApiError ? e.status : 0;
-      setError(status === 404 ? t('invite.gone') : status === 409 ? t('invite.conflict') : messageOf(e));
-    } finally {
-      setBusy(false);
-    }
-  }
+      return status === 404 ? t('invite.gone') : status === 409 ? t('invite.conflict') : messageOf(e);
+    },
+  });
 
   return (
     <section class="card auth-card">

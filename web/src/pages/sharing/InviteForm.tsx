@@ -6,6 +6,8 @@ import { useT } from '../../i18n/use-t';
 import { useUser } from '../../session';
 import { zonedToIso } from '../../i18n/zoned';
 import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
+import { EMAIL_MAX } from '../../api/bounds';
 import { Field } from '../../components/Field';
 import { InviteLink } from './InviteLink';
 
@@ -22,35 +24,28 @@ export function InviteForm({ treeId, onInvited, onNeedsGrove }: { treeId: string
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<MemberRole>('viewer');
   const [expires, setExpires] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [shown, setShown] = useState<{ email: string; url: string } | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: Event) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
+  const { busy, error, submit } = useSubmit(async () => {
     setShown(null);
-    try {
-      const { member, invite_url } = await members.invite(treeId, { email: email.trim(), role, ...(expires !== '' ? { expires_at: zonedToIso(expires, user.timezone) } : {}) });
-      onInvited(member);
-      setShown({ email: member.email, url: invite_url });
-      setEmail('');
-      setExpires('');
-    } catch (e) {
-      if (isSharingLimit(e)) onNeedsGrove();
-      else setError(messageOf(e));
-    } finally {
-      setBusy(false);
-    }
-  }
+    const { member, invite_url } = await members.invite(treeId, { email: email.trim(), role, ...(expires !== '' ? { expires_at: zonedToIso(expires, user.timezone) } : {}) });
+    onInvited(member);
+    setShown({ email: member.email, url: invite_url });
+    setEmail('');
+    setExpires('');
+  }, {
+    errorText(e) {
+      if (!isSharingLimit(e)) return messageOf(e);
+      onNeedsGrove(); // sharing needs Grove: the page offers the upgrade instead of an error line
+      return null;
+    },
+  });
 
   return (
     <form class="stack" onSubmit={submit}>
       <h2>{t('sharing.inviteTitle')}</h2>
       <div class="grid-3">
         <Field label={t('fields.email')}>{(id) => (
-          <input id={id} type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} required maxLength={254} autocomplete="off" />
+          <input id={id} type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} required maxLength={EMAIL_MAX} autocomplete="off" />
         )}</Field>
         <Field label={t('sharing.role')}>{(id) => (
           <select id={id} value={role} onChange={(e) => setRole(e.currentTarget.value as MemberRole)}>

@@ -4,7 +4,8 @@ import { MEMBER_ROLES, type Member, type MemberRole } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { useUser } from '../../session';
 import { formatDateTime } from '../../i18n/format';
-import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
 import { Confirm } from '../../components/Confirm';
 
 const badge: Record<Member['status'], string> = { active: 'badge', pending: 'badge amber', revoked: 'badge grey', expired: 'badge grey' };
@@ -13,17 +14,10 @@ const badge: Record<Member['status'], string> = { active: 'badge', pending: 'bad
 export function MembersTable({ items, onChanged }: { items: Member[]; onChanged(member: Member): void }) {
   const t = useT();
   const user = useUser();
-  const [error, setError] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<Member | null>(null);
-
-  async function changeRole(member: Member, role: MemberRole) {
-    setError(null);
-    try {
-      onChanged(await members.update(member.id, { role }));
-    } catch (e) {
-      setError(messageOf(e));
-    }
-  }
+  const { error, run: changeRole } = useSubmit(async (member: Member, role: MemberRole) => {
+    onChanged(await members.update(member.id, { role }));
+  });
 
   if (items.length === 0) return <p class="empty">{t('sharing.noMembers')}</p>;
   return (

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { assignees } from '../../api/endpoints';
 import type { Task } from '../../api/types';
 import { useT } from '../../i18n/use-t';
-import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
 import type { People } from './people';
 
 /**
@@ -11,29 +12,23 @@ import type { People } from './people';
  */
 export function Assignees({ task, people, canWrite, onSaved }: { task: Task; people: People; canWrite: boolean; onSaved(task: Task): void }) {
   const t = useT();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   // The boxes show the choice at once; a refused change puts them back as the server has them.
   const [chosen, setChosen] = useState<readonly string[]>(task.assignee_ids);
   // Someone assigned earlier who has since left still shows, so the list never hides an assignment.
   const choices = [...people.assignable, ...chosen.filter((id) => !people.assignable.some((p) => p.id === id)).map((id) => ({ id, label: people.label(id) }))];
 
-  async function toggle(userId: string, on: boolean) {
+  const { busy, error, run: toggle } = useSubmit(async (userId: string, on: boolean) => {
     const next = on ? [...chosen, userId] : chosen.filter((id) => id !== userId);
     setChosen(next);
-    setBusy(true);
-    setError(null);
     try {
       const saved = await assignees.set(task.id, next);
       setChosen(saved.assignee_ids);
       onSaved(saved);
     } catch (e) {
       setChosen(task.assignee_ids);
-      setError(messageOf(e));
-    } finally {
-      setBusy(false);
+      throw e;
     }
-  }
+  });
 
   return (
     <section class="panel-section" aria-labelledby="assignees-title">

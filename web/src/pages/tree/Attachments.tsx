@@ -5,7 +5,8 @@ import type { Attachment } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { formatBytes } from '../../i18n/format';
 import type { Loaded } from '../../components/useLoad';
-import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
 import { Confirm } from '../../components/Confirm';
 import { Thumbnail } from './Thumbnail';
 import { Field } from '../../components/Field';
@@ -14,25 +15,21 @@ import { Field } from '../../components/Field';
 export function Attachments({ taskId, list, canWrite }: { taskId: string; list: Loaded<Attachment[]>; canWrite: boolean }) {
   const t = useT();
   const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Attachment | null>(null);
 
-  async function upload(input: HTMLInputElement) {
+  // A failed upload leaves the file chosen in the input, so trying again is one click.
+  const { error, run: upload } = useSubmit(async (input: HTMLInputElement) => {
     const file = input.files?.[0];
     if (file === undefined) return;
-    setError(null);
     setProgress({ name: file.name, fraction: 0 });
     try {
       const attachment = await uploadAttachment(taskId, file, (fraction) => setProgress({ name: file.name, fraction }));
       list.setData((old) => [...(old ?? []), attachment]);
       input.value = '';
-    } catch (e) {
-      // The file stays chosen in the input, so trying again is one click.
-      setError(messageOf(e));
     } finally {
       setProgress(null);
     }
-  }
+  });
 
   return (
     <section class="panel-section" aria-labelledby="files-title">

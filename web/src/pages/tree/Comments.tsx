@@ -5,7 +5,9 @@ import { useT } from '../../i18n/use-t';
 import { useUser } from '../../session';
 import { formatDateTime } from '../../i18n/format';
 import { useLoad } from '../../components/useLoad';
-import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
+import { POST_BODY_MAX } from '../../api/bounds';
 import { Confirm } from '../../components/Confirm';
 import { Field } from '../../components/Field';
 import type { People } from './people';
@@ -18,25 +20,13 @@ export function Comments({ taskId, people, canWrite, isOwner }: Props) {
   const user = useUser();
   const list = useLoad(() => comments.list(taskId), [taskId]);
   const [body, setBody] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Comment | null>(null);
   const replace = (c: Comment) => list.setData((old) => (old ?? []).map((x) => (x.id === c.id ? c : x)));
-
-  async function post(event: Event) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const comment = await comments.create(taskId, body.trim());
-      list.setData((old) => [...(old ?? []), comment]);
-      setBody('');
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { busy, error, submit: post } = useSubmit(async () => {
+    const comment = await comments.create(taskId, body.trim());
+    list.setData((old) => [...(old ?? []), comment]);
+    setBody('');
+  });
 
   return (
     <section class="panel-section" aria-labelledby="comments-title">
@@ -60,7 +50,7 @@ export function Comments({ taskId, people, canWrite, isOwner }: Props) {
       {canWrite ? (
         <form class="stack" onSubmit={post}>
           <Field label={t('comments.add')}>{(id) => (
-            <textarea id={id} value={body} onInput={(e) => setBody(e.currentTarget.value)} required maxLength={10000} rows={2} />
+            <textarea id={id} value={body} onInput={(e) => setBody(e.currentTarget.value)} required maxLength={POST_BODY_MAX} rows={2} />
           )}</Field>
           <ErrorNote error={error} />
           <div class="actions">
@@ -90,22 +80,11 @@ interface ItemProps { comment: Comment; author: string; when: string; canEdit: b
 function CommentItem({ comment, author, when, canEdit, canDelete, onSaved, onDelete }: ItemProps) {
   const t = useT();
   const [draft, setDraft] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  async function save(event: Event) {
-    event.preventDefault();
+  const { busy, error, submit: save } = useSubmit(async () => {
     if (draft === null) return;
-    setBusy(true);
-    setError(null);
-    try {
-      onSaved(await comments.update(comment.id, draft.trim()));
-      setDraft(null);
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setBusy(false);
-    }
-  }
+    onSaved(await comments.update(comment.id, draft.trim()));
+    setDraft(null);
+  });
   const headId = `comment-${comment.id}`;
   return (
     <li class="post">
@@ -115,7 +94,7 @@ function CommentItem({ comment, author, when, canEdit, canDelete, onSaved, onDel
       {draft === null ? <p class="post-body">{comment.body}</p> : (
         <form class="stack" onSubmit={save}>
           <Field label={t('comments.editLabel')}>{(id) => (
-            <textarea id={id} value={draft} onInput={(e) => setDraft(e.currentTarget.value)} required maxLength={10000} rows={2} />
+            <textarea id={id} value={draft} onInput={(e) => setDraft(e.currentTarget.value)} required maxLength={POST_BODY_MAX} rows={2} />
           )}</Field>
           <ErrorNote error={error} />
           <div class="actions">

@@ -5,7 +5,8 @@ import { useT } from '../../i18n/use-t';
 import { useUser } from '../../session';
 import { formatDateTime } from '../../i18n/format';
 import { useLoad } from '../../components/useLoad';
-import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
 import type { People } from './people';
 import { describeEntry, type Names } from './historyText';
 
@@ -15,25 +16,13 @@ export function History({ treeId, people, names }: { treeId: string; people: Peo
   const user = useUser();
   const first = useLoad<Page<HistoryEntry>>(() => history.page(treeId), [treeId]);
   const [more, setMore] = useState<{ items: HistoryEntry[]; cursor: string | null } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run: loadMore } = useSubmit(async (cursor: string) => {
+    const page = await history.page(treeId, cursor);
+    setMore((old) => ({ items: [...(old?.items ?? []), ...page.items], cursor: page.next_cursor }));
+  });
   if (first.data === null) return <><ErrorNote error={first.error} onRetry={first.reload} />{first.loading ? <p class="muted">{t('common.loading')}</p> : null}</>;
   const items = [...first.data.items, ...(more?.items ?? [])];
   const cursor = more !== null ? more.cursor : first.data.next_cursor;
-
-  async function loadMore() {
-    if (cursor === null) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const page = await history.page(treeId, cursor);
-      setMore((old) => ({ items: [...(old?.items ?? []), ...page.items], cursor: page.next_cursor }));
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   return (
     <div class="stack">
@@ -47,7 +36,7 @@ export function History({ treeId, people, names }: { treeId: string; people: Peo
         ))}
       </ol>
       <ErrorNote error={error} />
-      {cursor !== null ? <div><button type="button" class="btn small" onClick={() => void loadMore()} disabled={busy}>{t('activity.loadMore')}</button></div> : null}
+      {cursor !== null ? <div><button type="button" class="btn small" onClick={() => void loadMore(cursor)} disabled={busy}>{t('activity.loadMore')}</button></div> : null}
     </div>
   );
 }

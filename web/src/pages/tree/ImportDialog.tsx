@@ -4,7 +4,8 @@ import { ApiError } from '../../api/client';
 import type { ImportResult, RowProblem } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { Modal } from '../../components/Modal';
-import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
 import { Field } from '../../components/Field';
 
 type Step =
@@ -29,22 +30,20 @@ export function ImportDialog({ treeId, onImported, onClose }: { treeId: string; 
   const t = useT();
   const [file, setFile] = useState<File | null>(null);
   const [step, setStep] = useState<Step>({ kind: 'choose' });
-  const [error, setError] = useState<string | null>(null);
-
-  async function send(chosen: File, dryRun: boolean) {
-    setError(null);
+  const { error, run: send } = useSubmit(async (chosen: File, dryRun: boolean) => {
     setStep({ kind: 'sending', dryRun, fraction: 0 });
     try {
       const result = await importCsv(treeId, chosen, dryRun, (fraction) => setStep({ kind: 'sending', dryRun, fraction }));
       setStep(dryRun ? { kind: 'ready', result } : { kind: 'done', result });
       if (!dryRun) onImported();
     } catch (e) {
+      // Bad rows are the dialog's next step, listed in a table; any other failure is an error line.
       const rows = rowProblems(e);
       if (rows !== null) return setStep({ kind: 'bad', rows });
-      setError(messageOf(e));
       setStep({ kind: 'choose' });
+      throw e;
     }
-  }
+  });
 
   function choose(input: HTMLInputElement) {
     const chosen = input.files?.[0] ?? null;

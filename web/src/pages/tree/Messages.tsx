@@ -4,7 +4,9 @@ import { useT } from '../../i18n/use-t';
 import { useUser } from '../../session';
 import { formatDateTime } from '../../i18n/format';
 import { useLoad } from '../../components/useLoad';
-import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
+import { POST_BODY_MAX } from '../../api/bounds';
 import { Field } from '../../components/Field';
 import type { People } from './people';
 
@@ -14,23 +16,11 @@ export function Messages({ treeId, people, canWrite }: { treeId: string; people:
   const user = useUser();
   const list = useLoad(() => messages.list(treeId), [treeId]);
   const [body, setBody] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  async function send(event: Event) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const message = await messages.create(treeId, body.trim());
-      list.setData((old) => [...(old ?? []), message]);
-      setBody('');
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { busy, error, submit: send } = useSubmit(async () => {
+    const message = await messages.create(treeId, body.trim());
+    list.setData((old) => [...(old ?? []), message]);
+    setBody('');
+  });
 
   return (
     <div class="stack">
@@ -47,7 +37,7 @@ export function Messages({ treeId, people, canWrite }: { treeId: string; people:
       {canWrite ? (
         <form class="stack" onSubmit={send}>
           <Field label={t('activity.write')}>{(id) => (
-            <textarea id={id} value={body} onInput={(e) => setBody(e.currentTarget.value)} required maxLength={10000} rows={2} />
+            <textarea id={id} value={body} onInput={(e) => setBody(e.currentTarget.value)} required maxLength={POST_BODY_MAX} rows={2} />
           )}</Field>
           <ErrorNote error={error} />
           <div class="actions"><button class="btn" disabled={busy || body.trim() === ''}>{t('activity.send')}</button></div>

@@ -1,26 +1,20 @@
 import { useState } from 'preact/hooks';
 import { tasks } from '../../api/endpoints';
 import { useT } from '../../i18n/use-t';
-import { messageOf } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
+import { QUERY_MAX } from '../../api/bounds';
 
 /** Searches this tree on submit; the ids found are handed up to highlight their leaves. */
 export function SearchBox({ treeId, onResults }: { treeId: string; onResults(ids: Set<string> | null): void }) {
   const t = useT();
   const [q, setQ] = useState('');
   const [count, setCount] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  async function submit(event: Event) {
-    event.preventDefault();
-    setError(null);
+  const { error, submit } = useSubmit(async () => {
     if (q.trim() === '') return clear();
-    try {
-      const page = await tasks.search(q.trim(), treeId);
-      setCount(page.items.length);
-      onResults(new Set(page.items.map((task) => task.id)));
-    } catch (e) {
-      setError(messageOf(e));
-    }
-  }
+    const page = await tasks.search(q.trim(), treeId);
+    setCount(page.items.length);
+    onResults(new Set(page.items.map((task) => task.id)));
+  });
   function clear() {
     setQ('');
     setCount(null);
@@ -29,7 +23,7 @@ export function SearchBox({ treeId, onResults }: { treeId: string; onResults(ids
   return (
     <form role="search" class="searchbox" onSubmit={submit}>
       <label class="visually-hidden" for="tree-search">{t('fields.search')}</label>
-      <input id="tree-search" type="search" value={q} onInput={(e) => setQ(e.currentTarget.value)} placeholder={t('tree.searchPlaceholder')} maxLength={200} />
+      <input id="tree-search" type="search" value={q} onInput={(e) => setQ(e.currentTarget.value)} placeholder={t('tree.searchPlaceholder')} maxLength={QUERY_MAX} />
       <button class="btn">{t('fields.search')}</button>
       {count !== null ? <button type="button" class="btn ghost small" onClick={clear}>{t('tree.clearSearch')}</button> : null}
       <span role="status" class="muted small-text">{count !== null ? t('tree.searchResults', { count }) : ''}</span>

@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import { speech } from '../../api/endpoints';
 import type { Attachment } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { useLoad } from '../../components/useLoad';
-import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
 
 /** Transcription (starting one is a write, so a viewer only reads the transcripts): whether the service offers it, the task's jobs, and starting one from an audio attachment. */
 export function Speech({ taskId, files, canWrite }: { taskId: string; files: Attachment[]; canWrite: boolean }) {
@@ -11,7 +12,6 @@ export function Speech({ taskId, files, canWrite }: { taskId: string; files: Att
   const status = useLoad(() => speech.status(), []);
   const jobs = useLoad(() => speech.jobs(taskId), [taskId]);
   const audio = files.filter((a) => a.content_type.startsWith('audio/'));
-  const [error, setError] = useState<string | null>(null);
   // A queued or running job is looked at again shortly, so its transcript appears without a click.
   const pending = (jobs.data ?? []).some((job) => job.status === 'queued' || job.status === 'running');
   useEffect(() => {
@@ -20,15 +20,10 @@ export function Speech({ taskId, files, canWrite }: { taskId: string; files: Att
     return () => clearTimeout(timer);
   }, [pending, jobs.data, jobs.reload]);
 
-  async function transcribe(attachmentId: string) {
-    setError(null);
-    try {
-      const job = await speech.transcribe(taskId, attachmentId);
-      jobs.setData((old) => [...(old ?? []), job]);
-    } catch (e) {
-      setError(messageOf(e));
-    }
-  }
+  const { error, run: transcribe } = useSubmit(async (attachmentId: string) => {
+    const job = await speech.transcribe(taskId, attachmentId);
+    jobs.setData((old) => [...(old ?? []), job]);
+  });
 
   return (
     <section class="panel-section" aria-labelledby="speech-title">

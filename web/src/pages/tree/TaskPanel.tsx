@@ -5,7 +5,9 @@ import { TASK_STATUSES, type Project, type Task, type TaskStatus } from '../../a
 import { useT } from '../../i18n/use-t';
 import { useUser } from '../../session';
 import { formatDateTime } from '../../i18n/format';
-import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
+import { DEADLINE_MAX, NOTES_MAX, TEXT_MAX, TITLE_MAX } from '../../api/bounds';
 import { Confirm } from '../../components/Confirm';
 import { ProjectSelect } from './ProjectSelect';
 import { Attachments } from './Attachments';
@@ -51,9 +53,7 @@ export function TaskPanel({ task, projects, people, access, onSaved, onDeleted, 
   const t = useT();
   const user = useUser();
   const [draft, setDraft] = useState<Draft>(() => draftOf(task));
-  const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const canWrite = access !== 'viewer';
   const files = useLoad(() => attachments.list(task.id), [task.id]);
@@ -63,22 +63,13 @@ export function TaskPanel({ task, projects, people, access, onSaved, onDeleted, 
   };
   const deadlineIsDate = draft.deadline === '' || /^\d{4}-\d{2}-\d{2}$/.test(draft.deadline);
 
-  async function save(event: Event) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const patch = changes(task, draft);
-      const next = Object.keys(patch).length > 0 ? await tasks.update(task.id, patch) : task;
-      onSaved(next);
-      setDraft(draftOf(next));
-      setSaved(true);
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { busy, error, submit: save } = useSubmit(async () => {
+    const patch = changes(task, draft);
+    const next = Object.keys(patch).length > 0 ? await tasks.update(task.id, patch) : task;
+    onSaved(next);
+    setDraft(draftOf(next));
+    setSaved(true);
+  });
 
   return (
     <aside class="card panel" aria-labelledby="panel-title">
@@ -91,7 +82,7 @@ export function TaskPanel({ task, projects, people, access, onSaved, onDeleted, 
         {/* A viewer sees the fields as read-only text boxes: a disabled fieldset, and no Save or Delete. */}
         <fieldset class="plain-fieldset stack" disabled={!canWrite}>
         <Field label={t('fields.title')}>{(id) => (
-          <input id={id} value={draft.title} onInput={(e) => set('title')(e.currentTarget.value)} required maxLength={500} />
+          <input id={id} value={draft.title} onInput={(e) => set('title')(e.currentTarget.value)} required maxLength={TITLE_MAX} />
         )}</Field>
         <div class="grid-2">
           <Field label={t('fields.status')}>{(id) => (
@@ -103,7 +94,7 @@ export function TaskPanel({ task, projects, people, access, onSaved, onDeleted, 
             {deadlineIsDate ? (
               <input id={id} type="date" value={draft.deadline} onInput={(e) => set('deadline')(e.currentTarget.value)} />
             ) : (
-              <input id={id} value={draft.deadline} onInput={(e) => set('deadline')(e.currentTarget.value)} maxLength={40} />
+              <input id={id} value={draft.deadline} onInput={(e) => set('deadline')(e.currentTarget.value)} maxLength={DEADLINE_MAX} />
             )}
           </>)}</Field>
         </div>
@@ -114,10 +105,10 @@ export function TaskPanel({ task, projects, people, access, onSaved, onDeleted, 
           )}</Field>
         </div>
         <Field label={t('fields.text')}>{(id) => (
-          <textarea id={id} value={draft.text} onInput={(e) => set('text')(e.currentTarget.value)} maxLength={10000} />
+          <textarea id={id} value={draft.text} onInput={(e) => set('text')(e.currentTarget.value)} maxLength={TEXT_MAX} />
         )}</Field>
         <Field label={t('fields.notes')}>{(id) => (
-          <textarea id={id} value={draft.notes} onInput={(e) => set('notes')(e.currentTarget.value)} maxLength={50000} />
+          <textarea id={id} value={draft.notes} onInput={(e) => set('notes')(e.currentTarget.value)} maxLength={NOTES_MAX} />
         )}</Field>
         </fieldset>
         <ErrorNote error={error} />

@@ -5,14 +5,15 @@ import type { Project, Task, TreeSnapshot, TreeStyleName } from '../../api/types
 import { useT } from '../../i18n/use-t';
 import { messageTemplate } from '../../i18n/template';
 import { useLoad } from '../../components/useLoad';
-import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
 import { usePageTitle } from '../../components/usePageTitle';
 import { TreeDrawing, type LayoutInput, type LayoutTask } from '../../components/drawing';
-import { StyleSelect } from '../trees/TreeDialog';
+import { StyleSelect } from '../trees/StyleSelect';
 import { TreeOutline } from './TreeOutline';
 import { TaskPanel } from './TaskPanel';
 import { SearchBox } from './SearchBox';
-import { NewProjectDialog, NewTaskDialog } from './NewItemDialogs';
+import { ItemDialog } from './ItemDialog';
 import { ImportDialog } from './ImportDialog';
 import { Activity } from './Activity';
 import { peopleOf } from './people';
@@ -31,7 +32,6 @@ export function TreePage() {
   const [selected, setSelected] = useState<string | null>(null);
   const [highlighted, setHighlighted] = useState<ReadonlySet<string>>(new Set());
   const [dialog, setDialog] = useState<Dialog>(null);
-  const [styleError, setStyleError] = useState<string | null>(null);
   const data = snapshot.data;
   usePageTitle(data?.tree.name ?? t('nav.trees'));
 
@@ -47,15 +47,10 @@ export function TreePage() {
     edit((s) => ({ ...s, tasks: s.tasks.filter((x) => x.id !== taskId) }));
     setSelected(null);
   };
-  async function restyle(style: TreeStyleName) {
-    setStyleError(null);
-    try {
-      const tree = await trees.update(id, { style });
-      edit((s) => ({ ...s, tree }));
-    } catch (e) {
-      setStyleError(messageOf(e));
-    }
-  }
+  const { error: styleError, run: restyle } = useSubmit(async (style: TreeStyleName) => {
+    const tree = await trees.update(id, { style });
+    edit((s) => ({ ...s, tree }));
+  });
 
   const input = useMemo<LayoutInput | null>(
     () => (data === null ? null : { treeId: data.tree.id, name: data.tree.name, projects: data.projects, tasks: data.tasks }),
@@ -138,9 +133,9 @@ export function TreePage() {
           <TaskPanel key={task.id} task={task} projects={data.projects} people={people} access={data.tree.access} onSaved={saveTask} onDeleted={dropTask} onClose={() => setSelected(null)} />
         ) : null}
       </div>
-      {dialog === 'project' ? <NewProjectDialog treeId={id} all={data.projects} onCreated={addProject} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'project' ? <ItemDialog kind="project" treeId={id} projects={data.projects} onSaved={addProject} onClose={() => setDialog(null)} /> : null}
       {dialog === 'import' ? <ImportDialog treeId={id} onImported={() => void snapshot.reload()} onClose={() => setDialog(null)} /> : null}
-      {dialog === 'task' ? <NewTaskDialog treeId={id} all={data.projects} initialProject={null} onCreated={addTask} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'task' ? <ItemDialog kind="task" treeId={id} projects={data.projects} onSaved={addTask} onClose={() => setDialog(null)} /> : null}
     </section>
   );
 }

@@ -3,7 +3,8 @@ import { invitations } from '../../api/endpoints';
 import type { Invitation } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { useLoad } from '../../components/useLoad';
-import { ErrorNote, messageOf } from '../../components/ErrorNote';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useSubmit } from '../../components/useSubmit';
 
 /**
  * The signed-in user's pending invitations, above their trees. Accepting calls `onAccepted` so the
@@ -12,26 +13,16 @@ import { ErrorNote, messageOf } from '../../components/ErrorNote';
 export function Invitations({ onAccepted }: { onAccepted(): void }) {
   const t = useT();
   const list = useLoad(() => invitations.list(), []);
-  const [error, setError] = useState<string | null>(null);
   const [joined, setJoined] = useState<string | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
-
-  async function answer(invitation: Invitation, accept: boolean) {
-    setBusy(invitation.id);
-    setError(null);
-    try {
-      await (accept ? invitations.accept(invitation.id) : invitations.decline(invitation.id));
-      list.setData((old) => (old ?? []).filter((x) => x.id !== invitation.id));
-      if (accept) {
-        setJoined(t('invitations.accepted', { tree: invitation.tree_name }));
-        onAccepted();
-      }
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setBusy(null);
+  // One answer at a time: the section has one error line, and a second answer would clear the first's.
+  const { busy, error, run: answer } = useSubmit(async (invitation: Invitation, accept: boolean) => {
+    await (accept ? invitations.accept(invitation.id) : invitations.decline(invitation.id));
+    list.setData((old) => (old ?? []).filter((x) => x.id !== invitation.id));
+    if (accept) {
+      setJoined(t('invitations.accepted', { tree: invitation.tree_name }));
+      onAccepted();
     }
-  }
+  });
 
   const items = list.data ?? [];
   if (items.length === 0 && list.error === null && error === null && joined === null) return null;
@@ -45,8 +36,8 @@ export function Invitations({ onAccepted }: { onAccepted(): void }) {
           <li key={inv.id} class="invitation">
             <span id={`invitation-${inv.id}`}>{t('invitations.text', { tree: inv.tree_name, role: t(`sharing.roles.${inv.role}`) })}</span>
             <div class="row">
-              <button type="button" class="btn small primary" disabled={busy === inv.id} aria-describedby={`invitation-${inv.id}`} onClick={() => void answer(inv, true)}>{t('invitations.accept')}</button>
-              <button type="button" class="btn small ghost" disabled={busy === inv.id} aria-describedby={`invitation-${inv.id}`} onClick={() => void answer(inv, false)}>{t('invitations.decline')}</button>
+              <button type="button" class="btn small primary" disabled={busy} aria-describedby={`invitation-${inv.id}`} onClick={() => void answer(inv, true)}>{t('invitations.accept')}</button>
+              <button type="button" class="btn small ghost" disabled={busy} aria-describedby={`invitation-${inv.id}`} onClick={() => void answer(inv, false)}>{t('invitations.decline')}</button>
             </div>
           </li>
         ))}

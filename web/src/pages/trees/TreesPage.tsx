@@ -8,7 +8,7 @@ import { useLoad } from '../../components/useLoad';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Confirm } from '../../components/Confirm';
 import { usePageTitle } from '../../components/usePageTitle';
-import { TreeDialog } from './TreeDialog';
+import { ItemDialog } from '../tree/ItemDialog';
 import { Invitations } from './Invitations';
 
 type Editing = { kind: 'create' } | { kind: 'edit'; tree: Tree } | { kind: 'delete'; tree: Tree } | null;
@@ -59,8 +59,8 @@ export function TreesPage() {
           ))}
         </ul>
       ) : null}
-      {editing?.kind === 'create' ? <TreeDialog tree={null} onSaved={upsert} onClose={() => setEditing(null)} /> : null}
-      {editing?.kind === 'edit' ? <TreeDialog tree={editing.tree} onSaved={upsert} onClose={() => setEditing(null)} /> : null}
+      {editing?.kind === 'create' ? <ItemDialog kind="tree" onSaved={upsert} onClose={() => setEditing(null)} /> : null}
+      {editing?.kind === 'edit' ? <ItemDialog kind="tree" tree={editing.tree} onSaved={upsert} onClose={() => setEditing(null)} /> : null}
       {editing?.kind === 'delete' ? (
         <Confirm
           title={t('trees.deleteTitle')}
