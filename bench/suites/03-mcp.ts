@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { alternate, benchDatabases, load, makeAgent, population, printHeader, report, startBaseline, startServer, time, type BenchServer, type LoadOptions } from '../lib.js';
 import { createTree } from '../../src/domain/trees/trees.js';
 import { createTask } from '../../src/domain/trees/tasks.js';
-import { connectServer, serveExchange } from '../../src/http/mcp/exchange.js';
+import { serveLegacy } from '../../src/http/mcp/sdk-transport.js';
 import { getTask } from '../../src/domain/trees/tasks.js';
 
 /**
@@ -39,7 +39,7 @@ async function restRead(server: BenchServer): Promise<LoadOptions> {
 
 /**
  * The ceiling of an MCP call as the SDK serves it: bare Fastify, and per request a fresh
- * McpServer whose tools/call answers a constant through the same one-exchange transport, with
+ * McpServer whose tools/call answers a constant through the SDK's transport as the service uses it, with
  * no authentication, session, database, journal or rate limit.
  */
 async function sdkFloor(server: BenchServer) {
@@ -50,7 +50,8 @@ async function sdkFloor(server: BenchServer) {
     const server = new McpServer({ name: 'floor', version: '1' }, { capabilities: { tools: {} } });
     // The service's tools are served through the SDK's low-level handlers; so is the floor's.
     server.server.setRequestHandler('tools/call', () => ({ structuredContent: { task }, content: [{ type: 'text', text: JSON.stringify({ task }) }] }));
-    const answer = await serveExchange(connectServer(server), request.body, { accept: request.headers.accept, protocolVersion: '2025-11-25' }, { token: '', clientId: '', scopes: [] });
+    const web = new Request('http://floor/mcp', { method: 'POST', headers: { accept: request.headers.accept ?? '', 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' } });
+    const answer = await serveLegacy(server, web, request.body, { token: '', clientId: '', scopes: [] });
     return reply.code(answer.status).send(answer.body);
   }));
   try {
