@@ -4,10 +4,12 @@ import { createTree } from '../../src/domain/trees/trees.js';
 import { createTask } from '../../src/domain/trees/tasks.js';
 import { serveLegacy } from '../../src/http/mcp/sdk-transport.js';
 import { getTask } from '../../src/domain/trees/tasks.js';
+import { cases as clientCases } from './01-clients.js';
 
 /**
  * The agent call journal's cost: the same REST read of 25 users through 500 tokens with
- * JOURNAL=off and on; a journal flush; and the MCP SDK's own ceiling next to that read.
+ * JOURNAL=off and on; a journal flush; the MCP SDK's own ceiling next to that read; and what
+ * the MCP fast path saves: the get_task calls of 01-clients with MCP_FAST_PATH=off and on.
  */
 export async function run(): Promise<void> {
   for (const kind of benchDatabases()) {
@@ -28,6 +30,39 @@ export async function run(): Promise<void> {
       await quiet.close();
       await server.close();
     }
+    await fastPath(kind);
+  }
+}
+
+/**
+ * The MCP fast path (src/http/mcp/fast-path.ts) against the SDK's transport serving the same
+ * calls: the two MCP cases of 01-clients (tools/call get_task in a 2025-11-25 session and as a
+ * sessionless 2026-07-28 request, 500 tokens under the real limit), on two services as `npm
+ * start` runs them, one with MCP_FAST_PATH=off, loaded in turn three times each (a population
+ * per service and case, so no token runs into its limit).
+ */
+async function fastPath(kind: 'sqlite' | 'postgres'): Promise<void> {
+  const withPath = await startServer(kind);
+  const without = await startServer(kind, { MCP_FAST_PATH: 'off' });
+  try {
+    // 01-clients loads its populations[4] with the 2025 case and populations[5] with the 2026 one.
+    const seeded = async (server: BenchServer) => {
+      const [session, sessionless] = [await population(server), await population(server)];
+      return [session, session, session, session, session, sessionless];
+    };
+    const populations = [await seeded(withPath), await seeded(without)] as const;
+    await withPath.asProcess();
+    await without.asProcess();
+    const mcp = async (server: BenchServer, clients: Awaited<ReturnType<typeof seeded>>) => (await clientCases(server, clients)).filter(([name]) => name.startsWith('POST /mcp'));
+    const [on, off] = [await mcp(withPath, populations[0]), await mcp(without, populations[1])];
+    for (const [i, [name, options]] of on.entries()) {
+      const [slow, fast] = await alternate([`${name}, MCP_FAST_PATH=off`, off[i]![1]], [`${name}, fast path`, options]);
+      report(slow);
+      report(fast, slow, 'the fast path against the SDK\'s transport, same run');
+    }
+  } finally {
+    await withPath.close();
+    await without.close();
   }
 }
 
