@@ -31,6 +31,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** The agent call journal (CONTRACT §8); JOURNAL=off only for measuring its cost. */
   journal: boolean;
+  /** The MCP fast path (src/http/mcp/fast-path.ts); MCP_FAST_PATH=off only for measuring what it saves. */
+  mcpFastPath: boolean;
   /** How long a client may take to send a request, so no connection can hold the service forever. */
   http: HttpTimeouts;
   /** The Prometheus endpoint; null (the default) serves no metrics at all. */
@@ -312,6 +314,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
     rateLimitPerMinute: parseRate(env.RATE_LIMIT_PER_MINUTE),
     journal: env.JOURNAL !== 'off',
+    mcpFastPath: env.MCP_FAST_PATH !== 'off',
     http: loadHttpTimeouts(env),
     metrics: loadMetrics(env, port),
     blobStore: loadBlobStore(env),

@@ -2,12 +2,14 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { alternate, benchDatabases, load, makeAgent, population, printHeader, report, startBaseline, startServer, time, type BenchServer, type LoadOptions } from '../lib.js';
 import { createTree } from '../../src/domain/trees/trees.js';
 import { createTask } from '../../src/domain/trees/tasks.js';
-import { connectServer, serveExchange } from '../../src/http/mcp/exchange.js';
+import { serveLegacy } from '../../src/http/mcp/sdk-transport.js';
 import { getTask } from '../../src/domain/trees/tasks.js';
+import { cases as clientCases } from './01-clients.js';
 
 /**
  * The agent call journal's cost: the same REST read of 25 users through 500 tokens with
- * JOURNAL=off and on; a journal flush; and the MCP SDK's own ceiling next to that read.
+ * JOURNAL=off and on; a journal flush; the MCP SDK's own ceiling next to that read; and what
+ * the MCP fast path saves: the get_task calls of 01-clients with MCP_FAST_PATH=off and on.
  */
 export async function run(): Promise<void> {
   for (const kind of benchDatabases()) {
@@ -28,6 +30,39 @@ export async function run(): Promise<void> {
       await quiet.close();
       await server.close();
     }
+    await fastPath(kind);
+  }
+}
+
+/**
+ * The MCP fast path (src/http/mcp/fast-path.ts) against the SDK's transport serving the same
+ * calls: the two MCP cases of 01-clients (tools/call get_task in a 2025-11-25 session and as a
+ * sessionless 2026-07-28 request, 500 tokens under the real limit), on two services as `npm
+ * start` runs them, one with MCP_FAST_PATH=off, loaded in turn three times each (a population
+ * per service and case, so no token runs into its limit).
+ */
+async function fastPath(kind: 'sqlite' | 'postgres'): Promise<void> {
+  const withPath = await startServer(kind);
+  const without = await startServer(kind, { MCP_FAST_PATH: 'off' });
+  try {
+    // 01-clients loads its populations[4] with the 2025 case and populations[5] with the 2026 one.
+    const seeded = async (server: BenchServer) => {
+      const [session, sessionless] = [await population(server), await population(server)];
+      return [session, session, session, session, session, sessionless];
+    };
+    const populations = [await seeded(withPath), await seeded(without)] as const;
+    await withPath.asProcess();
+    await without.asProcess();
+    const mcp = async (server: BenchServer, clients: Awaited<ReturnType<typeof seeded>>) => (await clientCases(server, clients)).filter(([name]) => name.startsWith('POST /mcp'));
+    const [on, off] = [await mcp(withPath, populations[0]), await mcp(without, populations[1])];
+    for (const [i, [name, options]] of on.entries()) {
+      const [slow, fast] = await alternate([`${name}, MCP_FAST_PATH=off`, off[i]![1]], [`${name}, fast path`, options]);
+      report(slow);
+      report(fast, slow, 'the fast path against the SDK\'s transport, same run');
+    }
+  } finally {
+    await withPath.close();
+    await without.close();
   }
 }
 
@@ -39,7 +74,7 @@ async function restRead(server: BenchServer): Promise<LoadOptions> {
 
 /**
  * The ceiling of an MCP call as the SDK serves it: bare Fastify, and per request a fresh
- * McpServer whose tools/call answers a constant through the same one-exchange transport, with
+ * McpServer whose tools/call answers a constant through the SDK's transport as the service uses it, with
  * no authentication, session, database, journal or rate limit.
  */
 async function sdkFloor(server: BenchServer) {
@@ -50,7 +85,8 @@ async function sdkFloor(server: BenchServer) {
     const server = new McpServer({ name: 'floor', version: '1' }, { capabilities: { tools: {} } });
     // The service's tools are served through the SDK's low-level handlers; so is the floor's.
     server.server.setRequestHandler('tools/call', () => ({ structuredContent: { task }, content: [{ type: 'text', text: JSON.stringify({ task }) }] }));
-    const answer = await serveExchange(connectServer(server), request.body, { accept: request.headers.accept, protocolVersion: '2025-11-25' }, { token: '', clientId: '', scopes: [] });
+    const web = new Request('http://floor/mcp', { method: 'POST', headers: { accept: request.headers.accept ?? '', 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' } });
+    const answer = await serveLegacy(server, web, request.body, { token: '', clientId: '', scopes: [] });
     return reply.code(answer.status).send(answer.body);
   }));
   try {

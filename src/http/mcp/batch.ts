@@ -1,5 +1,5 @@
 import type { Admission } from '../pipeline.js';
-import { MAX_BATCH, type ExchangeAnswer } from './exchange.js';
+import type { McpAnswer } from './sdk-transport.js';
 import { operationOf, outlineOf, rpcErrorOf } from './messages.js';
 
 /**
@@ -9,6 +9,12 @@ import { operationOf, outlineOf, rpcErrorOf } from './messages.js';
 const FIRST_WITHOUT_BATCHES = '2025-06-18';
 
 export const BATCH_REFUSED = `Invalid Request: protocol revision ${FIRST_WITHOUT_BATCHES} and later have no JSON-RPC batches; send each message in a request of its own.`;
+
+/** The most messages the SDK's transport takes in one batch (its MAX_BATCH_SIZE, which it does not export). */
+const MAX_BATCH = 100;
+
+/** An empty array is no batch (JSON-RPC 2.0); the SDK's transport would answer it 202 as if it held only notifications. */
+const EMPTY_BATCH: McpAnswer = { status: 400, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: an empty batch' } } };
 
 /** Whether a session of this revision may send JSON-RPC batches (CONTRACT §19). */
 export function allowsBatches(revision: string): boolean {
@@ -31,7 +37,7 @@ export interface BatchRecord {
 }
 
 export interface BatchOutcome {
-  answer: ExchangeAnswer;
+  answer: McpAnswer;
   records: BatchRecord[];
 }
 
@@ -41,7 +47,7 @@ function isRequest(message: unknown): message is { id: string | number | null } 
 }
 
 /** A batch refused as a whole ran nothing: one record, `batch`, with the status of the refusal. */
-function whole(answer: ExchangeAnswer): BatchOutcome {
+function whole(answer: McpAnswer): BatchOutcome {
   return { answer, records: [{ operation: 'batch', status: answer.status }] };
 }
 
@@ -56,13 +62,14 @@ function whole(answer: ExchangeAnswer): BatchOutcome {
  * with 429 instead would need the limiter to take many units at once, all or none (a second
  * kind of count in both limiters), or would count units that never ran.
  *
- * A batch the exchange refuses whole (empty, over 100 messages, a malformed message, a second
- * initialize, a bad Accept) runs nothing and is counted as the one request it was.
+ * A batch refused whole (empty, over 100 messages, a malformed message, a second initialize, a
+ * bad Accept) runs nothing and is counted as the one request it was.
  */
 export async function serveBatch(
-  messages: unknown[], admit: (more: number) => Promise<Admission>, serve: (run: unknown[]) => Promise<ExchangeAnswer>, requestId: string,
+  messages: unknown[], admit: (more: number) => Promise<Admission>, serve: (run: unknown[]) => Promise<McpAnswer>, requestId: string,
 ): Promise<BatchOutcome> {
-  if (messages.length === 0 || messages.length > MAX_BATCH) return whole(await serve(messages));
+  if (messages.length === 0) return whole(EMPTY_BATCH);
+  if (messages.length > MAX_BATCH) return whole(await serve(messages));
   const { allowed, refusal } = await admit(messages.length - 1);
   const run = messages.slice(0, 1 + allowed);
   const answer = await serve(run);

@@ -7,13 +7,12 @@ import { countMore, header, makePipeline } from '../pipeline.js';
 import { access } from '../access.js';
 import { describeFailure, INTERNAL_MESSAGE } from '../errors.js';
 import { clientOf } from '../journal-hook.js';
-import { buildMcpServer, toolServerFor } from './tools.js';
+import { buildMcpServer } from './tools.js';
 import type { ReportInternal } from './tool-table.js';
 import { classify, clientInfoProblem, focusOf, isInitialize, operationOf, outlineOf, rpcErrorOf } from './messages.js';
-import { connectServer, serveExchange, serveModernCall } from './exchange.js';
-import { MODERN_REVISION, plainToolCall } from './modern.js';
 import { allowsBatches, BATCH_REFUSED, initializeRevision, serveBatch } from './batch.js';
-import { answerDirectly, directCall, directModernCall } from './direct-call.js';
+import { answerFast, fastLegacyCall, fastModernCall, type DoorHeaders } from './fast-path.js';
+import { serveLegacy } from './sdk-transport.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 
@@ -37,7 +36,7 @@ function rpcError(reply: FastifyReply, status: number, code: number, message: st
   return reply.code(status).type('application/json').send(withRequestId(reply, status, { jsonrpc: '2.0', id, error: { code, message, ...(data !== undefined ? { data } : {}) } }));
 }
 
-/** The Fastify request as the web-standard Request the SDK's 2026-07-28 handler serves; the body goes as `parsedBody`. */
+/** The Fastify request as the web-standard Request the SDK's handler and transport serve; the body goes as `parsedBody`. */
 function webRequest(request: FastifyRequest, base: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
@@ -87,11 +86,10 @@ function reporter(request: FastifyRequest): ReportInternal {
  * Streamable HTTP at /mcp on the official SDK, with JSON responses. Sessions of the 2025
  * protocol revisions are ours: minted on initialize, kept in the database, bound to the
  * credential; no server remembers a client between requests, so any instance (or a restarted
- * one) serves any session. 2026-07-28 requests carry their own envelope and are served without
- * a session, as that revision defines. A single tools/call, the bulk of agent traffic, is
- * answered from the tool table when plain (direct-call.ts), else by a server shared among
- * credentials that see the same tools (tools.ts `toolServerFor`); anything else by a server of
- * its own (2025) or the SDK's handler (2026-07-28).
+ * one) serves any session, each request on the SDK's stateless transport (sdk-transport.ts).
+ * 2026-07-28 requests carry their own envelope and are served without a session by the SDK's
+ * handler. A plain single tools/call, the bulk of agent traffic, is answered by the fast path
+ * (fast-path.ts) unless MCP_FAST_PATH=off, which exists only to measure what it saves.
  */
 export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
   const allowedOrigins = [new URL(deps.config.publicUrl).hostname, ...localhostAllowedOrigins()];
@@ -100,6 +98,7 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       legacy: 'reject', responseMode: 'json',
     }));
   app.addHook('onClose', async () => modern.close());
+  const fastPath = deps.config.mcpFastPath;
 
   app.setErrorHandler(function mcpError(error: Error, request, reply) {
     const failure = describeFailure(error, reply);
@@ -126,20 +125,22 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
     const journal = (status: number, operation = operationOf(outline)) => deps.journal.record(actor.user.id, {
       surface: 'mcp', operation, status, duration_ms: performance.now() - started, token_id: actor.credentialId ?? '', client,
     });
+    const answer = (status: number, payload: unknown) => {
+      reply.code(status);
+      return payload === undefined ? reply.send() : reply.send(withRequestId(reply, status, payload));
+    };
 
-    const headers = { protocolVersion: header(request, 'mcp-protocol-version'), method: header(request, 'mcp-method'), name: header(request, 'mcp-name') };
+    const headers: DoorHeaders = {
+      accept: header(request, 'accept'), contentType: header(request, 'content-type'), protocolVersion: header(request, 'mcp-protocol-version'),
+      method: header(request, 'mcp-method'), name: header(request, 'mcp-name'),
+    };
     const outcome = classify(body, headers);
     if (outcome.kind !== 'legacy') {
-      // A tools/call through the SDK handler's checks is ours to serve; the rest is the SDK handler's.
-      const call = plainToolCall(outcome, { ...headers, contentType: header(request, 'content-type') });
-      if (call !== undefined) {
-        // Answered from the tool table when plain enough, else on a shared server bound to its revision.
-        const direct = directModernCall(call, actor);
-        const answer = direct !== undefined
-          ? await answerDirectly(deps, actor, direct, reporter(request))
-          : await serveModernCall(toolServerFor(deps, actor, MODERN_REVISION), call.message, call.classification, authInfoOf(actor, reporter(request)));
-        journal(answer.status);
-        return reply.code(answer.status).type('application/json').send(withRequestId(reply, answer.status, answer.body));
+      const fast = fastPath ? fastModernCall(outcome, headers, actor) : undefined;
+      if (fast !== undefined) {
+        const served = await answerFast(deps, actor, fast, reporter(request));
+        journal(served.status);
+        return answer(served.status, served.body);
       }
       const response = await modern.fetch(webRequest(request, deps.config.publicUrl), { parsedBody: body, authInfo: authInfoOf(actor, reporter(request)) });
       journal(response.status);
@@ -164,24 +165,18 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       client = request.credentialClient ?? found.session.clientName;
       if (outline.batch && asked === undefined && !allowsBatches(found.session.protocolVersion)) return refuseBatch();
     }
-    const focus = focusOf(outline);
-    const exchangeHeaders = { accept: header(request, 'accept'), protocolVersion: header(request, 'mcp-protocol-version') };
+    const serve = (messages: unknown) =>
+      serveLegacy(buildMcpServer(deps, actor, focusOf(outlineOf(messages))), webRequest(request, deps.config.publicUrl), messages, authInfoOf(actor, reporter(request)));
     if (outline.batch) {
       // Each message counted and journaled as if it came alone (batch.ts).
-      const outcome = await serveBatch(body as unknown[], (more) => countMore(deps, request, reply, more),
-        (run) => serveExchange(connectServer(buildMcpServer(deps, actor)), run, exchangeHeaders, authInfoOf(actor, reporter(request))), request.id);
+      const outcome = await serveBatch(body as unknown[], (more) => countMore(deps, request, reply, more), serve, request.id);
       for (const record of outcome.records) journal(record.status, record.operation);
-      reply.code(outcome.answer.status);
-      return outcome.answer.body === undefined ? reply.send() : reply.send(withRequestId(reply, outcome.answer.status, outcome.answer.body));
+      return answer(outcome.answer.status, outcome.answer.body);
     }
-    // A plain tools/call is answered from the tool table; any other single tools/call goes to a
-    // server shared by credentials that see the same tools; the rest to one of its own.
-    const direct = focus.resources === false ? directCall(body, exchangeHeaders, actor) : undefined;
-    const answer = direct !== undefined
-      ? await answerDirectly(deps, actor, direct, reporter(request))
-      : await serveExchange(focus.resources === false ? toolServerFor(deps, actor) : connectServer(buildMcpServer(deps, actor, focus)), body, exchangeHeaders, authInfoOf(actor, reporter(request)));
-    if (initialize && answer.status === 200) {
-      const result = (answer.body as { result?: { protocolVersion?: string } }).result;
+    const fast = fastPath ? fastLegacyCall(body, headers, actor) : undefined;
+    const served = fast !== undefined ? await answerFast(deps, actor, fast, reporter(request)) : await serve(body);
+    if (initialize && served.status === 200) {
+      const result = (served.body as { result?: { protocolVersion?: string } }).result;
       const params = outline.params;
       const info = (params.clientInfo ?? {}) as { name?: unknown; version?: unknown };
       const named = typeof info.name === 'string' ? info.name : client;
@@ -192,9 +187,8 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
         clientVersion: typeof info.version === 'string' ? info.version : '',
       }));
     }
-    journal(answer.status);
-    reply.code(answer.status);
-    return answer.body === undefined ? reply.send() : reply.send(withRequestId(reply, answer.status, answer.body));
+    journal(served.status);
+    return answer(served.status, served.body);
   });
 
   app.delete('/mcp', { config, schema: hidden }, async (request, reply) => {

@@ -1,17 +1,16 @@
-import { McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/server';
+import { McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type CallToolResult } from '@modelcontextprotocol/server';
 import { can, type Actor } from '../../domain/actor.js';
 import type { Deps } from '../../domain/deps.js';
 import { DomainError } from '../../domain/errors.js';
 import { listTrees, getTreeSnapshot } from '../../domain/trees/trees.js';
 import { internalFailure, toolTable, type ReportInternal, type ToolSpec } from './tool-table.js';
-import { connectServer, type ConnectedServer } from './exchange.js';
 
 export const SERVER_INFO = { name: 'task-tree', version: '0.8.3' };
 
 /**
  * What the server advertises: tools and resources, without `listChanged`. Which tools a
  * credential sees does change (scopes, plan), but no server here ever sends the notice (they
- * answer exchanges, not connections), so clients read tools/list again instead of waiting for it.
+ * answer single requests, not connections), so clients read tools/list again instead of waiting for it.
  */
 const CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false } };
 
@@ -70,7 +69,7 @@ export async function callTool(deps: Deps, tool: ToolSpec, actor: Actor, args: u
   }
 }
 
-/** A server for one request: initialize (which the server remembers), resources, batches, and the 2026-07-28 handler. */
+/** A server for one request, of either era: its tools and resources as this actor sees them now. */
 export function buildMcpServer(deps: Deps, actor: Actor, focus: ServerFocus = {}): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: CAPABILITIES });
   if (focus.tools !== false) serveTools(server, deps, visibleTools(actor));
@@ -93,31 +92,4 @@ export function buildMcpServer(deps: Deps, actor: Actor, focus: ServerFocus = {}
   }
 
   return server;
-}
-
-const toolServers = new WeakMap<Deps, Map<string, Promise<ConnectedServer>>>();
-
-/**
- * The server for a single tools/call, shared by every credential that sees the same tools:
- * building a server and connecting it cost more than the call. One of the 2025 revisions is
- * never initialized (a session's initialize is answered by a server of its own, as before);
- * one of a 2026-07-28 revision is bound to it when it connects, as the SDK's handler binds the
- * server it builds for each request, and is told nothing of any client (the SDK's handler would
- * copy the request's `_meta` client info into its server, which only deprecated accessors read).
- * So they hold nothing of any client; their exchanges are kept apart by the transport (exchange.ts).
- */
-export function toolServerFor(deps: Deps, actor: Actor, revision?: string): Promise<ConnectedServer> {
-  const visible = visibleTools(actor);
-  const key = `${revision ?? 'session'}: ${visible.map((tool) => tool.definition.name).join(' ')}`;
-  let servers = toolServers.get(deps);
-  if (servers === undefined) toolServers.set(deps, (servers = new Map()));
-  let connected = servers.get(key);
-  if (connected === undefined) {
-    // A modern revision among the supported ones, as the SDK's handler adds it to the server it builds.
-    const versions = revision === undefined ? {} : { supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, revision] };
-    const server = new McpServer(SERVER_INFO, { capabilities: CAPABILITIES, ...versions });
-    serveTools(server, deps, visible);
-    servers.set(key, (connected = connectServer(server, revision)));
-  }
-  return connected;
 }

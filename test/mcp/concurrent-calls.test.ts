@@ -7,12 +7,11 @@ import { initializeMessage, rawMcp, toolErrorOf } from '../helpers/mcp.js';
 const LEGACY = '2025-11-25';
 
 /**
- * A single tools/call of the 2025 revisions is served by a server shared among credentials that
- * see the same tools. Calls of different people run at once with the same JSON-RPC id (every
+ * Tool calls of the 2025 revisions from many people at once with the same JSON-RPC id (every
  * client counts from 1): each must get its own answer, and a credential must never reach a tool
- * it cannot see because a server with that tool exists.
+ * it cannot see because someone else is calling it at the same moment.
  */
-describe.each(databases)('MCP tool calls on a shared server (%s)', (kind) => {
+describe.each(databases)('MCP 2025 tool calls made at once (%s)', (kind) => {
   let t: Awaited<ReturnType<typeof startTestApp>>;
   beforeAll(async () => {
     t = await startTestApp(kind);

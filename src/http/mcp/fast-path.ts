@@ -1,0 +1,113 @@
+import {
+  CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, isJsonContentType, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY, SUPPORTED_PROTOCOL_VERSIONS,
+  type InboundClassificationOutcome,
+} from '@modelcontextprotocol/server';
+import type { Actor } from '../../domain/actor.js';
+import type { Deps } from '../../domain/deps.js';
+import type { ReportInternal, ToolSpec } from './tool-table.js';
+import { callTool, SERVER_INFO, visibleTool } from './tools.js';
+import type { McpAnswer } from './sdk-transport.js';
+
+/*
+ * The MCP fast path: the one place that answers a request without the SDK's transport, and so
+ * the one place that repeats checks the SDK makes. It takes only a single tools/call so plain
+ * that every check of the SDK must pass, of a tool the credential sees, and answers it from the
+ * tool table with what the SDK's server would answer; anything else is undefined here and the
+ * SDK's transport serves it (sdk-transport.ts, route.ts).
+ *
+ * Why it exists: on a `get_task` call the SDK's transport (a web Request and Response per call,
+ * a server built and connected per call, every message and result checked against its schemas)
+ * costs more than the call itself; `npm run bench -- mcp` measures the same calls with and
+ * without this path (MCP_FAST_PATH=off) in one run.
+ *
+ * Why it cannot drift from the SDK unseen: the SDK is pinned to an exact version in package.json,
+ * and test/mcp/fast-path.test.ts sends every tool, succeeding and refused, in both protocol
+ * eras, to a service with this path and to one without it, and wants the same answers.
+ */
+
+/** A tools/call the fast path answers: its JSON-RPC id, the tool, its arguments, and its era. */
+export interface FastCall {
+  id: string | number;
+  tool: ToolSpec;
+  args: unknown;
+  modern: boolean;
+}
+
+/** The headers of a POST /mcp that the SDK's transports read. */
+export interface DoorHeaders {
+  accept?: string;
+  contentType?: string;
+  protocolVersion?: string;
+  method?: string;
+  name?: string;
+}
+
+/** The revision the SDK's handler serves sessionless. */
+const MODERN_REVISION = '2026-07-28';
+
+/** The `_meta` envelope keys of a plain 2026-07-28 call; the SDK's classification has checked their values. */
+const ENVELOPE_KEYS = [PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY];
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function hasOnlyKeys(value: Record<string, unknown>, allowed: readonly string[]): boolean {
+  return Object.keys(value).every((key) => allowed.includes(key));
+}
+
+/** The id and params of a plain call of either era: `params` holds only `keys`, a tool name and, if any, an object of arguments. */
+function plainIdAndParams(id: unknown, params: unknown, keys: readonly string[]): params is Record<string, unknown> & { name: string } {
+  if (!(typeof id === 'string' || Number.isSafeInteger(id)) || !isPlainObject(params) || !hasOnlyKeys(params, keys)) return false;
+  return typeof params.name === 'string' && (params.arguments === undefined || isPlainObject(params.arguments));
+}
+
+/**
+ * A tools/call of a 2025 session (the route has checked the session). The SDK's transport
+ * (WebStandardStreamableHTTPServerTransport) checks Accept (406), Content-Type (415), the
+ * message against the JSON-RPC schema (400) and the MCP-Protocol-Version header (400); its
+ * server checks the request against the tools/call schema, calls our handler (tools.ts
+ * `serveTools`), checks the result against CallToolResult and sends it unchanged. A message of
+ * only jsonrpc "2.0", an integer or string id, the method and params holding only a tool name
+ * and an object of arguments passes all of them.
+ */
+export function fastLegacyCall(body: unknown, headers: DoorHeaders, actor: Actor): FastCall | undefined {
+  if (!isPlainObject(body) || !hasOnlyKeys(body, ['jsonrpc', 'id', 'method', 'params'])) return undefined;
+  const { jsonrpc, id, method, params } = body;
+  if (jsonrpc !== '2.0' || method !== 'tools/call' || !plainIdAndParams(id, params, ['name', 'arguments'])) return undefined;
+  const { accept, contentType, protocolVersion } = headers;
+  if (accept === undefined || !accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+  if (!isJsonContentType(contentType ?? null)) return undefined;
+  if (protocolVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)) return undefined;
+  const tool = visibleTool(actor, params.name);
+  return tool === undefined ? undefined : { id: id as string | number, tool, args: params.arguments, modern: false };
+}
+
+/**
+ * A 2026-07-28 tools/call. The SDK's handler (`createMcpHandler`) checks its Content-Type (415),
+ * its classification (`outcome`, which also validates the `_meta` envelope), that it names a
+ * revision the handler serves, the standard headers (MCP-Protocol-Version and Mcp-Method present
+ * and equal to the body's, Mcp-Name equal to the tool's name; an encoded `=?base64?…?=` name is
+ * left to the SDK to decode), then Mcp-Param-* headers and scope challenges of tools registered
+ * with `registerTool` (ours are request handlers, so there are none). Its server then does what
+ * it does for a 2025 call, and encodes the result for the revision: `resultType: "complete"` and
+ * the server's identity in `_meta`. A call whose params hold only the tool's name, its arguments
+ * and the envelope passes all of it.
+ */
+export function fastModernCall(outcome: InboundClassificationOutcome, headers: DoorHeaders, actor: Actor): FastCall | undefined {
+  if (outcome.kind !== 'modern' || outcome.messageKind !== 'request' || outcome.message.method !== 'tools/call') return undefined;
+  if (outcome.classification.revision !== MODERN_REVISION || !isJsonContentType(headers.contentType ?? null)) return undefined;
+  if (headers.protocolVersion !== MODERN_REVISION || headers.method !== 'tools/call') return undefined;
+  const { id, params } = outcome.message;
+  if (!plainIdAndParams(id, params, ['name', 'arguments', '_meta']) || params.name.startsWith('=?') || headers.name !== params.name) return undefined;
+  if (!isPlainObject(params._meta) || !hasOnlyKeys(params._meta, ENVELOPE_KEYS)) return undefined;
+  const tool = visibleTool(actor, params.name);
+  return tool === undefined ? undefined : { id, tool, args: params.arguments, modern: true };
+}
+
+/** The answer the SDK's server gives the call: the tool's result, encoded for its era, under the caller's id. */
+export async function answerFast(deps: Deps, actor: Actor, call: FastCall, report: ReportInternal): Promise<McpAnswer> {
+  const result = await callTool(deps, call.tool, actor, call.args, report);
+  const encoded = call.modern ? { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } } : result;
+  return { status: 200, body: { jsonrpc: '2.0', id: call.id, result: encoded } };
+}
