@@ -1,6 +1,5 @@
-import type { Selectable } from 'kysely';
 import type { Deps } from '../deps.js';
-import type { PersonalTokenTable } from '../../store/schema.js';
+import type { TokenRow, UserRow } from '../../store/rows.js';
 import type { Actor, Scope } from '../actor.js';
 import { grantableScopes, scopeNames } from '../actor.js';
 import { DomainError, invalid, notFound } from '../errors.js';
@@ -13,10 +12,8 @@ import { inTransaction, type Db, type Trx } from '../../store/db.js';
 import { lockOwner } from '../../store/locks.js';
 import { compiledOnce } from '../../store/compiled.js';
 import { endMcpSessionsOf } from './mcp-sessions.js';
-import type { UserRow } from '../accounts/accounts.js';
 import type { TokenOwner } from './credential-cache.js';
 
-export type TokenRow = Selectable<PersonalTokenTable>;
 
 export const MAX_ACTIVE_TOKENS = 20;
 export const TOKEN_LIFETIME_DAYS = [1, 7, 30, 90, 365] as const;
