@@ -148,7 +148,7 @@ export async function revokeToken(deps: Deps, actor: Actor, id: string): Promise
     await deps.db.updateTable('personal_tokens').set({ revoked_at: now, updated_at: now }).where('id', '=', id).execute();
   }
   await endMcpSessionsOf(deps.db, [id]);
-  for (const listener of revocationListeners) listener(id);
+  deps.credentials.forgetToken(id);
 }
 
 /** The account a token belongs to, for operator tools that act as that account. @throws not_found */
@@ -175,17 +175,8 @@ export async function revokeAllTokens(deps: Deps, userId: string, db: Db | Trx =
     .execute();
   const ids = rows.map((r) => r.id);
   await endMcpSessionsOf(db, ids);
-  for (const id of ids) for (const listener of revocationListeners) listener(id);
+  for (const id of ids) deps.credentials.forgetToken(id);
   return ids;
-}
-
-type RevocationListener = (tokenId: string) => void;
-const revocationListeners = new Set<RevocationListener>();
-
-/** Caches of token lookups (and MCP sessions) subscribe here so that a revocation takes effect at once. */
-export function onTokenRevoked(listener: RevocationListener): () => void {
-  revocationListeners.add(listener);
-  return () => revocationListeners.delete(listener);
 }
 
 /** Resolves a presented value to its active token and owner, or null (unknown, malformed, revoked or expired). */

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import { sumTextBytes } from '../../store/text-bytes.js';
-import { addExportSection } from './export.js';
+import type { ExportSection } from './export-section.js';
 import { checkLength } from '../validate.js';
 
 /** Comments on tasks and messages on trees: a body of 1 to 10,000 characters (CONTRACT §10). */
@@ -12,8 +12,8 @@ export function checkBody(body: string): void {
 }
 
 /** Comments and messages join the export the same way: every row of the tree, its body counted in the budget. */
-export function exportPosts<T extends 'comments' | 'messages'>(table: T, present: (row: Selectable<Database[T]>) => unknown): void {
-  addExportSection({
+export function postsExportSection<T extends 'comments' | 'messages'>(table: T, present: (row: Selectable<Database[T]>) => unknown): ExportSection {
+  return {
     key: table,
     async measure(trx, deps, treeId) {
       const m = await trx.selectFrom(table as 'comments').select((eb) => [eb.fn.countAll<number>().as('n'), sumTextBytes(deps.dialect, ['body']).as('bytes')]).where('tree_id', '=', treeId).executeTakeFirstOrThrow();
@@ -22,5 +22,5 @@ export function exportPosts<T extends 'comments' | 'messages'>(table: T, present
     readPage: (trx, _deps, treeId, after, limit) =>
       trx.selectFrom(table as 'comments').selectAll().where('tree_id', '=', treeId).where('seq', '>', after).orderBy('seq').limit(limit).execute(),
     present: (row) => present(row as Selectable<Database[T]>),
-  });
+  };
 }
