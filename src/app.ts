@@ -5,8 +5,6 @@ import type { Deps } from './domain/deps.js';
 import type { RateLimiter } from './domain/rate-limit.js';
 import { migrateToLatest, openStore, type Store } from './store/db.js';
 import { MemoryRateLimiter } from './store/rate-limiter-memory.js';
-import { buildServer } from './http/server.js';
-import { warnWith } from './http/logger.js';
 import { runRetention } from './retention.js';
 import { Journal } from './domain/agents/journal.js';
 import type { BlobStore } from './domain/files/blob-store.js';
@@ -88,6 +86,9 @@ const HOUR_MS = 3_600_000;
 
 /** The composition root: store, domain dependencies, HTTP server and periodic upkeep. */
 export async function createApp(config: Config): Promise<App> {
+  // The HTTP layer is loaded here rather than at the top: the command-line tool opens the same
+  // deps (openDeps) and serves nothing, so its commands run without Fastify and the routes.
+  const [{ buildServer }, { warnWith }] = await Promise.all([import('./http/server.js'), import('./http/logger.js')]);
   const { deps, store, close } = await openDeps(config, config.metrics === null ? null : new Metrics());
   const server = await buildServer(deps);
   let metricsServer: MetricsServer | null = null;
