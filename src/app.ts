@@ -5,8 +5,6 @@ import type { Deps } from './domain/deps.js';
 import type { RateLimiter } from './domain/rate-limit.js';
 import { migrateToLatest, openStore, type Store } from './store/db.js';
 import { MemoryRateLimiter } from './store/rate-limiter-memory.js';
-import { buildServer } from './http/server.js';
-import { warnWith } from './http/logger.js';
 import { runRetention } from './retention.js';
 import { Journal } from './domain/agents/journal.js';
 import type { BlobStore } from './domain/files/blob-store.js';
@@ -17,12 +15,9 @@ import { PhotoCleaner } from './domain/files/photo-metadata.js';
 import { SpeechWorker } from './domain/files/speech-worker.js';
 import { smtpMailer } from './domain/accounts/mail.js';
 import { CREDENTIAL_TTL_MS, CredentialCache } from './domain/agents/credential-cache.js';
-import { onTokenRevoked } from './domain/agents/tokens.js';
 import { makeBillingProvider } from './domain/billing/provider.js';
 import { Metrics } from './metrics/metrics.js';
 import { startMetricsServer, type MetricsServer } from './metrics/server.js';
-// Attachments join deletes and the export through hooks registered when the module loads.
-import './domain/files/attachments.js';
 
 export interface App {
   server: FastifyInstance;
@@ -65,7 +60,6 @@ export async function openDeps(config: Config, metrics: Metrics | null = null): 
   // Only the embedded store has one service process; PostgreSQL may have many behind a load
   // balancer, and a revocation on one must end the token on all of them with the next request.
   const credentials = new CredentialCache(store.dialect === 'sqlite' ? CREDENTIAL_TTL_MS : 0);
-  const stopForgetting = onTokenRevoked((tokenId) => credentials.forgetToken(tokenId));
   const deps: Deps = {
     db: store.db, dialect: store.dialect, config, limiter: await makeLimiter(config), journal: new Journal(store.db, store.dialect, config.journal),
     blobs, tempFiles: new TempFiles(join(config.dataDir, 'blobs', 'tmp')), photos: new PhotoCleaner(), speech: new SpeechWorker(store.db, config, blobs),
@@ -77,7 +71,6 @@ export async function openDeps(config: Config, metrics: Metrics | null = null): 
     deps,
     store,
     async close() {
-      stopForgetting();
       await deps.speech.stop();
       await deps.journal.close();
       await deps.photos.close();
@@ -93,6 +86,9 @@ const HOUR_MS = 3_600_000;
 
 /** The composition root: store, domain dependencies, HTTP server and periodic upkeep. */
 export async function createApp(config: Config): Promise<App> {
+  // The HTTP layer is loaded here rather than at the top: the command-line tool opens the same
+  // deps (openDeps) and serves nothing, so its commands run without Fastify and the routes.
+  const [{ buildServer }, { warnWith }] = await Promise.all([import('./http/server.js'), import('./http/logger.js')]);
   const { deps, store, close } = await openDeps(config, config.metrics === null ? null : new Metrics());
   const server = await buildServer(deps);
   let metricsServer: MetricsServer | null = null;

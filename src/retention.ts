@@ -1,5 +1,5 @@
 import type { Deps } from './domain/deps.js';
-import { purgeExpiredIdempotencyKeys } from './http/idempotency.js';
+import { purgeExpiredIdempotencyKeys } from './domain/idempotency-keys.js';
 import { purgeHistory } from './domain/trees/history-purge.js';
 import { purgeExpiredSessions } from './domain/accounts/sessions.js';
 import { purgeExpiredResets } from './domain/accounts/password-reset.js';

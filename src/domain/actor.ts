@@ -1,6 +1,6 @@
 import { DomainError } from './errors.js';
 import { effectivePlan, planLimits, type PlanName } from './plans.js';
-import type { UserRow } from './accounts/accounts.js';
+import type { UserRow } from '../store/rows.js';
 
 export const scopeNames = ['read', 'write', 'attachments'] as const;
 export type Scope = (typeof scopeNames)[number];

@@ -1,21 +1,12 @@
 import type { Trx } from '../store/db.js';
 import type { Deps } from './deps.js';
+import type { DeleteCollector, Doomed } from './delete-collector.js';
+import { collectAttachmentBlobs } from './files/attachments.js';
 
-/** What a delete is about to remove: tasks by id, the tasks of some projects, or a whole tree. */
-export type Doomed = { taskIds: string[] } | { projectIds: string[] } | { treeId: string };
+/** Everything outside the database that a delete of tasks, projects or a tree must clean up. */
+const collectors: readonly DeleteCollector[] = [collectAttachmentBlobs];
 
-/** Called inside the delete's transaction; returns the work to do once it has committed. */
-type Collector = (trx: Trx, deps: Deps, doomed: Doomed) => Promise<() => Promise<void>>;
-const collectors: Collector[] = [];
-
-/**
- * Lets stores outside the database (attachment blobs) learn what a delete removes while the
- * rows are still there to read, and clean up only after the delete has committed.
- */
-export function onDelete(collector: Collector): void {
-  collectors.push(collector);
-}
-
+/** Asks every collector inside the delete's transaction; the returned work runs after it commits. */
 export async function collectDoomed(trx: Trx, deps: Deps, doomed: Doomed): Promise<() => Promise<void>> {
   const afterCommit = await Promise.all(collectors.map((collect) => collect(trx, deps, doomed)));
   return async () => {

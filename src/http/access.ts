@@ -1,5 +1,4 @@
 import { capabilityNeeds, type Actor, type Capability, type Scope } from '../domain/actor.js';
-import type { IdempotencyState } from './idempotency.js';
 import type { FastifyRouteConfig } from 'fastify/types/route.js';
 
 /**
@@ -37,6 +36,12 @@ export const access = {
   sessionUser: only('session-user'),
   token: only('token'),
 };
+
+/** The Idempotency-Key a request has claimed, for the recorder to keep or free once it is answered. */
+export interface IdempotencyState {
+  ownerId: string;
+  key: string;
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {

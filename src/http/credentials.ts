@@ -6,7 +6,7 @@ import { effectivePlan } from '../domain/plans.js';
 import { authenticateToken, cachedToken, touchToken } from '../domain/agents/tokens.js';
 import type { TokenOwner } from '../domain/agents/credential-cache.js';
 import { isSessionId, sessionUser } from '../domain/accounts/sessions.js';
-import type { UserRow } from '../domain/accounts/accounts.js';
+import type { UserRow } from '../store/rows.js';
 import { warnWith } from './logger.js';
 import { authenticateAccessToken } from '../domain/agents/oauth-grants.js';
 import { issuerOf, resourceKindOf, resourceUrl } from './oauth/issuer.js';

@@ -3,19 +3,15 @@ import type { Deps } from '../domain/deps.js';
 import { DomainError, invalid } from '../domain/errors.js';
 import { sha256 } from '../domain/crypto.js';
 import { nowIso } from '../domain/ids.js';
+import { IDEMPOTENCY_REPLAY_MS } from '../domain/idempotency-keys.js';
 import { header, isSafe } from './pipeline.js';
 import { IDEMPOTENCY_KEY_PATTERN } from './schemas/common.js';
 import { methodsOf } from './route-hooks.js';
+import type { IdempotencyState } from './access.js';
 
 const KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
-const REPLAY_MS = 7 * 86_400_000;
 /** A first request still "running" after this long died with its process; its key may be used again. */
 const ABANDONED_MS = 60_000;
-
-export interface IdempotencyState {
-  ownerId: string;
-  key: string;
-}
 
 function fingerprintOf(request: FastifyRequest): string {
   return sha256(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`);
@@ -66,7 +62,7 @@ async function claimOrReplay(deps: Deps, request: FastifyRequest, reply: Fastify
       .executeTakeFirst();
     if (stored === undefined) continue;
     const age = Date.now() - Date.parse(stored.created_at);
-    const stale = age > REPLAY_MS || (stored.state === 'running' && age > ABANDONED_MS);
+    const stale = age > IDEMPOTENCY_REPLAY_MS || (stored.state === 'running' && age > ABANDONED_MS);
     if (stale) {
       await deps.db.deleteFrom('idempotency_keys').where('owner_id', '=', ownerId).where('key', '=', key).where('created_at', '=', stored.created_at).execute();
       continue;
@@ -104,11 +100,4 @@ async function keepOrFree(deps: Deps, reply: FastifyReply, payload: unknown, sta
   } else {
     await deps.db.deleteFrom('idempotency_keys').where('owner_id', '=', state.ownerId).where('key', '=', state.key).execute();
   }
-}
-
-/** Keys are kept for 7 days (CONTRACT §5); a periodic sweep removes older ones. */
-export async function purgeExpiredIdempotencyKeys(deps: Deps, now = new Date()): Promise<number> {
-  const cutoff = new Date(now.getTime() - REPLAY_MS).toISOString();
-  const result = await deps.db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).executeTakeFirst();
-  return Number(result.numDeletedRows);
 }

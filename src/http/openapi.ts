@@ -101,6 +101,8 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
           'A tenant-isolated task service for people and their AI agents. Every failure under /api/v1 answers the Error body. ' +
           'Browser writes need the session cookie plus X-CSRF-Token (from GET /api/v1/auth/me). ' +
           'No string anywhere in a request may hold the NUL character (U+0000), and no integer may pass 2147483647.',
+        // The project's licence (LICENSE); OpenAPI 3.1 names it by its SPDX identifier.
+        license: { name: 'AGPL-3.0-or-later', identifier: 'AGPL-3.0-or-later' },
       },
       servers: [{ url: publicUrl }],
       tags,

@@ -4,6 +4,7 @@ import { Client } from '../helpers/client.js';
 import { makeTask, makeTree } from '../helpers/data.js';
 import { makeUser } from '../helpers/factories.js';
 import { cliEnvOf, tasktree, type CliResult } from '../helpers/cli.js';
+import { upload } from '../helpers/files.js';
 
 // Each call starts a process that compiles the CLI with tsx: seconds apiece on a busy 2-core machine.
 describe.each(databases)('tasktree command-line tool (%s)', { timeout: 120_000 }, (kind) => {
@@ -71,6 +72,24 @@ describe.each(databases)('tasktree command-line tool (%s)', { timeout: 120_000 }
     const revoked = await cli('export', '--tree', tree.id, '--as-user', member.email);
     expect(revoked.code).toBe(1);
     expect(revoked.stderr).toContain('not_found');
+  });
+
+  it('exports the comments, messages and attachments of a tree, as REST does', async () => {
+    const owner = await makeUser(app.url, app.app, { plan: 'grove' });
+    const tree = await makeTree(owner.browser, { name: 'Every list' });
+    const task = await makeTask(owner.browser, tree.id, { title: 'talked about' });
+    const comment = (await owner.browser.post(`/api/v1/tasks/${task.id}/comments`, { body: 'a comment' })).body.comment;
+    const message = (await owner.browser.post(`/api/v1/trees/${tree.id}/messages`, { body: 'a message' })).body.message;
+    const attachment = (await upload(owner.browser, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from('some notes'), name: 'notes.txt', type: 'text/plain' }])).body.attachment;
+    const exported = await cli('export', '--tree', tree.id);
+    expect(exported.code).toBe(0);
+    const document = JSON.parse(exported.stdout);
+    // The command reads these lists through the domain alone (it loads no HTTP code: cli-modules.test.ts).
+    expect(document.comments.map((c: any) => c.id)).toEqual([comment.id]);
+    expect(document.messages.map((m: any) => m.id)).toEqual([message.id]);
+    expect(document.attachments.map((a: any) => a.id)).toEqual([attachment.id]);
+    const viaRest = (await owner.browser.get(`/api/v1/trees/${tree.id}/export`)).body;
+    expect({ ...document, exported_at: null }).toEqual({ ...viaRest, exported_at: null });
   });
 
   it('reports errors on stderr with a non-zero exit', async () => {

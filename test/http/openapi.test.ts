@@ -13,6 +13,8 @@ describe('OpenAPI document', () => {
     const document: any = await (await fetch(`${t.url}/api/v1/openapi.json`)).json();
     expect(document.openapi).toBe('3.1.1');
     expect(document.info.version).toBe('0.8.3');
+    // The project's licence (LICENSE, package.json), by its SPDX identifier as OpenAPI 3.1 allows.
+    expect(document.info.license).toEqual({ name: 'AGPL-3.0-or-later', identifier: 'AGPL-3.0-or-later' });
     const validator = new Validator();
     const result = await validator.validate(document);
     expect(result.errors ?? []).toEqual([]);

@@ -1,6 +1,5 @@
-import type { Selectable } from 'kysely';
 import type { Deps } from '../deps.js';
-import type { UserTable } from '../../store/schema.js';
+import type { UserRow } from '../../store/rows.js';
 import { DomainError, invalid, notFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { effectivePlan, isPlanName, type PlanName } from '../plans.js';
@@ -10,7 +9,6 @@ import { canonicalTimeZone, checkEnum, checkLength, normalizeEmail } from '../va
 import { PASSWORD_MAX, PASSWORD_MIN, PROFILE_NAME_MAX } from '../fields.js';
 import type { Actor } from '../actor.js';
 
-export type UserRow = Selectable<UserTable>;
 
 export const languages = ['en', 'ru'] as const;
 

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.js';
-import { presentUser, type User, type UserRow } from './accounts.js';
+import { presentUser, type User } from './accounts.js';
+import type { UserRow } from '../../store/rows.js';
 import { MCP_SESSION_IDLE_MS } from '../agents/mcp-sessions.js';
 
 /**

@@ -1,7 +1,8 @@
 import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
 import type { Trx } from '../../store/db.js';
-import { getUserByEmail, isEmailVerified, type UserRow } from './accounts.js';
+import { getUserByEmail, isEmailVerified } from './accounts.js';
+import type { UserRow } from '../../store/rows.js';
 import { bindInvitations } from '../trees/invitations.js';
 import { randomSecret, sha256 } from '../crypto.js';
 import { DomainError, invalid } from '../errors.js';

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.js';
-import { checkPassword, findUserByEmail, type UserRow } from './accounts.js';
+import { checkPassword, findUserByEmail } from './accounts.js';
+import type { UserRow } from '../../store/rows.js';
 import { randomSecret, sha256 } from '../crypto.js';
 import { invalid } from '../errors.js';
 import { newId, nowIso } from '../ids.js';

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import { hmac, randomSecret, safeEqual, sha256 } from '../crypto.js';
 import { nowIso } from '../ids.js';
-import type { UserRow } from './accounts.js';
+import type { UserRow } from '../../store/rows.js';
 
 const SESSION_DAYS = 30;
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;

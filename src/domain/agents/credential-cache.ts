@@ -1,6 +1,5 @@
-import type { UserRow } from '../accounts/accounts.js';
+import type { TokenRow, UserRow } from '../../store/rows.js';
 import type { Scope } from '../actor.js';
-import type { TokenRow } from './tokens.js';
 
 export interface TokenOwner {
   token: TokenRow;

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import type { Actor, Scope } from '../actor.js';
-import type { UserRow } from '../accounts/accounts.js';
+import type { UserRow } from '../../store/rows.js';
 import { randomSecret, sha256 } from '../crypto.js';
 import { newId, nowIso } from '../ids.js';
 import { notFound } from '../errors.js';

@@ -1,6 +1,5 @@
-import type { Selectable } from 'kysely';
 import type { Deps } from '../deps.js';
-import type { PersonalTokenTable } from '../../store/schema.js';
+import type { TokenRow, UserRow } from '../../store/rows.js';
 import type { Actor, Scope } from '../actor.js';
 import { grantableScopes, scopeNames } from '../actor.js';
 import { DomainError, invalid, notFound } from '../errors.js';
@@ -13,10 +12,8 @@ import { inTransaction, type Db, type Trx } from '../../store/db.js';
 import { lockOwner } from '../../store/locks.js';
 import { compiledOnce } from '../../store/compiled.js';
 import { endMcpSessionsOf } from './mcp-sessions.js';
-import type { UserRow } from '../accounts/accounts.js';
 import type { TokenOwner } from './credential-cache.js';
 
-export type TokenRow = Selectable<PersonalTokenTable>;
 
 export const MAX_ACTIVE_TOKENS = 20;
 export const TOKEN_LIFETIME_DAYS = [1, 7, 30, 90, 365] as const;
@@ -151,7 +148,7 @@ export async function revokeToken(deps: Deps, actor: Actor, id: string): Promise
     await deps.db.updateTable('personal_tokens').set({ revoked_at: now, updated_at: now }).where('id', '=', id).execute();
   }
   await endMcpSessionsOf(deps.db, [id]);
-  for (const listener of revocationListeners) listener(id);
+  deps.credentials.forgetToken(id);
 }
 
 /** The account a token belongs to, for operator tools that act as that account. @throws not_found */
@@ -178,17 +175,8 @@ export async function revokeAllTokens(deps: Deps, userId: string, db: Db | Trx =
     .execute();
   const ids = rows.map((r) => r.id);
   await endMcpSessionsOf(db, ids);
-  for (const id of ids) for (const listener of revocationListeners) listener(id);
+  for (const id of ids) deps.credentials.forgetToken(id);
   return ids;
-}
-
-type RevocationListener = (tokenId: string) => void;
-const revocationListeners = new Set<RevocationListener>();
-
-/** Caches of token lookups (and MCP sessions) subscribe here so that a revocation takes effect at once. */
-export function onTokenRevoked(listener: RevocationListener): () => void {
-  revocationListeners.add(listener);
-  return () => revocationListeners.delete(listener);
 }
 
 /** Resolves a presented value to its active token and owner, or null (unknown, malformed, revoked or expired). */

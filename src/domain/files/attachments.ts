@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import type { Selectable } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { Actor } from '../actor.js';
 import { requireCapability } from '../actor.js';
@@ -17,8 +18,8 @@ import { BlobStoreUnavailable, blobKey, TooLarge, type ByteRange } from './blob-
 import type { Received } from './temp-files.js';
 import { PhotoNotCleaned, sniffPhoto } from './photo-metadata.js';
 import { servedContentType } from './served-type.js';
-import { onDelete } from '../cleanup.js';
-import { addExportSection } from '../trees/export.js';
+import type { DeleteCollector } from '../delete-collector.js';
+import type { ExportSection } from '../trees/export-section.js';
 import { sumTextBytes } from '../../store/text-bytes.js';
 import { inTransaction, type Db, type Trx } from '../../store/db.js';
 import { appendHistory } from '../trees/history.js';
@@ -255,8 +256,8 @@ export async function deleteAttachment(deps: Deps, actor: Actor, id: string): Pr
   }).then((row) => removeBlob(deps, row.blob_key));
 }
 
-// Deleting tasks, projects or trees removes their attachments' blobs once the delete commits.
-onDelete(async (trx, deps, doomed) => {
+/** Deleting tasks, projects or trees removes their attachments' blobs once the delete commits. */
+export const collectAttachmentBlobs: DeleteCollector = async (trx, deps, doomed) => {
   let query = trx.selectFrom('attachments').innerJoin('tasks', 'tasks.id', 'attachments.task_id').select('attachments.blob_key');
   if ('taskIds' in doomed) query = query.where('attachments.task_id', 'in', doomed.taskIds);
   else if ('projectIds' in doomed) query = query.where('tasks.project_id', 'in', doomed.projectIds);
@@ -265,10 +266,10 @@ onDelete(async (trx, deps, doomed) => {
   return async () => {
     for (const blob of blobs) await removeBlob(deps, blob.blob_key);
   };
-});
+};
 
-// The export lists attachment records (metadata only, never content).
-addExportSection({
+/** The export lists attachment records (metadata only, never content). */
+export const attachmentsExportSection: ExportSection<Selectable<AttachmentTable>> = {
   key: 'attachments',
   async measure(trx, deps, treeId) {
     const { n, bytes } = await trx.selectFrom('attachments').innerJoin('tasks', 'tasks.id', 'attachments.task_id')
@@ -279,4 +280,4 @@ addExportSection({
   readPage: (trx, _deps, treeId, after, limit) => trx.selectFrom('attachments').innerJoin('tasks', 'tasks.id', 'attachments.task_id').selectAll('attachments')
     .where('tasks.tree_id', '=', treeId).where('attachments.seq', '>', after).orderBy('attachments.seq').limit(limit).execute(),
   present: (row) => presentAttachment(row),
-});
+};

@@ -9,7 +9,7 @@ import { pageOfTask } from '../files/task-pages.js';
 import type { Page, PageInput } from '../paging.js';
 import { appendHistory } from './history.js';
 import { lockedTaskAccess } from './move.js';
-import { checkBody, exportPosts } from './posts.js';
+import { checkBody, postsExportSection } from './posts.js';
 import { DomainError, invalid, notFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
@@ -92,4 +92,5 @@ export async function deleteComment(deps: Deps, actor: Actor, id: string): Promi
   });
 }
 
-exportPosts('comments', presentComment);
+/** Every comment of the tree, in the export. */
+export const commentsExportSection = postsExportSection('comments', presentComment);

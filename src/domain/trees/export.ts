@@ -3,8 +3,10 @@ import type { Deps } from '../deps.js';
 import type { Trx } from '../../store/db.js';
 import { requireRead } from '../actor.js';
 import { treeAccess, type TreeAccess } from '../access.js';
-import type { Comment } from './comments.js';
-import type { Message } from './messages.js';
+import { commentsExportSection, type Comment } from './comments.js';
+import { messagesExportSection, type Message } from './messages.js';
+import { attachmentsExportSection } from '../files/attachments.js';
+import type { ExportSection, SeqRow } from './export-section.js';
 import { historyWindowStart, presentHistory, type HistoryEntry } from './history.js';
 import { presentProject, presentTask, presentTree, type Project, type Task, type Tree } from '../records.js';
 import { DomainError } from '../errors.js';
@@ -43,27 +45,12 @@ export interface ExportSink {
   records(key: ExportListKey, page: unknown[]): void;
 }
 
-/** Rows of an export list carry their creation sequence, by which the list is ordered and paged. */
-export interface SeqRow {
-  seq: number;
-}
-
-/** One part of the export beyond projects, tasks and history: how to count it and how to read it. */
-export interface ExportSection<Row extends SeqRow = SeqRow> {
-  key: 'attachments' | 'comments' | 'messages';
-  measure(trx: Trx, deps: Deps, treeId: string): Promise<{ count: number; bytes: number }>;
-  /** Up to `limit` rows of the tree with a sequence above `after`, in sequence order. */
-  readPage(trx: Trx, deps: Deps, treeId: string, after: number, limit: number): Promise<Row[]>;
-  present(row: Row): unknown;
-}
-
-const sections: ExportSection[] = [];
-
-/** Attachments (and later comments and messages) join the export through here. */
-export function addExportSection<Row extends SeqRow>(section: ExportSection<Row>): void {
-  // Methods are bivariant in their parameters, so a section of any row type is kept as one of SeqRow.
-  if (!sections.some((s) => s.key === section.key)) sections.push(section);
-}
+/**
+ * The lists each read through their own module's section (comments, messages, attachments), all
+ * counted in the budget. Methods are bivariant in their parameters, so a section of any row type
+ * is kept as one of SeqRow.
+ */
+const sections: readonly ExportSection[] = [commentsExportSection, messagesExportSection, attachmentsExportSection];
 
 async function measure(trx: Trx, deps: Deps, access: TreeAccess, since: string): Promise<{ contributors: number; text_bytes: number }> {
   const treeId = access.tree.id;
@@ -127,16 +114,11 @@ export async function writeTreeExport(deps: Deps, actor: Actor, id: string, sink
     sink.head({ schema_version: EXPORT_SCHEMA_VERSION, exported_at: nowIso(), tree: presentTree(access.tree, access) });
     await sendList(sink, 'projects', (after) => projectsPage(trx, id, after), presentProject);
     await sendList(sink, 'tasks', (after) => tasksPage(trx, id, after), presentTask);
-    // Each section reads the records of its own key (comments, messages, attachments).
-    const sendSection = async (key: ExportSection['key']) => {
-      const section = sections.find((s) => s.key === key);
-      if (section === undefined) sink.records(key, []);
-      else await sendList(sink, key, (after) => section.readPage(trx, deps, id, after, PAGE_ROWS), section.present);
-    };
-    await sendSection('comments');
-    await sendSection('messages');
+    const sendSection = (section: ExportSection) => sendList(sink, section.key, (after) => section.readPage(trx, deps, id, after, PAGE_ROWS), section.present);
+    await sendSection(commentsExportSection);
+    await sendSection(messagesExportSection);
     await sendList(sink, 'history', (after) => historyPage(trx, id, since, after), presentHistory);
-    await sendSection('attachments');
+    await sendSection(attachmentsExportSection);
   });
 }
 

@@ -7,7 +7,7 @@ import { requireTreeWrite, treeAccess } from '../access.js';
 import type { Page, PageInput } from '../paging.js';
 import { listPage } from '../list-page.js';
 import { appendHistory } from './history.js';
-import { checkBody, exportPosts } from './posts.js';
+import { checkBody, postsExportSection } from './posts.js';
 import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
 
@@ -50,4 +50,5 @@ export async function createMessage(deps: Deps, actor: Actor, treeId: string, bo
   });
 }
 
-exportPosts('messages', presentMessage);
+/** Every message of the tree, in the export. */
+export const messagesExportSection = postsExportSection('messages', presentMessage);

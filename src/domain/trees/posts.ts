@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import { sumTextBytes } from '../../store/text-bytes.js';
-import { addExportSection } from './export.js';
+import type { ExportSection } from './export-section.js';
 import { checkLength } from '../validate.js';
 import { POST_BODY_MAX } from '../fields.js';
 
@@ -11,8 +11,8 @@ export function checkBody(body: string): void {
 }
 
 /** Comments and messages join the export the same way: every row of the tree, its body counted in the budget. */
-export function exportPosts<T extends 'comments' | 'messages'>(table: T, present: (row: Selectable<Database[T]>) => unknown): void {
-  addExportSection({
+export function postsExportSection<T extends 'comments' | 'messages'>(table: T, present: (row: Selectable<Database[T]>) => unknown): ExportSection {
+  return {
     key: table,
     async measure(trx, deps, treeId) {
       const m = await trx.selectFrom(table as 'comments').select((eb) => [eb.fn.countAll<number>().as('n'), sumTextBytes(deps.dialect, ['body']).as('bytes')]).where('tree_id', '=', treeId).executeTakeFirstOrThrow();
@@ -21,5 +21,5 @@ export function exportPosts<T extends 'comments' | 'messages'>(table: T, present
     readPage: (trx, _deps, treeId, after, limit) =>
       trx.selectFrom(table as 'comments').selectAll().where('tree_id', '=', treeId).where('seq', '>', after).orderBy('seq').limit(limit).execute(),
     present: (row) => present(row as Selectable<Database[T]>),
-  });
+  };
 }

@@ -13,7 +13,7 @@ import { TREE_NAME_MAX } from '../fields.js';
 import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
 import { notFound } from '../errors.js';
-import type { UserRow } from '../accounts/accounts.js';
+import type { UserRow } from '../../store/rows.js';
 
 
 export interface TreeInput {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
-import type { UserRow } from '../../domain/accounts/accounts.js';
+import type { UserRow } from '../../store/rows.js';
 import { csrfFor, isSessionId, newSessionId, sessionUser } from '../../domain/accounts/sessions.js';
 import { SESSION_COOKIE } from '../credentials.js';
 import { setSessionCookie } from '../session-cookie.js';
