@@ -6,6 +6,13 @@ import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createApp, type App } from '../../src/app.js';
 
+/**
+ * Inside a vitest run, the prefix of its PostgreSQL schemas: the run drops them all when it ends
+ * (schemas-teardown.ts), so no file drops one while another migrates. Outside vitest (npm run
+ * fuzz), each env drops its own schema.
+ */
+const schemaRun = process.env.VITEST ? (await import('vitest')).inject('testSchemaRun') : undefined;
+
 export type DatabaseKind = 'sqlite' | 'postgres';
 
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
@@ -26,7 +33,7 @@ export interface TestEnv {
  */
 export function makeTestEnv(kind: DatabaseKind, overrides: Record<string, string> = {}): TestEnv {
   const dataDir = mkdtempSync(join(tmpdir(), 'tasktree-test-'));
-  const schema = kind === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : null;
+  const schema = kind === 'postgres' ? `${schemaRun ?? 't'}_${randomBytes(6).toString('hex')}` : null;
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -43,7 +50,7 @@ export function makeTestEnv(kind: DatabaseKind, overrides: Record<string, string
     config,
     async dispose() {
       rmSync(dataDir, { recursive: true, force: true });
-      if (schema !== null) {
+      if (schema !== null && schemaRun === undefined) {
         const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
         await client.connect();
         try {
