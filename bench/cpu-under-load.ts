@@ -23,8 +23,11 @@ import { load, NEW_TASK, population, SECONDS, startServer, type Client } from '.
  */
 const creates = process.argv[2] === 'create';
 const revalidates = process.env.BENCH_REVALIDATE === '1';
-const path = creates ? '/api/v1/tasks' : process.argv[2] ?? '/api/v1/auth/me';
-const server = await startServer(process.env.BENCH_DATABASE === 'postgres' ? 'postgres' : 'sqlite', JSON.parse(process.env.BENCH_SERVICE_ENV ?? '{}') as Record<string, string>);
+const path = creates ? '/api/v1/tasks' : (process.argv[2] ?? '/api/v1/auth/me');
+const server = await startServer(
+  process.env.BENCH_DATABASE === 'postgres' ? 'postgres' : 'sqlite',
+  JSON.parse(process.env.BENCH_SERVICE_ENV ?? '{}') as Record<string, string>,
+);
 // BENCH_LOADS=1 and many runs, alternating versions, separates them better: a process's speed varies more than its loads'.
 const populations: Client[][] = [];
 for (let i = 0; i < Number(process.env.BENCH_LOADS ?? 3); i++) populations.push(await population(server));
@@ -41,18 +44,28 @@ const main = `/proc/${pid}/task/${pid}/stat`;
 
 try {
   const burst = Number(process.env.BENCH_BURST ?? 0);
-  await Promise.all(Array.from({ length: burst }, async (_, i) => {
-    const c = populations[0]![i % populations[0]!.length]!;
-    await (await fetch(`${server.url}/api/v1/tasks/${c.taskId}`, { headers: { authorization: `Bearer ${c.token}` } })).arrayBuffer();
-  }));
+  await Promise.all(
+    Array.from({ length: burst }, async (_, i) => {
+      const c = populations[0]![i % populations[0]!.length]!;
+      await (
+        await fetch(`${server.url}/api/v1/tasks/${c.taskId}`, { headers: { authorization: `Bearer ${c.token}` } })
+      ).arrayBuffer();
+    }),
+  );
   for (const [i, clients] of populations.entries()) {
     const requests = [];
     for (const c of clients) {
-      const headers: Record<string, string> = { authorization: `Bearer ${c.token}`, ...(creates ? { 'content-type': 'application/json' } : {}) };
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${c.token}`,
+        ...(creates ? { 'content-type': 'application/json' } : {}),
+      };
       const body = creates ? JSON.stringify({ tree_id: c.treeId, ...NEW_TASK }) : undefined;
       const request = { path: path.replace('{task}', c.taskId), headers, body };
       // BENCH_REVALIDATE=1: every request carries the answer's ETag, so the service answers 304.
-      if (revalidates) request.headers['if-none-match'] = (await fetch(server.url + request.path, { headers: request.headers })).headers.get('etag')!;
+      if (revalidates)
+        request.headers['if-none-match'] = (
+          await fetch(server.url + request.path, { headers: request.headers })
+        ).headers.get('etag')!;
       requests.push(request);
     }
     const expectStatus = creates ? 201 : revalidates ? 304 : 200;
@@ -62,8 +75,10 @@ try {
     const measured = await load(path, { url: server.url, method, requests, expectStatus });
     const answered = measured.requestsPerSecond * SECONDS;
     const perRequest = (before: number, file: string) => ((cpuMicros(file) - before) / answered).toFixed(1);
-    console.log(`${path}: ${measured.requestsPerSecond.toFixed(0)} req/s, ${perRequest(allBefore, all)} µs CPU per request (main thread ${perRequest(mainBefore, main)})` +
-      (measured.errors > 0 ? `, ${measured.errors} FAILED` : ''));
+    console.log(
+      `${path}: ${measured.requestsPerSecond.toFixed(0)} req/s, ${perRequest(allBefore, all)} µs CPU per request (main thread ${perRequest(mainBefore, main)})` +
+        (measured.errors > 0 ? `, ${measured.errors} FAILED` : ''),
+    );
   }
 } finally {
   await server.close();

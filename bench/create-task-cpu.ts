@@ -19,12 +19,16 @@ async function run(label: string, parallel: number): Promise<void> {
   const startCpu = cpuUsage();
   const start = performance.now();
   let next = 0;
-  await Promise.all(Array.from({ length: parallel }, async () => {
-    while (next++ < COUNT) await createTask(deps, actor, { tree_id: tree.id, ...NEW_TASK });
-  }));
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next++ < COUNT) await createTask(deps, actor, { tree_id: tree.id, ...NEW_TASK });
+    }),
+  );
   const cpu = cpuUsage(startCpu);
   const wall = performance.now() - start;
-  console.log(`${label}: ${((cpu.user + cpu.system) / COUNT).toFixed(1)} µs CPU per create, ${(COUNT / (wall / 1000)).toFixed(0)} creates/s`);
+  console.log(
+    `${label}: ${((cpu.user + cpu.system) / COUNT).toFixed(1)} µs CPU per create, ${(COUNT / (wall / 1000)).toFixed(0)} creates/s`,
+  );
 }
 
 // BENCH_PARALLEL=10 runs only that (e.g. under valgrind, where instruction counts replace CPU time).

@@ -14,10 +14,17 @@ const kind = (process.argv[2] ?? 'sqlite') as 'sqlite' | 'postgres';
 const server = await startServer(kind);
 const { actor, token } = await makeAgent(server, 'grove');
 const tree = await createTree(server.app.deps, actor, { name: 'at budget' });
-await insertTasksBulk(server.app.deps, actor, tree.id, Array.from({ length: 9_998 }, (_, i) => taskFields(i)));
+await insertTasksBulk(
+  server.app.deps,
+  actor,
+  tree.id,
+  Array.from({ length: 9_998 }, (_, i) => taskFields(i)),
+);
 const once = async () => {
   const t = performance.now();
-  const answer = await fetch(`${server.url}/api/v1/trees/${tree.id}/export`, { headers: { authorization: `Bearer ${token}` } });
+  const answer = await fetch(`${server.url}/api/v1/trees/${tree.id}/export`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   await answer.arrayBuffer();
   return performance.now() - t;
 };
@@ -27,7 +34,9 @@ const cpu0 = process.cpuUsage();
 for (let i = 0; i < 30; i++) plain.push(await once());
 plain.sort((a, b) => a - b);
 const cpu = process.cpuUsage(cpu0);
-console.log(`export without profiler: p50 ${plain[15]!.toFixed(1)} ms, min ${plain[0]!.toFixed(1)} ms, CPU ${((cpu.user + cpu.system) / 30_000).toFixed(1)} ms each`);
+console.log(
+  `export without profiler: p50 ${plain[15]!.toFixed(1)} ms, min ${plain[0]!.toFixed(1)} ms, CPU ${((cpu.user + cpu.system) / 30_000).toFixed(1)} ms each`,
+);
 const session = new Session();
 session.connect();
 await session.post('Profiler.enable');

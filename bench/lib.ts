@@ -53,11 +53,15 @@ export interface BenchServer {
 }
 
 /** The real service on a fresh DATA_DIR (or, with DATABASE_URL, in a fresh PostgreSQL schema). */
-export async function startServer(kind: 'sqlite' | 'postgres' = 'sqlite', extraEnv: Record<string, string> = {}): Promise<BenchServer> {
+export async function startServer(
+  kind: 'sqlite' | 'postgres' = 'sqlite',
+  extraEnv: Record<string, string> = {},
+): Promise<BenchServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tasktree-bench-'));
   const schema = kind === 'postgres' ? `bench_${randomBytes(4).toString('hex')}` : null;
   const env: Record<string, string> = {
-    DATA_DIR: dataDir, SECRET: 'bench-secret-0123456789',
+    DATA_DIR: dataDir,
+    SECRET: 'bench-secret-0123456789',
     ...(schema !== null ? { DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA: schema } : {}),
     ...extraEnv,
   };
@@ -78,11 +82,26 @@ export async function startServer(kind: 'sqlite' | 'postgres' = 'sqlite', extraE
       // BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the service as it runs.
       const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
       child = spawn(process.execPath, [...nodeArgs, join(here, '../dist/main.js')], {
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' },
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          ...env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+        },
         stdio: ['ignore', log, log],
       });
       server.url = `http://127.0.0.1:${port}`;
-      for (let i = 0; i < 400 && !(await fetch(`${server.url}/readyz`).then((r) => r.ok, () => false)); i++) await delay(50);
+      for (
+        let i = 0;
+        i < 400 &&
+        !(await fetch(`${server.url}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        ));
+        i++
+      )
+        await delay(50);
       return { url: server.url, pid: child.pid! };
     },
     async close() {
@@ -124,7 +143,13 @@ let built: Promise<void> | null = null;
  */
 function ensureBuilt(): Promise<void> {
   built ??= (async () => {
-    const compiled = (() => { try { return statSync(join(root, 'dist/main.js')).mtimeMs; } catch { return 0; } })();
+    const compiled = (() => {
+      try {
+        return statSync(join(root, 'dist/main.js')).mtimeMs;
+      } catch {
+        return 0;
+      }
+    })();
     if (compiled >= newestIn(join(root, 'src'))) return;
     console.error('bench: dist/ is older than src/, running npm run build');
     await run('npm', ['run', 'build'], { cwd: root, maxBuffer: 16 << 20 });
@@ -147,7 +172,10 @@ export function benchDatabases(): ('sqlite' | 'postgres')[] {
 }
 
 /** A user on the given plan with a personal token holding every scope the plan allows. */
-export async function makeAgent(server: BenchServer, plan: PlanName = 'grove'): Promise<{ actor: Actor; token: string }> {
+export async function makeAgent(
+  server: BenchServer,
+  plan: PlanName = 'grove',
+): Promise<{ actor: Actor; token: string }> {
   const deps = server.app.deps;
   const email = `bench-${randomBytes(4).toString('hex')}@example.test`;
   await registerUser(deps, { email, password: 'bench password 123' });
@@ -158,7 +186,9 @@ export async function makeAgent(server: BenchServer, plan: PlanName = 'grove'): 
 }
 
 /** A bare Fastify server answering a small JSON document: the ceiling of any route. */
-export async function startBaseline(setup?: (app: FastifyInstance) => void): Promise<{ url: string; close(): Promise<void> }> {
+export async function startBaseline(
+  setup?: (app: FastifyInstance) => void,
+): Promise<{ url: string; close(): Promise<void> }> {
   const app = Fastify({ logger: false });
   if (setup) setup(app);
   else app.get('/', async () => ({ ok: true, id: 'tsk_01JBENCHMARK0000000000000', title: 'a small JSON document' }));
@@ -188,18 +218,36 @@ export interface LoadOptions {
 export async function load(name: string, options: LoadOptions): Promise<Measurement> {
   const common = { ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers };
   const requests = (options.requests ?? [{}]).map((r) => ({
-    ...r, headers: { ...common, ...r.headers }, ...(r.body ?? options.body) !== undefined ? { body: r.body ?? options.body } : {},
+    ...r,
+    headers: { ...common, ...r.headers },
+    ...((r.body ?? options.body) !== undefined ? { body: r.body ?? options.body } : {}),
   }));
-  const plan: LoadPlan = { url: options.url, method: options.method ?? 'GET', requests, seconds: options.seconds ?? SECONDS, connections: options.connections ?? CONNECTIONS };
+  const plan: LoadPlan = {
+    url: options.url,
+    method: options.method ?? 'GET',
+    requests,
+    seconds: options.seconds ?? SECONDS,
+    connections: options.connections ?? CONNECTIONS,
+  };
   const dir = mkdtempSync(join(tmpdir(), 'tasktree-load-'));
   const planFile = join(dir, 'plan.json');
   writeFileSync(planFile, JSON.stringify(plan));
   try {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', join(here, 'load-process.ts'), planFile], { maxBuffer: 1 << 20 });
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', join(here, 'load-process.ts'), planFile], {
+      maxBuffer: 1 << 20,
+    });
     const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as LoadResult;
     const expected = String(options.expectStatus ?? 200);
-    const wrong = Object.entries(result.statuses).filter(([code]) => code !== expected).reduce((n, [, count]) => n + count, 0);
-    return { name, requestsPerSecond: result.requestsPerSecond, p50: result.p50, p99: result.p99, errors: result.errors + wrong };
+    const wrong = Object.entries(result.statuses)
+      .filter(([code]) => code !== expected)
+      .reduce((n, [, count]) => n + count, 0);
+    return {
+      name,
+      requestsPerSecond: result.requestsPerSecond,
+      p50: result.p50,
+      p99: result.p99,
+      errors: result.errors + wrong,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -212,12 +260,18 @@ export async function load(name: string, options: LoadOptions): Promise<Measurem
 export async function startNodeBaseline(): Promise<{ url: string; close(): Promise<void> }> {
   const body = JSON.stringify({ ok: true, id: 'tsk_01JBENCHMARK0000000000000', title: 'a small JSON document' });
   const server = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    response.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+    });
     response.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${address.port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** The unmeasured load before each case: a running service has compiled its hot paths long since. */
@@ -229,7 +283,11 @@ const WARM_UP_SECONDS = 1;
  * denominator (the mean of the two) instead of in the figure. The subject is loaded for a second
  * first, unmeasured, so its figure is of compiled code rather than of V8 warming up.
  */
-export async function bracketed(baselineUrl: string, name: string, options: LoadOptions): Promise<[Measurement, Measurement]> {
+export async function bracketed(
+  baselineUrl: string,
+  name: string,
+  options: LoadOptions,
+): Promise<[Measurement, Measurement]> {
   await load(`${name} (warm-up)`, { ...options, seconds: WARM_UP_SECONDS });
   const before = await load('node:http baseline', { url: `${baselineUrl}/` });
   const measured = await load(name, options);
@@ -237,7 +295,10 @@ export async function bracketed(baselineUrl: string, name: string, options: Load
   const mean = (a: number, b: number) => (a + b) / 2;
   const baseline: Measurement = {
     name: `node:http baseline (before ${before.requestsPerSecond.toFixed(0)}, after ${after.requestsPerSecond.toFixed(0)})`,
-    requestsPerSecond: mean(before.requestsPerSecond, after.requestsPerSecond), p50: mean(before.p50, after.p50), p99: mean(before.p99, after.p99), errors: before.errors + after.errors,
+    requestsPerSecond: mean(before.requestsPerSecond, after.requestsPerSecond),
+    p50: mean(before.p50, after.p50),
+    p99: mean(before.p99, after.p99),
+    errors: before.errors + after.errors,
   };
   return [measured, baseline];
 }
@@ -254,15 +315,25 @@ export interface Client {
  * Loads rotate through them, so the real limit of 600 requests a minute per token applies to
  * each one and no load is one token's.
  */
-export async function population(server: BenchServer, users = 25, tokensPerUser = 20, plan: PlanName = 'sprout'): Promise<Client[]> {
+export async function population(
+  server: BenchServer,
+  users = 25,
+  tokensPerUser = 20,
+  plan: PlanName = 'sprout',
+): Promise<Client[]> {
   const deps = server.app.deps;
   const clients: Client[] = [];
   for (let u = 0; u < users; u++) {
     const { actor, token } = await makeAgent(server, plan);
     const tree = await createTree(deps, actor, { name: `Client tree ${u}` });
-    const task = await createTask(deps, actor, { tree_id: tree.id, title: `Water the roses ${u}`, notes: 'twice a week in summer' });
+    const task = await createTask(deps, actor, {
+      tree_id: tree.id,
+      title: `Water the roses ${u}`,
+      notes: 'twice a week in summer',
+    });
     const tokens = [token];
-    while (tokens.length < tokensPerUser) tokens.push((await createToken(deps, actor, { name: `client ${tokens.length}` })).value);
+    while (tokens.length < tokensPerUser)
+      tokens.push((await createToken(deps, actor, { name: `client ${tokens.length}` })).value);
     for (const value of tokens) clients.push({ actor, token: value, treeId: tree.id, taskId: task.id });
   }
   return clients;
@@ -273,15 +344,23 @@ export async function population(server: BenchServer, users = 25, tokensPerUser 
  * on a shared 2-core machine the baseline alone drifts by 10 % and more between minutes, and
  * alternating keeps both measured under the same conditions.
  */
-export async function alternate(baseline: [string, LoadOptions], subject: [string, LoadOptions], rounds = 3): Promise<[Measurement, Measurement]> {
+export async function alternate(
+  baseline: [string, LoadOptions],
+  subject: [string, LoadOptions],
+  rounds = 3,
+): Promise<[Measurement, Measurement]> {
   const runs: [Measurement[], Measurement[]] = [[], []];
   for (let i = 0; i < rounds; i++) {
     runs[0].push(await load(...baseline));
     runs[1].push(await load(...subject));
   }
-  const median = (all: Measurement[]) => [...all].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(all.length / 2)]!;
+  const median = (all: Measurement[]) =>
+    [...all].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(all.length / 2)]!;
   const [base, measured] = [median(runs[0]), median(runs[1])];
-  return [{ ...base, name: `${base.name} (median of ${rounds})` }, { ...measured, name: `${measured.name} (median of ${rounds}, alternating)` }];
+  return [
+    { ...base, name: `${base.name} (median of ${rounds})` },
+    { ...measured, name: `${measured.name} (median of ${rounds}, alternating)` },
+  ];
 }
 
 /** Times an async operation `runs` times in a row; latencies in milliseconds. */

@@ -32,6 +32,13 @@ const result = await autocannon({
   requests: plan.requests.map((r) => ({ method: plan.method, ...r })),
 });
 const statuses: Record<string, number> = {};
-for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = (stat as { count: number }).count;
-const answer: LoadResult = { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, statuses };
+for (const [code, stat] of Object.entries(result.statusCodeStats ?? {}))
+  statuses[code] = (stat as { count: number }).count;
+const answer: LoadResult = {
+  requestsPerSecond: result.requests.average,
+  p50: result.latency.p50,
+  p99: result.latency.p99,
+  errors: result.errors + result.timeouts,
+  statuses,
+};
 process.stdout.write(`${JSON.stringify(answer)}\n`);

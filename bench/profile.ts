@@ -22,7 +22,7 @@ const CASES: Record<string, string> = {
   'mcp-modern': 'POST /mcp tools/call get_task, 2026-07-28 (no session)',
 };
 if (CASES[shape] === undefined) throw new Error(`unknown shape ${shape}: one of ${Object.keys(CASES).join(', ')}`);
-const server = await startServer(kind, JSON.parse(process.env.BENCH_SERVICE_ENV ?? "{}") as Record<string, string>);
+const server = await startServer(kind, JSON.parse(process.env.BENCH_SERVICE_ENV ?? '{}') as Record<string, string>);
 const chosen = (await cases(server, [await population(server)])).find(([name]) => name === CASES[shape]);
 const plan = chosen![1];
 const session = new Session();
@@ -34,7 +34,9 @@ const result = await load(shape, plan);
 const { profile } = await session.post('Profiler.stop');
 const file = `profile-${shape}-${kind}.cpuprofile`;
 writeFileSync(file, JSON.stringify(profile));
-console.log(`${shape} (${kind}): ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99} ms, errors ${result.errors}; profile in ${file}`);
+console.log(
+  `${shape} (${kind}): ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99} ms, errors ${result.errors}; profile in ${file}`,
+);
 
 printSelfTime(profile, 40);
 await server.close();

@@ -3,7 +3,28 @@ import type { Actor } from '../src/domain/actor.js';
 import { createTree } from '../src/domain/trees/trees.js';
 import { insertTasksBulk } from '../src/domain/trees/tasks.js';
 
-const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'po', 'da', 'fi', 'gu', 'he', 'ja', 'wi', 'xo', 'yu', 'bre', 'str'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ne',
+  'ru',
+  'sa',
+  'ti',
+  'vo',
+  'ze',
+  'po',
+  'da',
+  'fi',
+  'gu',
+  'he',
+  'ja',
+  'wi',
+  'xo',
+  'yu',
+  'bre',
+  'str',
+];
 
 /** A deterministic vocabulary of 8,000 pseudo-words, so searches match a realistic few. */
 function word(n: number): string {
@@ -31,18 +52,23 @@ export function taskFields(i: number) {
 }
 
 /** Builds trees through the domain's bulk path; returns their ids and the seconds it took. */
-export async function seedTasks(deps: Deps, actor: Actor, trees: number, perTree: number): Promise<{ treeIds: string[]; seconds: number }> {
+export async function seedTasks(
+  deps: Deps,
+  actor: Actor,
+  trees: number,
+  perTree: number,
+): Promise<{ treeIds: string[]; seconds: number }> {
   const started = performance.now();
   const treeIds: string[] = [];
   for (let t = 0; t < trees; t++) {
     const tree = await createTree(deps, actor, { name: `bench ${t}` });
     for (let start = 0; start < perTree; start += 10_000) {
-      const batch = Array.from({ length: Math.min(10_000, perTree - start) }, (_, i) => taskFields(t * perTree + start + i));
+      const batch = Array.from({ length: Math.min(10_000, perTree - start) }, (_, i) =>
+        taskFields(t * perTree + start + i),
+      );
       await insertTasksBulk(deps, actor, tree.id, batch);
     }
     treeIds.push(tree.id);
   }
   return { treeIds, seconds: (performance.now() - started) / 1000 };
 }
-
-

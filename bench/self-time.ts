@@ -12,5 +12,6 @@ export function printSelfTime(profile: Profiler.Profile, top: number): void {
     self.set(key, (self.get(key) ?? 0) + (dt[i] ?? 0));
     total += dt[i] ?? 0;
   });
-  for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${((100 * us) / total).toFixed(1).padStart(5)} %  ${key}`);
+  for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`${((100 * us) / total).toFixed(1).padStart(5)} %  ${key}`);
 }

@@ -12,12 +12,22 @@ const target = process.argv[2] ?? 'bench-target.json';
 const server = await startServer(process.env.DATABASE_URL ? 'postgres' : 'sqlite');
 const { token, actor } = await makeAgent(server);
 const tree = await createTree(server.app.deps, actor, { name: 'Bench' });
-const task = await createTask(server.app.deps, actor, { tree_id: tree.id, title: 'Water the roses', notes: 'twice a week' });
+const task = await createTask(server.app.deps, actor, {
+  tree_id: tree.id,
+  title: 'Water the roses',
+  notes: 'twice a week',
+});
 const trees = [];
 for (let i = 0; i < 4; i++) trees.push((await createTree(server.app.deps, actor, { name: `Creates ${i}` })).id);
 const bare = await startBaseline();
-writeFileSync(target, JSON.stringify({ url: server.url, bare: bare.url, token, pid: process.pid, task: task.id, trees }));
+writeFileSync(
+  target,
+  JSON.stringify({ url: server.url, bare: bare.url, token, pid: process.pid, task: task.id, trees }),
+);
 process.on('SIGTERM', () => {
-  void server.close().then(() => bare.close()).then(() => process.exit(0));
+  void server
+    .close()
+    .then(() => bare.close())
+    .then(() => process.exit(0));
 });
 setInterval(() => {}, 60_000);

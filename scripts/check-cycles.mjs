@@ -17,7 +17,8 @@ const found = result.circular().map((cycle) => cycle.join(' > '));
 const unexpected = found.filter((cycle) => !allowed.has(cycle));
 const gone = [...allowed].filter((cycle) => !found.includes(cycle));
 for (const cycle of unexpected) console.error(`import cycle: ${cycle}`);
-for (const cycle of gone) console.error(`no longer a cycle, remove it from the allowance in scripts/check-cycles.mjs: ${cycle}`);
+for (const cycle of gone)
+  console.error(`no longer a cycle, remove it from the allowance in scripts/check-cycles.mjs: ${cycle}`);
 if (unexpected.length > 0 || gone.length > 0) process.exit(1);
 const beyond = allowed.size === 0 ? '' : ` beyond the ${allowed.size} allowed`;
 console.log(`no import cycles${beyond} in ${Object.keys(result.obj()).length} files`);

@@ -48,7 +48,10 @@ export async function makeBlobStore(config: Config): Promise<BlobStore> {
  * Opens the store (migrating it) and builds the domain dependencies; `close` releases them all.
  * `metrics`, when given, times every query and watches the store, the journal and the queue.
  */
-export async function openDeps(config: Config, metrics: Metrics | null = null): Promise<{ deps: Deps; store: Store; close(): Promise<void> }> {
+export async function openDeps(
+  config: Config,
+  metrics: Metrics | null = null,
+): Promise<{ deps: Deps; store: Store; close(): Promise<void> }> {
   const store = await openStore(metrics === null ? config : { ...config, onQuery: metrics.observeQuery });
   try {
     await migrateToLatest(store);
@@ -61,10 +64,25 @@ export async function openDeps(config: Config, metrics: Metrics | null = null): 
   // balancer, and a revocation on one must end the token on all of them with the next request.
   const credentials = new CredentialCache(store.dialect === 'sqlite' ? CREDENTIAL_TTL_MS : 0);
   const deps: Deps = {
-    db: store.db, dialect: store.dialect, config, limiter: await makeLimiter(config), journal: new Journal(store.db, store.dialect, config.journal),
-    blobs, tempFiles: new TempFiles(join(config.dataDir, 'blobs', 'tmp')), photos: new PhotoCleaner(), speech: new SpeechWorker(store.db, config, blobs),
-    mailer: config.smtpUrl === null ? null : await smtpMailer(config.smtpUrl, config.mailFrom ?? `Task Tree <no-reply@${new URL(config.publicUrl).hostname}>`),
-    credentials, billing: await makeBillingProvider(config.billing), metrics,
+    db: store.db,
+    dialect: store.dialect,
+    config,
+    limiter: await makeLimiter(config),
+    journal: new Journal(store.db, store.dialect, config.journal),
+    blobs,
+    tempFiles: new TempFiles(join(config.dataDir, 'blobs', 'tmp')),
+    photos: new PhotoCleaner(),
+    speech: new SpeechWorker(store.db, config, blobs),
+    mailer:
+      config.smtpUrl === null
+        ? null
+        : await smtpMailer(
+            config.smtpUrl,
+            config.mailFrom ?? `Task Tree <no-reply@${new URL(config.publicUrl).hostname}>`,
+          ),
+    credentials,
+    billing: await makeBillingProvider(config.billing),
+    metrics,
   };
   metrics?.watch({ store, db: store.db, journal: deps.journal });
   return {
@@ -104,7 +122,8 @@ export async function createApp(config: Config): Promise<App> {
   deps.limiter.onError = warnWith(server.log, 'redis unreachable');
   const upkeep = setInterval(() => {
     void runRetention(deps).then((outcomes) => {
-      for (const outcome of outcomes) if ('error' in outcome) server.log.warn({ err: { message: outcome.error } }, `${outcome.job} retention failed`);
+      for (const outcome of outcomes)
+        if ('error' in outcome) server.log.warn({ err: { message: outcome.error } }, `${outcome.job} retention failed`);
     });
   }, HOUR_MS);
   upkeep.unref();

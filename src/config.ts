@@ -113,7 +113,8 @@ function httpUrl(name: string, value: string | undefined): string | null {
   } catch {
     throw new Error(`${name} must be an http(s) URL, got "${text}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${name} must be an http(s) URL, got "${text}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`${name} must be an http(s) URL, got "${text}"`);
   return text;
 }
 
@@ -139,7 +140,8 @@ function loadMetrics(env: Env, servicePort: number): MetricsConfig | null {
   const portText = nonEmpty(env.METRICS_PORT);
   const token = nonEmpty(env.METRICS_TOKEN);
   if (portText === null) {
-    if (token !== null) throw new Error('METRICS_TOKEN is set but METRICS_PORT is not; metrics are served only on their own port');
+    if (token !== null)
+      throw new Error('METRICS_TOKEN is set but METRICS_PORT is not; metrics are served only on their own port');
     return null;
   }
   const port = parsePort(portText, 'METRICS_PORT');
@@ -185,7 +187,9 @@ function parseTrustProxy(value: string | undefined): TrustProxy | null {
   const addresses = text.split(',').map((entry) => entry.trim());
   const bad = addresses.find((entry) => !isAddressOrCidr(entry));
   if (bad !== undefined) {
-    throw new Error(`TRUST_PROXY must be a hop count (e.g. 1) or a comma list of proxy addresses or CIDRs (e.g. 10.0.0.5,172.16.0.0/12); "${bad}" is neither`);
+    throw new Error(
+      `TRUST_PROXY must be a hop count (e.g. 1) or a comma list of proxy addresses or CIDRs (e.g. 10.0.0.5,172.16.0.0/12); "${bad}" is neither`,
+    );
   }
   return { addresses };
 }
@@ -193,7 +197,8 @@ function parseTrustProxy(value: string | undefined): TrustProxy | null {
 function parseRate(value: string | undefined): number {
   if (value === undefined || value === '') return 600;
   const rate = Number(value);
-  if (!Number.isInteger(rate) || rate < 1) throw new Error(`RATE_LIMIT_PER_MINUTE must be a positive integer, got "${value}"`);
+  if (!Number.isInteger(rate) || rate < 1)
+    throw new Error(`RATE_LIMIT_PER_MINUTE must be a positive integer, got "${value}"`);
   return rate;
 }
 
@@ -209,7 +214,8 @@ function loadHttpTimeouts(env: Env): HttpTimeouts {
     bodyIdleTimeoutMs: seconds('BODY_IDLE_TIMEOUT_SECONDS', 30),
     keepAliveTimeoutMs: seconds('KEEP_ALIVE_TIMEOUT_SECONDS', 72),
   };
-  if (timeouts.headersTimeoutMs > timeouts.requestTimeoutMs) throw new Error('HEADERS_TIMEOUT_SECONDS must not exceed REQUEST_TIMEOUT_SECONDS');
+  if (timeouts.headersTimeoutMs > timeouts.requestTimeoutMs)
+    throw new Error('HEADERS_TIMEOUT_SECONDS must not exceed REQUEST_TIMEOUT_SECONDS');
   return timeouts;
 }
 
@@ -217,7 +223,8 @@ function minorUnits(name: string, value: string | undefined, fallback: number): 
   if (value === undefined || value.trim() === '') return fallback;
   // Digits only: "12.00" would read as 12 cents, not the 12 dollars it was meant as.
   const amount = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error(`${name} must be a whole number of minor units (500 is 5.00), got "${value}"`);
+  if (!Number.isSafeInteger(amount) || amount <= 0)
+    throw new Error(`${name} must be a whole number of minor units (500 is 5.00), got "${value}"`);
   return amount;
 }
 
@@ -229,15 +236,19 @@ function minorUnits(name: string, value: string | undefined, fallback: number): 
 function loadBilling(env: Env): BillingConfig {
   const providerKey = nonEmpty(env.BILLING_PROVIDER_KEY);
   if (providerKey !== null && /^(sk|rk)_live_/.test(providerKey)) {
-    throw new Error('BILLING_PROVIDER_KEY is a live key (sk_live_/rk_live_); billing runs in test mode only, so use a test key (sk_test_/rk_test_)');
+    throw new Error(
+      'BILLING_PROVIDER_KEY is a live key (sk_live_/rk_live_); billing runs in test mode only, so use a test key (sk_test_/rk_test_)',
+    );
   }
   if (providerKey !== null && !/^(sk|rk)_test_/.test(providerKey)) {
     throw new Error('BILLING_PROVIDER_KEY must be a test key (sk_test_… or rk_test_…)');
   }
   const webhookSecret = nonEmpty(env.BILLING_WEBHOOK_SECRET);
-  if (webhookSecret !== null && !webhookSecret.startsWith('whsec_')) throw new Error('BILLING_WEBHOOK_SECRET must be a webhook signing secret (whsec_…)');
+  if (webhookSecret !== null && !webhookSecret.startsWith('whsec_'))
+    throw new Error('BILLING_WEBHOOK_SECRET must be a webhook signing secret (whsec_…)');
   const currency = (nonEmpty(env.BILLING_CURRENCY) ?? 'usd').toLowerCase();
-  if (!/^[a-z]{3}$/.test(currency)) throw new Error(`BILLING_CURRENCY must be a three-letter currency code, got "${currency}"`);
+  if (!/^[a-z]{3}$/.test(currency))
+    throw new Error(`BILLING_CURRENCY must be a three-letter currency code, got "${currency}"`);
   return {
     providerKey,
     webhookSecret,
@@ -259,25 +270,45 @@ function loadBlobStore(env: Env): BlobStoreConfig {
   const url = nonEmpty(env.BLOB_STORE_URL);
   if (url === null) return { kind: 'disk' };
   const match = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(url);
-  if (match === null) throw new Error(`BLOB_STORE_URL must look like s3://bucket/prefix (or be unset for DATA_DIR), got "${url}"`);
+  if (match === null)
+    throw new Error(`BLOB_STORE_URL must look like s3://bucket/prefix (or be unset for DATA_DIR), got "${url}"`);
   const bucket = match[1]!;
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new Error(`BLOB_STORE_URL: "${bucket}" is not a valid bucket name (3 to 63 lower-case letters, digits, dots and hyphens)`);
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+    throw new Error(
+      `BLOB_STORE_URL: "${bucket}" is not a valid bucket name (3 to 63 lower-case letters, digits, dots and hyphens)`,
+    );
   const prefix = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
-  if (prefix.split('/').some((part) => part === '.' || part === '..') || /\/\//.test(prefix)) throw new Error(`BLOB_STORE_URL: the prefix "${prefix}" must not hold empty, "." or ".." segments`);
+  if (prefix.split('/').some((part) => part === '.' || part === '..') || /\/\//.test(prefix))
+    throw new Error(`BLOB_STORE_URL: the prefix "${prefix}" must not hold empty, "." or ".." segments`);
   const endpoint = httpUrl('S3_ENDPOINT', env.S3_ENDPOINT) ?? httpUrl('AWS_ENDPOINT_URL_S3', env.AWS_ENDPOINT_URL_S3);
-  const region = nonEmpty(env.AWS_REGION) ?? nonEmpty(env.AWS_DEFAULT_REGION) ?? (endpoint !== null ? 'us-east-1' : null);
-  if (region === null) throw new Error('AWS_REGION is required with BLOB_STORE_URL on AWS (or set S3_ENDPOINT for another S3-compatible store)');
+  const region =
+    nonEmpty(env.AWS_REGION) ?? nonEmpty(env.AWS_DEFAULT_REGION) ?? (endpoint !== null ? 'us-east-1' : null);
+  if (region === null)
+    throw new Error(
+      'AWS_REGION is required with BLOB_STORE_URL on AWS (or set S3_ENDPOINT for another S3-compatible store)',
+    );
   const pathStyle = nonEmpty(env.S3_FORCE_PATH_STYLE);
-  if (pathStyle !== null && pathStyle !== 'true' && pathStyle !== 'false') throw new Error(`S3_FORCE_PATH_STYLE must be true or false, got "${pathStyle}"`);
+  if (pathStyle !== null && pathStyle !== 'true' && pathStyle !== 'false')
+    throw new Error(`S3_FORCE_PATH_STYLE must be true or false, got "${pathStyle}"`);
   const accessKeyId = nonEmpty(env.AWS_ACCESS_KEY_ID);
   const secretAccessKey = nonEmpty(env.AWS_SECRET_ACCESS_KEY);
-  if ((accessKeyId === null) !== (secretAccessKey === null)) throw new Error('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together (or both left unset for the default credential chain)');
+  if ((accessKeyId === null) !== (secretAccessKey === null))
+    throw new Error(
+      'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together (or both left unset for the default credential chain)',
+    );
   const sessionToken = nonEmpty(env.AWS_SESSION_TOKEN);
   return {
-    kind: 's3', bucket, prefix, endpoint, region,
+    kind: 's3',
+    bucket,
+    prefix,
+    endpoint,
+    region,
     // A non-AWS endpoint rarely has a DNS name per bucket; AWS itself wants virtual-hosted style.
     forcePathStyle: pathStyle !== null ? pathStyle === 'true' : endpoint !== null,
-    credentials: accessKeyId !== null && secretAccessKey !== null ? { accessKeyId, secretAccessKey, ...(sessionToken !== null ? { sessionToken } : {}) } : null,
+    credentials:
+      accessKeyId !== null && secretAccessKey !== null
+        ? { accessKeyId, secretAccessKey, ...(sessionToken !== null ? { sessionToken } : {}) }
+        : null,
   };
 }
 
@@ -291,7 +322,10 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const secret = nonEmpty(env.SECRET) ?? loadOrCreateSecret(dataDir);
   if (secret.length < 16) throw new Error('SECRET must be at least 16 characters');
-  const publicUrl = (nonEmpty(env.PUBLIC_URL) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
+  const publicUrl = (nonEmpty(env.PUBLIC_URL) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(
+    /\/+$/,
+    '',
+  );
   return {
     port,
     host,
@@ -299,7 +333,8 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     databaseUrl,
     databaseSchema: nonEmpty(env.DATABASE_SCHEMA),
-    statementTimeoutMs: parsePositive('DATABASE_STATEMENT_TIMEOUT_SECONDS', env.DATABASE_STATEMENT_TIMEOUT_SECONDS, 30) * 1000,
+    statementTimeoutMs:
+      parsePositive('DATABASE_STATEMENT_TIMEOUT_SECONDS', env.DATABASE_STATEMENT_TIMEOUT_SECONDS, 30) * 1000,
     redisUrl: nonEmpty(env.REDIS_URL),
     secret,
     speech: {

@@ -26,7 +26,10 @@ export const retentionJobs: RetentionJob[] = [
   { name: 'password_resets', run: (deps, now) => purgeExpiredResets(deps, now) },
   { name: 'email_verifications', run: (deps, now) => purgeExpiredVerifications(deps, now) },
   { name: 'mcp_sessions', run: (deps, now) => purgeDeadMcpSessions(deps, now) },
-  { name: 'oauth', run: async (deps, now) => Object.values(await sweepOAuth(deps, now)).reduce((sum, n) => sum + n, 0) },
+  {
+    name: 'oauth',
+    run: async (deps, now) => Object.values(await sweepOAuth(deps, now)).reduce((sum, n) => sum + n, 0),
+  },
   { name: 'blobs', run: (deps, now) => sweepBlobs(deps, now.getTime()) },
 ];
 
@@ -36,7 +39,11 @@ export type RetentionOutcome = { job: string; removed: number } | { job: string;
  * Runs every job once, one after the other (they are light, and a small database should not
  * see them all at once). A failing job is reported and the others still run.
  */
-export async function runRetention(deps: Deps, jobs: readonly RetentionJob[] = retentionJobs, now = new Date()): Promise<RetentionOutcome[]> {
+export async function runRetention(
+  deps: Deps,
+  jobs: readonly RetentionJob[] = retentionJobs,
+  now = new Date(),
+): Promise<RetentionOutcome[]> {
   const outcomes: RetentionOutcome[] = [];
   for (const job of jobs) {
     try {

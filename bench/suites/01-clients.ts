@@ -1,4 +1,18 @@
-import { benchDatabases, bracketed, NEW_TASK, population, printHeader, report, startBaseline, startNodeBaseline, startServer, type BenchServer, type Client, type LoadOptions, type Measurement } from '../lib.js';
+import {
+  benchDatabases,
+  bracketed,
+  NEW_TASK,
+  population,
+  printHeader,
+  report,
+  startBaseline,
+  startNodeBaseline,
+  startServer,
+  type BenchServer,
+  type Client,
+  type LoadOptions,
+  type Measurement,
+} from '../lib.js';
 
 const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
 const MODERN = '2026-07-28';
@@ -14,7 +28,9 @@ export async function run(): Promise<void> {
     // The framework's own ceiling on this machine: Fastify answering a small JSON, nothing of ours.
     printHeader('The framework alone');
     const fastify = await startBaseline();
-    const [bare, base] = await bracketed(baseline.url, 'bare Fastify, small JSON, no logger', { url: `${fastify.url}/` });
+    const [bare, base] = await bracketed(baseline.url, 'bare Fastify, small JSON, no logger', {
+      url: `${fastify.url}/`,
+    });
     await fastify.close();
     report(base);
     report(bare, base, 'the most any route reaches');
@@ -30,10 +46,13 @@ export async function run(): Promise<void> {
         let rest: [measured: Measurement, base: Measurement] | null = null;
         // BENCH_CASE=auth/me measures only the cases whose name holds that text.
         const only = process.env.BENCH_CASE;
-        for (const [name, options, target] of (await cases(server, populations)).filter(([n]) => only === undefined || n.includes(only))) {
+        for (const [name, options, target] of (await cases(server, populations)).filter(
+          ([n]) => only === undefined || n.includes(only),
+        )) {
           const [measured, base] = await bracketed(baseline.url, name, options);
           if (name === 'GET /api/v1/tasks/{id}') rest = [measured, base];
-          const ofRest = name.startsWith('POST /mcp') && rest !== null ? `; ${shareOfRest([measured, base], rest)}` : '';
+          const ofRest =
+            name.startsWith('POST /mcp') && rest !== null ? `; ${shareOfRest([measured, base], rest)}` : '';
           report(base);
           report(measured, base, target + ofRest);
         }
@@ -55,7 +74,8 @@ export type Case = [name: string, options: LoadOptions, target: string];
  */
 function shareOfRest([mcp, mcpBase]: [Measurement, Measurement], [rest, restBase]: [Measurement, Measurement]): string {
   const measured = mcp.requestsPerSecond / rest.requestsPerSecond;
-  const againstBaselines = mcp.requestsPerSecond / mcpBase.requestsPerSecond / (rest.requestsPerSecond / restBase.requestsPerSecond);
+  const againstBaselines =
+    mcp.requestsPerSecond / mcpBase.requestsPerSecond / (rest.requestsPerSecond / restBase.requestsPerSecond);
   return `${measured.toFixed(2)} of REST (${againstBaselines.toFixed(2)} against the baselines)`;
 }
 
@@ -74,43 +94,106 @@ export async function cases(server: BenchServer, populations: Client[][]): Promi
     const answer = await fetch(`${server.url}/api/v1/tasks/${c.taskId}`, { headers: bearer(c) });
     etags.set(c.taskId, answer.headers.get('etag')!);
   }
-  const getTask = (id: string) => JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_task', arguments: { id } } });
+  const getTask = (id: string) =>
+    JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_task', arguments: { id } } });
   return [
-    ['GET /api/v1/auth/me', { url: server.url, requests: of(0).map((c) => ({ path: '/api/v1/auth/me', headers: bearer(c) })) }, 'target ≥ 28,000 req/s'],
-    ['GET /api/v1/tasks/{id}', { url: server.url, requests: of(1).map((c) => ({ path: `/api/v1/tasks/${c.taskId}`, headers: bearer(c) })) }, 'target ≥ 18,000 req/s'],
-    ['GET /api/v1/tasks/{id}, If-None-Match → 304', {
-      url: server.url, expectStatus: 304,
-      requests: of(2).map((c) => ({ path: `/api/v1/tasks/${c.taskId}`, headers: { ...bearer(c), 'if-none-match': etags.get(c.taskId)! } })),
-    }, 'target ≥ the 200 above'],
-    ['POST /api/v1/tasks (history, search index, journal)', {
-      url: server.url, method: 'POST', expectStatus: 201,
-      requests: of(3).map((c) => ({ path: '/api/v1/tasks', headers: { ...bearer(c), 'content-type': 'application/json' }, body: JSON.stringify({ tree_id: c.treeId, ...NEW_TASK }) })),
-    }, server.kind === 'sqlite' ? 'target ≥ 4,000 req/s' : 'target ≥ 1,500 req/s'],
-    ['POST /mcp tools/call get_task, 2025-11-25 session', {
-      url: `${server.url}/mcp`, method: 'POST',
-      requests: await Promise.all(of(4).map(async (c) => ({ headers: { ...MCP_HEADERS, ...bearer(c), ...(await openSession(server, c)) }, body: getTask(c.taskId) }))),
-    }, 'target ≥ 7,000 req/s and ≥ 0.4 of REST'],
-    ['POST /mcp tools/call get_task, 2026-07-28 (no session)', {
-      url: `${server.url}/mcp`, method: 'POST',
-      requests: of(5).map((c) => ({
-        headers: { ...MCP_HEADERS, ...bearer(c), 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'get_task' },
-        body: JSON.stringify({
-          jsonrpc: '2.0', id: 2, method: 'tools/call',
-          params: { name: 'get_task', arguments: { id: c.taskId }, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
-        }),
-      })),
-    }, 'target ≥ 7,000 req/s and ≥ 0.4 of REST'],
+    [
+      'GET /api/v1/auth/me',
+      { url: server.url, requests: of(0).map((c) => ({ path: '/api/v1/auth/me', headers: bearer(c) })) },
+      'target ≥ 28,000 req/s',
+    ],
+    [
+      'GET /api/v1/tasks/{id}',
+      { url: server.url, requests: of(1).map((c) => ({ path: `/api/v1/tasks/${c.taskId}`, headers: bearer(c) })) },
+      'target ≥ 18,000 req/s',
+    ],
+    [
+      'GET /api/v1/tasks/{id}, If-None-Match → 304',
+      {
+        url: server.url,
+        expectStatus: 304,
+        requests: of(2).map((c) => ({
+          path: `/api/v1/tasks/${c.taskId}`,
+          headers: { ...bearer(c), 'if-none-match': etags.get(c.taskId)! },
+        })),
+      },
+      'target ≥ the 200 above',
+    ],
+    [
+      'POST /api/v1/tasks (history, search index, journal)',
+      {
+        url: server.url,
+        method: 'POST',
+        expectStatus: 201,
+        requests: of(3).map((c) => ({
+          path: '/api/v1/tasks',
+          headers: { ...bearer(c), 'content-type': 'application/json' },
+          body: JSON.stringify({ tree_id: c.treeId, ...NEW_TASK }),
+        })),
+      },
+      server.kind === 'sqlite' ? 'target ≥ 4,000 req/s' : 'target ≥ 1,500 req/s',
+    ],
+    [
+      'POST /mcp tools/call get_task, 2025-11-25 session',
+      {
+        url: `${server.url}/mcp`,
+        method: 'POST',
+        requests: await Promise.all(
+          of(4).map(async (c) => ({
+            headers: { ...MCP_HEADERS, ...bearer(c), ...(await openSession(server, c)) },
+            body: getTask(c.taskId),
+          })),
+        ),
+      },
+      'target ≥ 7,000 req/s and ≥ 0.4 of REST',
+    ],
+    [
+      'POST /mcp tools/call get_task, 2026-07-28 (no session)',
+      {
+        url: `${server.url}/mcp`,
+        method: 'POST',
+        requests: of(5).map((c) => ({
+          headers: {
+            ...MCP_HEADERS,
+            ...bearer(c),
+            'mcp-protocol-version': MODERN,
+            'mcp-method': 'tools/call',
+            'mcp-name': 'get_task',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 2,
+            method: 'tools/call',
+            params: {
+              name: 'get_task',
+              arguments: { id: c.taskId },
+              _meta: {
+                'io.modelcontextprotocol/protocolVersion': MODERN,
+                'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+                'io.modelcontextprotocol/clientCapabilities': {},
+              },
+            },
+          }),
+        })),
+      },
+      'target ≥ 7,000 req/s and ≥ 0.4 of REST',
+    ],
   ];
 }
 
 /** An MCP session of the 2025 protocol opened with the client's token; its headers for later calls. */
 async function openSession(server: BenchServer, client: Client): Promise<Record<string, string>> {
   const answer = await fetch(`${server.url}/mcp`, {
-    method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${client.token}` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }),
+    method: 'POST',
+    headers: { ...MCP_HEADERS, authorization: `Bearer ${client.token}` },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+    }),
   });
   if (answer.status !== 200) throw new Error(`initialize answered ${answer.status}`);
   await answer.arrayBuffer();
   return { 'mcp-session-id': answer.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
 }
-

@@ -4,7 +4,18 @@ import { join } from 'node:path';
 import { CompiledQuery, sql } from 'kysely';
 import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
-import { benchDatabases, load, makeAgent, NEW_TASK, printHeader, report, startBaseline, startServer, time, type BenchServer } from '../lib.js';
+import {
+  benchDatabases,
+  load,
+  makeAgent,
+  NEW_TASK,
+  printHeader,
+  report,
+  startBaseline,
+  startServer,
+  time,
+  type BenchServer,
+} from '../lib.js';
 import { createToken } from '../../src/domain/agents/tokens.js';
 import { createTree } from '../../src/domain/trees/trees.js';
 import { openDeps } from '../../src/app.js';
@@ -39,26 +50,57 @@ async function measure(server: BenchServer): Promise<void> {
   const tokens = [token];
   while (tokens.length < 20) tokens.push((await createToken(deps, actor, { name: `bench ${tokens.length}` })).value);
   const seeded = await seedTasks(deps, actor, 2, 50_000);
-  console.log(`| seeding 100,000 tasks through insertTasksBulk | ${(100_000 / seeded.seconds).toFixed(0)} tasks/s | | | | | ${seeded.seconds.toFixed(1)} s |`);
+  console.log(
+    `| seeding 100,000 tasks through insertTasksBulk | ${(100_000 / seeded.seconds).toFixed(0)} tasks/s | | | | | ${seeded.seconds.toFixed(1)} s |`,
+  );
   const headers = { authorization: `Bearer ${token}` };
-  const [task] = await deps.db.selectFrom('tasks').select('id').where('tree_id', '=', seeded.treeIds[1]!).orderBy('seq', 'desc').limit(1).execute();
+  const [task] = await deps.db
+    .selectFrom('tasks')
+    .select('id')
+    .where('tree_id', '=', seeded.treeIds[1]!)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .execute();
   const budgetTree = await createTree(deps, actor, { name: 'at budget' });
-  await insertTasksBulk(deps, actor, budgetTree.id, Array.from({ length: 9_998 }, (_, i) => taskFields(i)));
+  await insertTasksBulk(
+    deps,
+    actor,
+    budgetTree.id,
+    Array.from({ length: 9_998 }, (_, i) => taskFields(i)),
+  );
 
   const baseline = await startBaseline();
   const floor = await startReadFloor(server, task!.id, actor.user.id);
   report(await load('bare Fastify, small JSON', { url: `${baseline.url}/` }));
-  report(await load('floor: bare Fastify + one task read at 100,000 tasks as one prepared query, no pipeline', { url: `${floor.url}/` }), undefined, 'the most a read with no pipeline reaches');
+  report(
+    await load('floor: bare Fastify + one task read at 100,000 tasks as one prepared query, no pipeline', {
+      url: `${floor.url}/`,
+    }),
+    undefined,
+    'the most a read with no pipeline reaches',
+  );
   await floor.close();
   await baseline.close();
   const insertBaseline = await rawInsertBaseline(false);
-  const raw = await load('bare Fastify + raw better-sqlite3 insert transaction', { url: `${insertBaseline.url}/`, method: 'POST', body: JSON.stringify(NEW_TASK), expectStatus: 201 });
+  const raw = await load('bare Fastify + raw better-sqlite3 insert transaction', {
+    url: `${insertBaseline.url}/`,
+    method: 'POST',
+    body: JSON.stringify(NEW_TASK),
+    expectStatus: 201,
+  });
   report(raw);
   await insertBaseline.close();
   const indexedBaseline = await rawInsertBaseline(true);
-  report(await load('floor: the same raw insert into an empty table with the FTS5 trigram index search needs', {
-    url: `${indexedBaseline.url}/`, method: 'POST', body: JSON.stringify(NEW_TASK), expectStatus: 201,
-  }), raw, 'the most any indexed insert can reach');
+  report(
+    await load('floor: the same raw insert into an empty table with the FTS5 trigram index search needs', {
+      url: `${indexedBaseline.url}/`,
+      method: 'POST',
+      body: JSON.stringify(NEW_TASK),
+      expectStatus: 201,
+    }),
+    raw,
+    'the most any indexed insert can reach',
+  );
   await indexedBaseline.close();
 
   // From here the service runs as npm start runs it, in a process of its own.
@@ -66,30 +108,61 @@ async function measure(server: BenchServer): Promise<void> {
   // Two words of one seeded title: a realistic query that finds a handful among 100,000.
   const words = taskFields(77_777).title.split(' ');
   const q = `${words[1]} ${words[3]!.slice(0, 4)}`;
-  const matches = (await fetch(`${server.url}/api/v1/search?q=${encodeURIComponent(q)}&limit=200`, { headers }).then((r) => r.json())) as { items: unknown[] };
-  report(await load(`GET /api/v1/search, 2 terms (${matches.items.length} hits on page 1), 1 connection, 20 tokens`, {
-    url: server.url, connections: 1, requests: tokens.map((value) => ({ path: `/api/v1/search?q=${encodeURIComponent(q)}`, headers: { authorization: `Bearer ${value}` } })),
-  }), undefined, 'target p99 < 20 ms');
+  const matches = (await fetch(`${server.url}/api/v1/search?q=${encodeURIComponent(q)}&limit=200`, { headers }).then(
+    (r) => r.json(),
+  )) as { items: unknown[] };
+  report(
+    await load(`GET /api/v1/search, 2 terms (${matches.items.length} hits on page 1), 1 connection, 20 tokens`, {
+      url: server.url,
+      connections: 1,
+      requests: tokens.map((value) => ({
+        path: `/api/v1/search?q=${encodeURIComponent(q)}`,
+        headers: { authorization: `Bearer ${value}` },
+      })),
+    }),
+    undefined,
+    'target p99 < 20 ms',
+  );
   const [first, second] = q.split(' ');
-  const { deps: reader, close } = await openDeps(loadConfig({ DATA_DIR: server.app.deps.config.dataDir, LOG_LEVEL: 'silent', ...(server.kind === 'postgres' ? { DATABASE_URL: server.app.deps.config.databaseUrl!, DATABASE_SCHEMA: server.app.deps.config.databaseSchema! } : {}) }));
-  report(await time('LIKE scan of the same 100,000 tasks (baseline, in process)', 10, () =>
-    sql`select id from tasks where owner_id = ${actor.user.id} and (lower(title) like ${`%${first}%`} or lower(text) like ${`%${first}%`} or lower(notes) like ${`%${first}%`}) and (lower(title) like ${`%${second}%`} or lower(text) like ${`%${second}%`} or lower(notes) like ${`%${second}%`}) order by seq limit 101`.execute(reader.db),
-  ));
+  const { deps: reader, close } = await openDeps(
+    loadConfig({
+      DATA_DIR: server.app.deps.config.dataDir,
+      LOG_LEVEL: 'silent',
+      ...(server.kind === 'postgres'
+        ? { DATABASE_URL: server.app.deps.config.databaseUrl!, DATABASE_SCHEMA: server.app.deps.config.databaseSchema! }
+        : {}),
+    }),
+  );
+  report(
+    await time('LIKE scan of the same 100,000 tasks (baseline, in process)', 10, () =>
+      sql`select id from tasks where owner_id = ${actor.user.id} and (lower(title) like ${`%${first}%`} or lower(text) like ${`%${first}%`} or lower(notes) like ${`%${first}%`}) and (lower(title) like ${`%${second}%`} or lower(text) like ${`%${second}%`} or lower(notes) like ${`%${second}%`}) order by seq limit 101`.execute(
+        reader.db,
+      ),
+    ),
+  );
   await close();
 
   let next = 0;
-  report(await time('GET /api/v1/trees/{id}/export at 10,000 contributors', 20, async () => {
-    const answer = await fetch(`${server.url}/api/v1/trees/${budgetTree.id}/export`, { headers: { authorization: `Bearer ${tokens[next++ % tokens.length]}` } });
-    if (answer.status !== 200) throw new Error(`export answered ${answer.status}`);
-    await answer.arrayBuffer();
-  }), undefined, 'target < 300 ms');
+  report(
+    await time('GET /api/v1/trees/{id}/export at 10,000 contributors', 20, async () => {
+      const answer = await fetch(`${server.url}/api/v1/trees/${budgetTree.id}/export`, {
+        headers: { authorization: `Bearer ${tokens[next++ % tokens.length]}` },
+      });
+      if (answer.status !== 200) throw new Error(`export answered ${answer.status}`);
+      await answer.arrayBuffer();
+    }),
+    undefined,
+    'target < 300 ms',
+  );
   // V8 gives memory back once it sees the process idle (its memory reducer, some seconds after
   // the last full collection), so the RSS is read 5 s after the loads and again at 30 s.
   const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
   await delay(5_000);
   const soon = rss();
   await delay(25_000);
-  console.log(`| service RSS, idle after the loads, 110,000 tasks in the account | ${rss().toFixed(0)} MB after 30 s (${soon.toFixed(0)} MB after 5 s) | | | | | target < 200 MB |`);
+  console.log(
+    `| service RSS, idle after the loads, 110,000 tasks in the account | ${rss().toFixed(0)} MB after 30 s (${soon.toFixed(0)} MB after 5 s) | | | | | target < 200 MB |`,
+  );
 }
 
 /**
@@ -99,11 +172,16 @@ async function measure(server: BenchServer): Promise<void> {
  */
 async function startReadFloor(server: BenchServer, taskId: string, ownerId: string) {
   const db = server.app.deps.db;
-  const query = sql`select t.*, tr.owner_id as tree_owner_id, tr.name as tree_name from tasks t join trees tr on tr.id = t.tree_id where t.id = ${taskId} and t.owner_id = ${ownerId}`.compile(db);
-  return startBaseline((app) => app.get('/', async () => {
-    const { rows } = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(query.sql, [taskId, ownerId]));
-    return { task: rows[0] };
-  }));
+  const query =
+    sql`select t.*, tr.owner_id as tree_owner_id, tr.name as tree_name from tasks t join trees tr on tr.id = t.tree_id where t.id = ${taskId} and t.owner_id = ${ownerId}`.compile(
+      db,
+    );
+  return startBaseline((app) =>
+    app.get('/', async () => {
+      const { rows } = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(query.sql, [taskId, ownerId]));
+      return { task: rows[0] };
+    }),
+  );
 }
 
 /**
@@ -117,18 +195,34 @@ async function rawInsertBaseline(searchIndex: boolean) {
   const db = new Database(join(dir, 'raw.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.exec('create table tasks (seq integer primary key, id text unique, owner_id text, tree_id text, title text, text text, notes text, status text, color text, position integer, created_at text, updated_at text)');
+  db.exec(
+    'create table tasks (seq integer primary key, id text unique, owner_id text, tree_id text, title text, text text, notes text, status text, color text, position integer, created_at text, updated_at text)',
+  );
   if (searchIndex) {
     db.exec(`create virtual table tasks_fts using fts5(title, text, notes, content='tasks', content_rowid='seq', tokenize='trigram case_sensitive 0');
       create trigger tasks_fts_insert after insert on tasks begin
         insert into tasks_fts(rowid, title, text, notes) values (new.seq, new.title, new.text, new.notes);
       end`);
   }
-  const insert = db.prepare('insert into tasks (id, owner_id, tree_id, title, text, notes, status, color, position, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'insert into tasks (id, owner_id, tree_id, title, text, notes, status, color, position, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
   let n = 0;
   const write = db.transaction((task: { title: string; text?: string; notes?: string }) => {
     const now = new Date().toISOString();
-    insert.run(`tsk_${n++}`, 'usr_x', 'tre_x', task.title, task.text ?? '', task.notes ?? '', 'todo', '#6b8e23', n, now, now);
+    insert.run(
+      `tsk_${n++}`,
+      'usr_x',
+      'tre_x',
+      task.title,
+      task.text ?? '',
+      task.notes ?? '',
+      'todo',
+      '#6b8e23',
+      n,
+      now,
+      now,
+    );
   });
   const server = await startBaseline((app) => {
     app.post('/', async (request, reply) => {

@@ -1,5 +1,18 @@
 import { McpServer } from '@modelcontextprotocol/server';
-import { alternate, benchDatabases, load, makeAgent, population, printHeader, report, startBaseline, startServer, time, type BenchServer, type LoadOptions } from '../lib.js';
+import {
+  alternate,
+  benchDatabases,
+  load,
+  makeAgent,
+  population,
+  printHeader,
+  report,
+  startBaseline,
+  startServer,
+  time,
+  type BenchServer,
+  type LoadOptions,
+} from '../lib.js';
 import { createTree } from '../../src/domain/trees/trees.js';
 import { createTask } from '../../src/domain/trees/tasks.js';
 import { serveLegacy } from '../../src/http/mcp/sdk-transport.js';
@@ -53,12 +66,13 @@ async function fastPath(kind: 'sqlite' | 'postgres'): Promise<void> {
     const populations = [await seeded(withPath), await seeded(without)] as const;
     await withPath.asProcess();
     await without.asProcess();
-    const mcp = async (server: BenchServer, clients: Awaited<ReturnType<typeof seeded>>) => (await clientCases(server, clients)).filter(([name]) => name.startsWith('POST /mcp'));
+    const mcp = async (server: BenchServer, clients: Awaited<ReturnType<typeof seeded>>) =>
+      (await clientCases(server, clients)).filter(([name]) => name.startsWith('POST /mcp'));
     const [on, off] = [await mcp(withPath, populations[0]), await mcp(without, populations[1])];
     for (const [i, [name, options]] of on.entries()) {
       const [slow, fast] = await alternate([`${name}, MCP_FAST_PATH=off`, off[i]![1]], [`${name}, fast path`, options]);
       report(slow);
-      report(fast, slow, 'the fast path against the SDK\'s transport, same run');
+      report(fast, slow, "the fast path against the SDK's transport, same run");
     }
   } finally {
     await withPath.close();
@@ -69,7 +83,13 @@ async function fastPath(kind: 'sqlite' | 'postgres'): Promise<void> {
 /** Reads of 25 users' tasks through their 20 tokens each, as in 01-clients. */
 async function restRead(server: BenchServer): Promise<LoadOptions> {
   const clients = await population(server);
-  return { url: server.url, requests: clients.map((c) => ({ path: `/api/v1/tasks/${c.taskId}`, headers: { authorization: `Bearer ${c.token}` } })) };
+  return {
+    url: server.url,
+    requests: clients.map((c) => ({
+      path: `/api/v1/tasks/${c.taskId}`,
+      headers: { authorization: `Bearer ${c.token}` },
+    })),
+  };
 }
 
 /**
@@ -80,18 +100,45 @@ async function restRead(server: BenchServer): Promise<LoadOptions> {
 async function sdkFloor(server: BenchServer) {
   const { actor } = await makeAgent(server, 'sprout');
   const tree = await createTree(server.app.deps, actor, { name: 'Floor' });
-  const task = await getTask(server.app.deps, actor, (await createTask(server.app.deps, actor, { tree_id: tree.id, title: 'Water the roses', notes: 'twice a week' })).id);
-  const floor = await startBaseline((app) => app.post('/', async (request, reply) => {
-    const server = new McpServer({ name: 'floor', version: '1' }, { capabilities: { tools: {} } });
-    // The service's tools are served through the SDK's low-level handlers; so is the floor's.
-    server.server.setRequestHandler('tools/call', () => ({ structuredContent: { task }, content: [{ type: 'text', text: JSON.stringify({ task }) }] }));
-    const web = new Request('http://floor/mcp', { method: 'POST', headers: { accept: request.headers.accept ?? '', 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' } });
-    const answer = await serveLegacy(server, web, request.body, { token: '', clientId: '', scopes: [] });
-    return reply.code(answer.status).send(answer.body);
-  }));
+  const task = await getTask(
+    server.app.deps,
+    actor,
+    (await createTask(server.app.deps, actor, { tree_id: tree.id, title: 'Water the roses', notes: 'twice a week' }))
+      .id,
+  );
+  const floor = await startBaseline((app) =>
+    app.post('/', async (request, reply) => {
+      const server = new McpServer({ name: 'floor', version: '1' }, { capabilities: { tools: {} } });
+      // The service's tools are served through the SDK's low-level handlers; so is the floor's.
+      server.server.setRequestHandler('tools/call', () => ({
+        structuredContent: { task },
+        content: [{ type: 'text', text: JSON.stringify({ task }) }],
+      }));
+      const web = new Request('http://floor/mcp', {
+        method: 'POST',
+        headers: {
+          accept: request.headers.accept ?? '',
+          'content-type': 'application/json',
+          'mcp-protocol-version': '2025-11-25',
+        },
+      });
+      const answer = await serveLegacy(server, web, request.body, { token: '', clientId: '', scopes: [] });
+      return reply.code(answer.status).send(answer.body);
+    }),
+  );
   try {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_task', arguments: { id: task.id } } });
-    return await load('floor: bare Fastify + the MCP SDK answering a constant tool per request', { url: `${floor.url}/`, method: 'POST', headers: { accept: 'application/json, text/event-stream' }, body });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'get_task', arguments: { id: task.id } },
+    });
+    return await load('floor: bare Fastify + the MCP SDK answering a constant tool per request', {
+      url: `${floor.url}/`,
+      method: 'POST',
+      headers: { accept: 'application/json, text/event-stream' },
+      body,
+    });
   } finally {
     await floor.close();
   }
@@ -99,11 +146,20 @@ async function sdkFloor(server: BenchServer) {
 
 /** The journal's write side without the per-owner cap helping: 10 owners × 1,000 calls per flush. */
 async function journalFlush(server: BenchServer) {
-  const owners = await Promise.all(Array.from({ length: 10 }, async () => (await makeAgent(server, 'sprout')).actor.user.id));
+  const owners = await Promise.all(
+    Array.from({ length: 10 }, async () => (await makeAgent(server, 'sprout')).actor.user.id),
+  );
   const journal = server.app.deps.journal;
   return time('journal: record + flush of 10,000 calls of 10 owners (in process)', 10, async () => {
     for (let i = 0; i < 10_000; i++) {
-      journal.record(owners[i % 10]!, { surface: 'rest', operation: 'GET /tasks/{id}', status: 200, duration_ms: 1, token_id: 'tok_bench', client: 'bench' });
+      journal.record(owners[i % 10]!, {
+        surface: 'rest',
+        operation: 'GET /tasks/{id}',
+        status: 200,
+        duration_ms: 1,
+        token_id: 'tok_bench',
+        client: 'bench',
+      });
     }
     await journal.flush();
   });

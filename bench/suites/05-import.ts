@@ -36,7 +36,15 @@ function csvOf(rows: number): string {
   const lines = ['title,text,notes,status,project'];
   for (let i = 0; i < rows; i++) {
     const t = taskFields(i);
-    lines.push([quote(t.title), quote(t.text), quote(t.notes), i % 5 === 0 ? 'done' : 'todo', `Area ${i % 20}/Part ${i % 3}`].join(','));
+    lines.push(
+      [
+        quote(t.title),
+        quote(t.text),
+        quote(t.notes),
+        i % 5 === 0 ? 'done' : 'todo',
+        `Area ${i % 20}/Part ${i % 3}`,
+      ].join(','),
+    );
   }
   return `${lines.join('\r\n')}\r\n`;
 }
@@ -51,7 +59,9 @@ async function measure(server: BenchServer): Promise<void> {
   const started = performance.now();
   for (let i = 0; i < ROWS; i++) await createTask(deps, actor, { tree_id: oneByOneTree.id, ...taskFields(i) });
   const oneByOne = (performance.now() - started) / 1000;
-  console.log(`| baseline: ${ROWS} createTask calls through the domain, one transaction each | ${(ROWS / oneByOne).toFixed(0)} tasks/s | | | | | ${oneByOne.toFixed(2)} s |`);
+  console.log(
+    `| baseline: ${ROWS} createTask calls through the domain, one transaction each | ${(ROWS / oneByOne).toFixed(0)} tasks/s | | | | | ${oneByOne.toFixed(2)} s |`,
+  );
 
   const importTree = await createTree(deps, actor, { name: 'imported' });
   globalThis.gc?.();
@@ -61,14 +71,20 @@ async function measure(server: BenchServer): Promise<void> {
     rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
   }, 5);
   const importStarted = performance.now();
-  const answer = await fetch(`${server.url}/api/v1/trees/${importTree.id}/import`, { method: 'POST', headers: { ...headers, 'content-type': 'text/csv' }, body: csv });
+  const answer = await fetch(`${server.url}/api/v1/trees/${importTree.id}/import`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'text/csv' },
+    body: csv,
+  });
   const body = await answer.text();
   const seconds = (performance.now() - importStarted) / 1000;
   clearInterval(sampler);
   if (answer.status !== 201) throw new Error(`import answered ${answer.status} ${body.slice(0, 300)}`);
   const growth = (rssPeak - rssBefore) / 1024 / 1024;
   const target = server.kind === 'sqlite' ? 'target < 3 s' : 'target < 6 s';
-  console.log(`| POST /trees/{id}/import, ${ROWS} rows (${(csv.length / 1024 / 1024).toFixed(1)} MiB, 60 projects) | ${(ROWS / seconds).toFixed(0)} rows/s | | | ${(oneByOne / seconds).toFixed(1)}× faster | | ${seconds.toFixed(2)} s (${target}); peak RSS +${growth.toFixed(0)} MB (target < 150 MB) |`);
+  console.log(
+    `| POST /trees/{id}/import, ${ROWS} rows (${(csv.length / 1024 / 1024).toFixed(1)} MiB, 60 projects) | ${(ROWS / seconds).toFixed(0)} rows/s | | | ${(oneByOne / seconds).toFixed(1)}× faster | | ${seconds.toFixed(2)} s (${target}); peak RSS +${growth.toFixed(0)} MB (target < 150 MB) |`,
+  );
 
   // The same read on an owned tree and, by a member, on a shared one.
   const email = `member-${Date.now()}@example.test`;
@@ -79,7 +95,13 @@ async function measure(server: BenchServer): Promise<void> {
   const invitation = await inviteMember(deps, actor, importTree.id, { email, role: 'viewer' });
   await acceptInvitation(deps, member, invitation.member.id);
   const memberToken = (await createToken(deps, member, { name: 'bench member', scopes: ['read'] })).value;
-  const [task] = await deps.db.selectFrom('tasks').select('id').where('tree_id', '=', importTree.id).orderBy('seq', 'desc').limit(1).execute();
+  const [task] = await deps.db
+    .selectFrom('tasks')
+    .select('id')
+    .where('tree_id', '=', importTree.id)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .execute();
   const url = `${server.url}/api/v1/tasks/${task!.id}`;
   const [owned, shared] = await alternate(
     ['GET /api/v1/tasks/{id}, owner, owned tree', { url, headers }],

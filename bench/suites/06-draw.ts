@@ -20,7 +20,10 @@ import { SignInPage } from '../../test/e2e/pages/auth.js';
  */
 const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const STYLES = ['tidy-fan', 'space-colonization', 'lsystem'] as const;
-const SIZES = [{ tasks: 1_000, target: 1_000 }, { tasks: 10_000, target: 3_000 }];
+const SIZES = [
+  { tasks: 1_000, target: 1_000 },
+  { tasks: 10_000, target: 3_000 },
+];
 const PROJECTS = 20;
 const RUNS = Number(process.env.BENCH_DRAW_RUNS ?? 5);
 const PASSWORD = 'bench password 123';
@@ -29,7 +32,10 @@ const STATUSES = ['todo', 'todo', 'open', 'done', 'deferred'];
 
 export async function run(): Promise<void> {
   // Always the current code: the figures must be of the app as it is now, not of an old dist/web.
-  execFileSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   console.log('\n### Web app: first load and drawing time in headless Chromium (SQLite)\n');
   execFileSync('node', ['scripts/web-size.mjs'], { cwd: ROOT, stdio: 'inherit' });
 
@@ -42,7 +48,9 @@ export async function run(): Promise<void> {
 
     const { page } = await openPage(browser, server.url);
     await (await SignInPage.open(page)).signIn(email, PASSWORD);
-    console.log(`\n| tree | style | navigation → drawn, median of ${RUNS} (min–max) | tree data arrived → drawn | target | met |`);
+    console.log(
+      `\n| tree | style | navigation → drawn, median of ${RUNS} (min–max) | tree data arrived → drawn | target | met |`,
+    );
     console.log('|---|---|---|---|---|---|');
     for (const tree of trees) {
       for (const style of STYLES) {
@@ -52,7 +60,9 @@ export async function run(): Promise<void> {
         const total = median(runs.map((r) => r.total));
         const afterData = median(runs.map((r) => r.total - r.dataAt));
         const spread = `${ms(Math.min(...runs.map((r) => r.total)))}–${ms(Math.max(...runs.map((r) => r.total)))}`;
-        console.log(`| ${tree.tasks.toLocaleString('en')} tasks, ${PROJECTS} projects | ${style} | ${ms(total)} (${spread}) | ${ms(afterData)} | < ${ms(tree.target)} | ${total < tree.target ? 'yes' : 'NO'} |`);
+        console.log(
+          `| ${tree.tasks.toLocaleString('en')} tasks, ${PROJECTS} projects | ${style} | ${ms(total)} (${spread}) | ${ms(afterData)} | < ${ms(tree.target)} | ${total < tree.target ? 'yes' : 'NO'} |`,
+        );
       }
     }
   } finally {
@@ -77,7 +87,16 @@ async function seedTree(server: BenchServer, actor: Actor, tasks: number): Promi
     const parent = await createProject(deps, actor, { tree_id: tree.id, name: `Area ${top}`, color: COLORS[top]! });
     projects.push(parent.id);
     for (let child = 0; child < 4; child++) {
-      projects.push((await createProject(deps, actor, { tree_id: tree.id, parent_id: parent.id, name: `Part ${top}.${child}`, color: COLORS[child + 1]! })).id);
+      projects.push(
+        (
+          await createProject(deps, actor, {
+            tree_id: tree.id,
+            parent_id: parent.id,
+            name: `Part ${top}.${child}`,
+            color: COLORS[child + 1]!,
+          })
+        ).id,
+      );
     }
   }
   const rows = Array.from({ length: tasks }, (_, i) => ({

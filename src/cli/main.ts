@@ -18,7 +18,8 @@ export function buildProgram(): Command {
     .description('Task Tree: run the service and manage it from the shell. Reads the same environment as the server.')
     .version(packageVersion(), '-V, --version', 'print the version')
     .exitOverride();
-  for (const command of [serve, migrate, user, plan, token, exportCommand, backup, restore, purge]) command.register(program);
+  for (const command of [serve, migrate, user, plan, token, exportCommand, backup, restore, purge])
+    command.register(program);
   return program;
 }
 

@@ -7,7 +7,8 @@ export class UsageError extends Error {}
 export function wholeNumber(max: number): (value: string) => number {
   return (value) => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1 || n > max) throw new InvalidArgumentError(`must be a whole number from 1 to ${max}`);
+    if (!Number.isInteger(n) || n < 1 || n > max)
+      throw new InvalidArgumentError(`must be a whole number from 1 to ${max}`);
     return n;
   };
 }

@@ -42,7 +42,9 @@ export function isApiCall(actor: Actor): boolean {
 export function requireScopes(actor: Actor, needed: readonly Scope[]): void {
   const missing = needed.filter((s) => !actor.scopes.has(s));
   if (missing.length > 0) {
-    throw new DomainError('insufficient_scope', `This credential lacks the ${missing.join(', ')} scope.`, [{ scopes: missing }]);
+    throw new DomainError('insufficient_scope', `This credential lacks the ${missing.join(', ')} scope.`, [
+      { scopes: missing },
+    ]);
   }
 }
 
@@ -54,7 +56,10 @@ function planAllowsWrites(actor: Actor): boolean {
 /** @throws plan_read_only */
 export function requireWritePlan(actor: Actor): void {
   if (!planAllowsWrites(actor)) {
-    throw new DomainError('plan_read_only', 'The Seed plan can only read through the API; writes need Sprout or Grove.');
+    throw new DomainError(
+      'plan_read_only',
+      'The Seed plan can only read through the API; writes need Sprout or Grove.',
+    );
   }
 }
 

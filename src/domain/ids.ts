@@ -1,7 +1,25 @@
 import { randomBytes } from 'node:crypto';
 
 /** Kind prefixes of CONTRACT §1. */
-export type IdKind = 'usr' | 'tre' | 'prj' | 'tsk' | 'att' | 'spj' | 'pat' | 'cmt' | 'msg' | 'mbr' | 'agc' | 'his' | 'ses' | 'rst' | 'evf' | 'mcs' | 'oac' | 'oag';
+export type IdKind =
+  | 'usr'
+  | 'tre'
+  | 'prj'
+  | 'tsk'
+  | 'att'
+  | 'spj'
+  | 'pat'
+  | 'cmt'
+  | 'msg'
+  | 'mbr'
+  | 'agc'
+  | 'his'
+  | 'ses'
+  | 'rst'
+  | 'evf'
+  | 'mcs'
+  | 'oac'
+  | 'oag';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 

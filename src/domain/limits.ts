@@ -7,7 +7,9 @@ import { planLimits } from './plans.js';
 import { lockOwner } from '../store/locks.js';
 
 export function limitReached(limit: string, value: number): DomainError {
-  return new DomainError('plan_limit_reached', `The plan allows at most ${value} (${limit.replaceAll('_', ' ')}).`, [{ limit, value }]);
+  return new DomainError('plan_limit_reached', `The plan allows at most ${value} (${limit.replaceAll('_', ' ')}).`, [
+    { limit, value },
+  ]);
 }
 
 /** Trees per owner. The owner lock makes count-then-insert atomic on PostgreSQL; SQLite has one writer. */
@@ -35,20 +37,29 @@ const moveCounters = compiledOnce((db, id: string, projects: number, tasks: numb
  * UPDATE takes the tree row's write lock first, so concurrent creates in one tree queue behind
  * it and the check after it sees every earlier commit: exactly the limit ever succeeds.
  */
-export async function chargeTree(trx: Trx, access: TreeAccess, delta: { projects?: number; tasks?: number }): Promise<void> {
+export async function chargeTree(
+  trx: Trx,
+  access: TreeAccess,
+  delta: { projects?: number; tasks?: number },
+): Promise<void> {
   const projects = delta.projects ?? 0;
   const tasks = delta.tasks ?? 0;
   if (projects === 0 && tasks === 0) return;
   const [row] = await moveCounters(trx, access.tree.id, projects, tasks);
   if (row === undefined) throw notFound('tree');
   const limits = planLimits[access.ownerPlan];
-  if (projects > 0 && row.project_count > limits.projectsPerTree) throw limitReached('projects_per_tree', limits.projectsPerTree);
+  if (projects > 0 && row.project_count > limits.projectsPerTree)
+    throw limitReached('projects_per_tree', limits.projectsPerTree);
   if (tasks > 0 && row.task_count > limits.tasksPerTree) throw limitReached('tasks_per_tree', limits.tasksPerTree);
 }
 
 /** The attachment bytes charged to an owner: every attachment whose row names them. */
 export async function storageUsed(db: Db | Trx, ownerId: string): Promise<number> {
-  const { used } = await db.selectFrom('attachments').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('used')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow();
+  const { used } = await db
+    .selectFrom('attachments')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('used'))
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirstOrThrow();
   return Number(used);
 }
 
@@ -57,7 +68,12 @@ export async function storageUsed(db: Db | Trx, ownerId: string): Promise<number
  * that bring attachments along, cannot pass it together.
  * @throws plan_limit_reached
  */
-export async function checkStorage(trx: Trx, dialect: DialectName, owner: Pick<TreeAccess, 'ownerId' | 'ownerPlan'>, adding: number): Promise<void> {
+export async function checkStorage(
+  trx: Trx,
+  dialect: DialectName,
+  owner: Pick<TreeAccess, 'ownerId' | 'ownerPlan'>,
+  adding: number,
+): Promise<void> {
   await lockOwner(trx, dialect, owner.ownerId);
   const limit = planLimits[owner.ownerPlan].attachmentBytes;
   if ((await storageUsed(trx, owner.ownerId)) + adding > limit) throw limitReached('attachment_storage_bytes', limit);

@@ -28,7 +28,10 @@ export interface Listing<T extends Listed> {
 
 /** The newest seq of a table now: where a listing's later pages stop, so rows inserted after page one never appear. */
 export async function highWater(deps: Deps, table: Listed): Promise<number> {
-  const { max } = await deps.db.selectFrom(table).select((eb) => eb.fn.max('seq').as('max')).executeTakeFirstOrThrow();
+  const { max } = await deps.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.max('seq').as('max'))
+    .executeTakeFirstOrThrow();
   return Number(max ?? 0);
 }
 
@@ -40,17 +43,29 @@ export async function highWater(deps: Deps, table: Listed): Promise<number> {
  * @throws validation_failed (limit), invalid_cursor, cursor_expired
  */
 export async function listPage<T extends Listed>(
-  deps: Deps, actor: Actor, listing: Listing<T>, input: PageInput,
+  deps: Deps,
+  actor: Actor,
+  listing: Listing<T>,
+  input: PageInput,
 ): Promise<{ rows: Selectable<Database[T]>[]; next_cursor: string | null }> {
   const { table, visible, since, also } = listing;
-  const equal = Object.entries(listing.equal ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  const equal = Object.entries(listing.equal ?? {}).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined,
+  );
   const page = await readPage(
     deps.config.secret,
-    { actorKey: actor.user.id, endpoint: listing.endpoint, filters: { ...listing.equal, ...also?.filters, updated_since: since } },
+    {
+      actorKey: actor.user.id,
+      endpoint: listing.endpoint,
+      filters: { ...listing.equal, ...also?.filters, updated_since: since },
+    },
     input,
     async ({ after, upTo, take }) => {
       // Every listed table has seq, owner_id and updated_at; the row type is the table's (cast below).
-      let query = deps.db.selectFrom(table as Listed).selectAll().where('seq', '>', after);
+      let query = deps.db
+        .selectFrom(table as Listed)
+        .selectAll()
+        .where('seq', '>', after);
       if (visible !== undefined) query = query.where(inVisibleTrees(visible.trees, visible.treeColumn));
       if (also !== undefined) query = query.where(also.where);
       if (upTo !== null) query = query.where('seq', '<=', upTo);

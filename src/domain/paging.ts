@@ -48,11 +48,17 @@ function bindingHash(binding: CursorBinding): string {
 
 export function checkLimit(limit: number | undefined): number {
   const value = limit ?? DEFAULT_LIMIT;
-  if (!Number.isInteger(value) || value < 1 || value > MAX_LIMIT) throw invalid('/limit', `must be an integer from 1 to ${MAX_LIMIT}`);
+  if (!Number.isInteger(value) || value < 1 || value > MAX_LIMIT)
+    throw invalid('/limit', `must be an integer from 1 to ${MAX_LIMIT}`);
   return value;
 }
 
-export function encodeCursor(secret: string, binding: CursorBinding, position: CursorPosition, now = Date.now()): string {
+export function encodeCursor(
+  secret: string,
+  binding: CursorBinding,
+  position: CursorPosition,
+  now = Date.now(),
+): string {
   const payload: CursorPayload = { b: bindingHash(binding), l: position.last, h: position.high, t: now };
   const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
   return `${body}.${hmac(secret, `cursor:${body}`)}`;
@@ -60,7 +66,8 @@ export function encodeCursor(secret: string, binding: CursorBinding, position: C
 
 /** @throws invalid_cursor (tampered, foreign, other filters or limit), cursor_expired (older than 15 minutes) */
 export function decodeCursor(secret: string, binding: CursorBinding, cursor: string, now = Date.now()): CursorPosition {
-  const bad = () => new DomainError('invalid_cursor', 'The cursor is not valid for this request; start again without it.');
+  const bad = () =>
+    new DomainError('invalid_cursor', 'The cursor is not valid for this request; start again without it.');
   if (cursor.length > CURSOR_MAX_LENGTH) throw bad();
   const dot = cursor.indexOf('.');
   if (dot <= 0) throw bad();
@@ -72,7 +79,8 @@ export function decodeCursor(secret: string, binding: CursorBinding, cursor: str
   } catch {
     throw bad();
   }
-  if (payload.b !== bindingHash(binding) || !Number.isSafeInteger(payload.l) || !Number.isSafeInteger(payload.h)) throw bad();
+  if (payload.b !== bindingHash(binding) || !Number.isSafeInteger(payload.l) || !Number.isSafeInteger(payload.h))
+    throw bad();
   if (!Number.isFinite(payload.t) || now - payload.t > CURSOR_TTL_MS) {
     throw new DomainError('cursor_expired', 'The cursor is older than 15 minutes; start again without it.');
   }
@@ -107,7 +115,10 @@ export async function readPage<Row extends { seq: number }>(
   if (rows.length <= limit) return { rows, next_cursor: null };
   const pageRows = rows.slice(0, limit);
   const high = position?.high ?? (await highWater());
-  return { rows: pageRows, next_cursor: encodeCursor(secret, full, { last: pageRows[pageRows.length - 1]!.seq, high }) };
+  return {
+    rows: pageRows,
+    next_cursor: encodeCursor(secret, full, { last: pageRows[pageRows.length - 1]!.seq, high }),
+  };
 }
 
 const ZONED_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;

@@ -17,9 +17,36 @@ const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
 
 export const planLimits: Record<PlanName, PlanLimits> = {
-  seed: { apiWrites: false, trees: 3, projectsPerTree: 50, tasksPerTree: 500, attachmentBytes: 100 * MiB, historyDays: 7, transcription: false, sharing: false },
-  sprout: { apiWrites: true, trees: 25, projectsPerTree: 500, tasksPerTree: 10_000, attachmentBytes: 5 * GiB, historyDays: 90, transcription: true, sharing: false },
-  grove: { apiWrites: true, trees: 250, projectsPerTree: 5_000, tasksPerTree: 50_000, attachmentBytes: 50 * GiB, historyDays: 365, transcription: true, sharing: true },
+  seed: {
+    apiWrites: false,
+    trees: 3,
+    projectsPerTree: 50,
+    tasksPerTree: 500,
+    attachmentBytes: 100 * MiB,
+    historyDays: 7,
+    transcription: false,
+    sharing: false,
+  },
+  sprout: {
+    apiWrites: true,
+    trees: 25,
+    projectsPerTree: 500,
+    tasksPerTree: 10_000,
+    attachmentBytes: 5 * GiB,
+    historyDays: 90,
+    transcription: true,
+    sharing: false,
+  },
+  grove: {
+    apiWrites: true,
+    trees: 250,
+    projectsPerTree: 5_000,
+    tasksPerTree: 50_000,
+    attachmentBytes: 50 * GiB,
+    historyDays: 365,
+    transcription: true,
+    sharing: true,
+  },
 };
 
 const planNameSet: ReadonlySet<string> = new Set(planNames);

@@ -25,7 +25,8 @@ const ZONE_NAME = /^(?:[A-Za-z][A-Za-z0-9_+-]*)(?:\/[A-Za-z0-9_+-]+)*$/;
 
 /** An IANA time zone name, returned in its canonical spelling (`europe/berlin` -> `Europe/Berlin`). */
 export function canonicalTimeZone(path: string, value: string): string {
-  if (!ZONE_NAME.test(value) || value.length > TIMEZONE_MAX) throw invalid(path, 'must be an IANA time zone name such as Europe/Berlin');
+  if (!ZONE_NAME.test(value) || value.length > TIMEZONE_MAX)
+    throw invalid(path, 'must be an IANA time zone name such as Europe/Berlin');
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
   } catch {

@@ -17,9 +17,16 @@ interface ClientFailure {
  * the one code §1 has no row for because only the connection, not the API, decides it.
  */
 function describeClientError(err: NodeJS.ErrnoException): ClientFailure {
-  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, code: 'request_timeout', message: 'The request took too long to arrive.' };
-  if (err.code === 'HPE_HEADER_OVERFLOW') return { status: 431, code: 'validation_failed', message: 'The request line and headers are too large (at most 16 KiB).' };
-  if (err.code === 'HPE_INVALID_EOF_STATE') return { status: 400, code: 'validation_failed', message: 'The connection ended before the request was complete.' };
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return { status: 408, code: 'request_timeout', message: 'The request took too long to arrive.' };
+  if (err.code === 'HPE_HEADER_OVERFLOW')
+    return {
+      status: 431,
+      code: 'validation_failed',
+      message: 'The request line and headers are too large (at most 16 KiB).',
+    };
+  if (err.code === 'HPE_INVALID_EOF_STATE')
+    return { status: 400, code: 'validation_failed', message: 'The connection ended before the request was complete.' };
   return { status: 400, code: 'validation_failed', message: 'The request is not valid HTTP/1.1.' };
 }
 
@@ -67,12 +74,19 @@ export function answerClientError(this: FastifyInstance, err: NodeJS.ErrnoExcept
   if (socket.writable && inFlight?.headersSent !== true) {
     const failure = describeClientError(err);
     const requestId = randomUUID();
-    const body = mayBeHead(err, socket) ? '' : JSON.stringify({ error: { code: failure.code, message: failure.message, request_id: requestId } });
-    const framing = body === '' ? '' : `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`;
+    const body = mayBeHead(err, socket)
+      ? ''
+      : JSON.stringify({ error: { code: failure.code, message: failure.message, request_id: requestId } });
+    const framing =
+      body === ''
+        ? ''
+        : `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`;
     socket.write(
-      `HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status] ?? 'Error'}\r\n` + framing +
-      `X-Request-Id: ${requestId}\r\n` +
-      'Connection: close\r\n\r\n' + body,
+      `HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status] ?? 'Error'}\r\n` +
+        framing +
+        `X-Request-Id: ${requestId}\r\n` +
+        'Connection: close\r\n\r\n' +
+        body,
     );
     this.log.info({ reqId: requestId, status: failure.status, err: { code: err.code } }, 'client error');
   }
@@ -85,8 +99,14 @@ export function answerClientError(this: FastifyInstance, err: NodeJS.ErrnoExcept
  * hook runs; it still answers §1 with the request id.
  */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const message = error.code === 'FST_ERR_BAD_URL' ? 'The path is not valid percent-encoding.'
-    : error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.'
-      : 'The request could not be routed.';
-  void reply.code(400).header('X-Request-Id', request.id).send(errorBody(request, 'validation_failed', message));
+  const message =
+    error.code === 'FST_ERR_BAD_URL'
+      ? 'The path is not valid percent-encoding.'
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? 'A path parameter is too long.'
+        : 'The request could not be routed.';
+  void reply
+    .code(400)
+    .header('X-Request-Id', request.id)
+    .send(errorBody(request, 'validation_failed', message));
 }

@@ -33,7 +33,8 @@ export async function resolveCredentials(deps: Deps, request: FastifyRequest): P
   if (value !== undefined) {
     if (value?.startsWith('tto_') === true) return resolveOAuth(deps, request, value);
     const found = value === null ? null : await authenticateToken(deps, value);
-    if (found === null) throw new DomainError('unauthenticated', 'The Bearer token is missing, unknown, expired or revoked.');
+    if (found === null)
+      throw new DomainError('unauthenticated', 'The Bearer token is missing, unknown, expired or revoked.');
     return actAsToken(deps, request, found);
   }
   const header = request.headers.cookie;
@@ -79,8 +80,13 @@ function actAsToken(deps: Deps, request: FastifyRequest, found: TokenOwner): voi
  */
 async function resolveOAuth(deps: Deps, request: FastifyRequest, value: string): Promise<void> {
   const kind = resourceKindOf(request.url);
-  const found = kind === null ? null : await authenticateAccessToken(deps, value, resourceUrl(issuerOf(deps, request), kind));
-  if (found === null) throw new DomainError('unauthenticated', 'The OAuth access token is unknown, expired, revoked or for another resource.');
+  const found =
+    kind === null ? null : await authenticateAccessToken(deps, value, resourceUrl(issuerOf(deps, request), kind));
+  if (found === null)
+    throw new DomainError(
+      'unauthenticated',
+      'The OAuth access token is unknown, expired, revoked or for another resource.',
+    );
   request.credential = 'bearer';
   request.credentialClient = found.clientName;
   request.actor = {

@@ -27,7 +27,10 @@ export interface AjvError {
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
 /** Ajv's errors as CONTRACT details: a JSON pointer into the part that failed, the rule, and the part. */
-export function validationDetails(errors: AjvError[], context: string | undefined): { path: string; message: string; in: string }[] {
+export function validationDetails(
+  errors: AjvError[],
+  context: string | undefined,
+): { path: string; message: string; in: string }[] {
   const part = PART_NAMES[context ?? 'body'] ?? 'body';
   return errors
     .filter((e) => e.keyword !== 'if')
@@ -59,7 +62,10 @@ function wwwAuthenticate(reply: FastifyReply, code: string, details: unknown[] |
   if (code === 'unauthenticated') reply.header('WWW-Authenticate', 'Bearer realm="tasktree"');
   if (code === 'insufficient_scope') {
     const scopes = (details?.[0] as { scopes?: string[] } | undefined)?.scopes ?? [];
-    reply.header('WWW-Authenticate', `Bearer realm="tasktree", error="insufficient_scope", scope="${scopes.join(' ')}"`);
+    reply.header(
+      'WWW-Authenticate',
+      `Bearer realm="tasktree", error="insufficient_scope", scope="${scopes.join(' ')}"`,
+    );
   }
 }
 
@@ -94,7 +100,14 @@ export function describeFailure(error: FastifyError | DomainError | Error, reply
   if (mapped !== undefined) return { status: errorStatus[mapped], code: mapped, message: fastifyError.message };
   const status = fastifyError.statusCode ?? 500;
   if (status >= 400 && status < 500) {
-    const code: ErrorCode = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : status === 404 ? 'not_found' : 'validation_failed';
+    const code: ErrorCode =
+      status === 413
+        ? 'payload_too_large'
+        : status === 415
+          ? 'unsupported_media_type'
+          : status === 404
+            ? 'not_found'
+            : 'validation_failed';
     return { status: errorStatus[code], code, message: fastifyError.message };
   }
   return null;
@@ -105,10 +118,14 @@ export const INTERNAL_MESSAGE = 'Something went wrong on our side; the request i
 /** A last say before the JSON 404, e.g. the browser app answering its own client-side routes. */
 export type NotFoundFallback = (request: FastifyRequest, reply: FastifyReply) => boolean;
 
-export function installErrorHandling(app: FastifyInstance, fallback: { current: NotFoundFallback | null } = { current: null }): void {
+export function installErrorHandling(
+  app: FastifyInstance,
+  fallback: { current: NotFoundFallback | null } = { current: null },
+): void {
   app.setErrorHandler(function handleError(error: FastifyError | DomainError | Error, request, reply) {
     const failure = describeFailure(error, reply);
-    if (failure !== null) return reply.code(failure.status).send(errorBody(request, failure.code, failure.message, failure.details));
+    if (failure !== null)
+      return reply.code(failure.status).send(errorBody(request, failure.code, failure.message, failure.details));
     request.log.error({ err: { type: error.name, message: error.message, stack: error.stack } }, 'unhandled error');
     return reply.code(500).send(errorBody(request, 'internal_error', INTERNAL_MESSAGE));
   });
@@ -126,7 +143,11 @@ export function installErrorHandling(app: FastifyInstance, fallback: { current: 
     const allowed = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter((m) => known.find(m, path) !== null);
     if (allowed.length > 0) {
       reply.header('Allow', allowed.join(', '));
-      return reply.code(405).send(errorBody(request, 'method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(', ')}.`));
+      return reply
+        .code(405)
+        .send(
+          errorBody(request, 'method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(', ')}.`),
+        );
     }
     return reply.code(404).send(errorBody(request, 'not_found', `No route ${request.method} ${path}.`));
   });

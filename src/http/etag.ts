@@ -35,9 +35,12 @@ function readerOf(request: FastifyRequest): string {
  * its version and the shape of the answer (the route's response schema: a release that changes
  * the representation changes every tag).
  */
-export function versionTags(responseSchema: unknown): (request: FastifyRequest, rowId: string, version: number) => string {
+export function versionTags(
+  responseSchema: unknown,
+): (request: FastifyRequest, rowId: string, version: number) => string {
   const shape = sha256(JSON.stringify(responseSchema)).slice(0, 16);
-  return (request, rowId, version) => `"v${sha256(`${shape}\n${readerOf(request)}\n${rowId}\n${version}`).slice(0, 32)}"`;
+  return (request, rowId, version) =>
+    `"v${sha256(`${shape}\n${readerOf(request)}\n${rowId}\n${version}`).slice(0, 32)}"`;
 }
 
 /**
@@ -62,7 +65,12 @@ function matches(ifNoneMatch: string, etag: string): boolean {
  * onSend for API reads. It runs only for answers the route produced, so authentication and
  * authorization have already succeeded before a 304 can be chosen. A callback hook: it never waits.
  */
-export function applyReadCaching(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: OnSendDone): void {
+export function applyReadCaching(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: OnSendDone,
+): void {
   done(null, cachedOrFresh(request, reply, payload));
 }
 
@@ -74,7 +82,8 @@ function cachedOrFresh(request: FastifyRequest, reply: FastifyReply, payload: un
     return payload;
   }
   reply.header('cache-control', 'private, no-cache');
-  if (reply.statusCode !== 200 || typeof payload !== 'string' || (request.actor === null && request.sessionId === null)) return payload;
+  if (reply.statusCode !== 200 || typeof payload !== 'string' || (request.actor === null && request.sessionId === null))
+    return payload;
   // A versioned read set its tag (and chose 304 itself) before the body was built.
   if (reply.hasHeader('etag')) return payload;
   const etag = etagFor(readerOf(request), payload);

@@ -35,7 +35,11 @@ export class ExportBody implements ExportSink {
   private empty = true;
   private length = 0;
 
-  constructor(private readonly reply: FastifyReply, request: FastifyRequest, spoolDir: string) {
+  constructor(
+    private readonly reply: FastifyReply,
+    request: FastifyRequest,
+    spoolDir: string,
+  ) {
     this.tag = bodyTagger(request);
     mkdirSync(spoolDir, { recursive: true });
     const path = join(spoolDir, tempName());
@@ -82,7 +86,8 @@ export class ExportBody implements ExportSink {
     this.tag.update(text);
     const bytes = writeSync(this.fd, text);
     // A regular file takes the whole write or fails (a full disk throws); anything else would corrupt the answer.
-    if (bytes !== Buffer.byteLength(text)) throw new Error(`the export spool took ${bytes} of ${Buffer.byteLength(text)} bytes`);
+    if (bytes !== Buffer.byteLength(text))
+      throw new Error(`the export spool took ${bytes} of ${Buffer.byteLength(text)} bytes`);
     this.length += bytes;
   }
 }

@@ -41,13 +41,27 @@ export function makeIdempotencyGuard(deps: Deps) {
 }
 
 /** Claims the key for this request (false) or sends the stored answer (true). */
-async function claimOrReplay(deps: Deps, request: FastifyRequest, reply: FastifyReply, ownerId: string, key: string): Promise<boolean> {
+async function claimOrReplay(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ownerId: string,
+  key: string,
+): Promise<boolean> {
   if (!KEY.test(key)) throw invalid('/idempotency-key', 'must be 8 to 128 characters of A-Z a-z 0-9 : _ . -');
   const fingerprint = fingerprintOf(request);
   for (let attempt = 0; attempt < 2; attempt++) {
     const claimed = await deps.db
       .insertInto('idempotency_keys')
-      .values({ owner_id: ownerId, key, fingerprint, state: 'running', status_code: null, response_body: null, created_at: nowIso() })
+      .values({
+        owner_id: ownerId,
+        key,
+        fingerprint,
+        state: 'running',
+        status_code: null,
+        response_body: null,
+        created_at: nowIso(),
+      })
       .onConflict((oc) => oc.columns(['owner_id', 'key']).doNothing())
       .executeTakeFirst();
     if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 1) {
@@ -64,14 +78,25 @@ async function claimOrReplay(deps: Deps, request: FastifyRequest, reply: Fastify
     const age = Date.now() - Date.parse(stored.created_at);
     const stale = age > IDEMPOTENCY_REPLAY_MS || (stored.state === 'running' && age > ABANDONED_MS);
     if (stale) {
-      await deps.db.deleteFrom('idempotency_keys').where('owner_id', '=', ownerId).where('key', '=', key).where('created_at', '=', stored.created_at).execute();
+      await deps.db
+        .deleteFrom('idempotency_keys')
+        .where('owner_id', '=', ownerId)
+        .where('key', '=', key)
+        .where('created_at', '=', stored.created_at)
+        .execute();
       continue;
     }
     if (stored.fingerprint !== fingerprint) {
-      throw new DomainError('idempotency_conflict', 'This Idempotency-Key was used with a different method, path, query or body.');
+      throw new DomainError(
+        'idempotency_conflict',
+        'This Idempotency-Key was used with a different method, path, query or body.',
+      );
     }
     if (stored.state !== 'done') {
-      throw new DomainError('idempotency_in_progress', 'The first request with this Idempotency-Key is still running; retry shortly.');
+      throw new DomainError(
+        'idempotency_in_progress',
+        'The first request with this Idempotency-Key is still running; retry shortly.',
+      );
     }
     reply
       .code(stored.status_code ?? 200)
@@ -85,7 +110,12 @@ async function claimOrReplay(deps: Deps, request: FastifyRequest, reply: Fastify
 
 /** Keeps a 200/201 answer for replay; any other outcome frees the key so the client may retry. */
 export function makeIdempotencyRecorder(deps: Deps) {
-  return function idempotencyRecorder(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void): void {
+  return function idempotencyRecorder(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    done: (err: Error | null, payload?: unknown) => void,
+  ): void {
     const state = request.idempotency;
     if (state === null) return done(null, payload);
     request.idempotency = null;
@@ -94,10 +124,19 @@ export function makeIdempotencyRecorder(deps: Deps) {
 }
 
 async function keepOrFree(deps: Deps, reply: FastifyReply, payload: unknown, state: IdempotencyState): Promise<void> {
-  const where = deps.db.updateTable('idempotency_keys').where('owner_id', '=', state.ownerId).where('key', '=', state.key);
+  const where = deps.db
+    .updateTable('idempotency_keys')
+    .where('owner_id', '=', state.ownerId)
+    .where('key', '=', state.key);
   if (reply.statusCode === 200 || reply.statusCode === 201) {
-    await where.set({ state: 'done', status_code: reply.statusCode, response_body: typeof payload === 'string' ? payload : '' }).execute();
+    await where
+      .set({ state: 'done', status_code: reply.statusCode, response_body: typeof payload === 'string' ? payload : '' })
+      .execute();
   } else {
-    await deps.db.deleteFrom('idempotency_keys').where('owner_id', '=', state.ownerId).where('key', '=', state.key).execute();
+    await deps.db
+      .deleteFrom('idempotency_keys')
+      .where('owner_id', '=', state.ownerId)
+      .where('key', '=', state.key)
+      .execute();
   }
 }

@@ -1,4 +1,10 @@
-import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { Bindings, ChildLoggerOptions } from 'fastify/types/logger.js';
 import pino from 'pino';
 import { randomUUID } from 'node:crypto';
@@ -23,7 +29,8 @@ export function requestIdOf(req: IncomingMessage): string {
  * outright loses at most its last second of lines.
  */
 export function loggingOptions(
-  level: string, given?: pino.DestinationStream,
+  level: string,
+  given?: pino.DestinationStream,
 ): Pick<FastifyServerOptions, 'logger' | 'logController' | 'childLoggerFactory'> {
   if (level === 'silent') return { logger: false };
   const stream = given ?? new LogDestination();
@@ -66,7 +73,10 @@ export class AccessLog extends LogController {
   private lastMs = 0;
   private lastMsText = '0';
 
-  constructor(private readonly stream: pino.DestinationStream, private readonly infoEnabled: boolean) {
+  constructor(
+    private readonly stream: pino.DestinationStream,
+    private readonly infoEnabled: boolean,
+  ) {
     super();
   }
 
@@ -74,7 +84,10 @@ export class AccessLog extends LogController {
 
   override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
     if (error) {
-      request.server.log.error({ reqId: request.id, req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+      request.server.log.error(
+        { reqId: request.id, req: request, res: reply, err: error, responseTime: reply.elapsedTime },
+        'request errored',
+      );
     } else if (this.infoEnabled) {
       // Ids are ours or match REQUEST_ID (requestIdOf), so they never need escaping.
       const id = `"${request.id}"`;
@@ -85,8 +98,10 @@ export class AccessLog extends LogController {
         this.lastMs = now;
         this.lastMsText = String(now);
       }
-      this.stream.write(`{"level":30,"time":${this.lastMsText}${this.bindings},"reqId":${id},"req":{"id":${id},"method":"${request.method}","path":${path}},` +
-        `"res":{"status":${reply.statusCode}},"responseTime":${millis(reply.elapsedTime)},"msg":"request completed"}\n`);
+      this.stream.write(
+        `{"level":30,"time":${this.lastMsText}${this.bindings},"reqId":${id},"req":{"id":${id},"method":"${request.method}","path":${path}},` +
+          `"res":{"status":${reply.statusCode}},"responseTime":${millis(reply.elapsedTime)},"msg":"request completed"}\n`,
+      );
     }
   }
 }
@@ -123,7 +138,11 @@ type LevelName = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'sile
 class RequestLogger {
   private made: FastifyBaseLogger | null = null;
 
-  constructor(private readonly parent: FastifyBaseLogger, private readonly bindings: Bindings, private readonly options: ChildLoggerOptions) {}
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
 
   private get real(): FastifyBaseLogger {
     return (this.made ??= this.parent.child(this.bindings, this.options));
@@ -141,12 +160,24 @@ class RequestLogger {
     return this.real.child(bindings, options);
   }
 
-  fatal(...args: LogArgs): void { this.write('fatal', args); }
-  error(...args: LogArgs): void { this.write('error', args); }
-  warn(...args: LogArgs): void { this.write('warn', args); }
-  info(...args: LogArgs): void { this.write('info', args); }
-  debug(...args: LogArgs): void { this.write('debug', args); }
-  trace(...args: LogArgs): void { this.write('trace', args); }
+  fatal(...args: LogArgs): void {
+    this.write('fatal', args);
+  }
+  error(...args: LogArgs): void {
+    this.write('error', args);
+  }
+  warn(...args: LogArgs): void {
+    this.write('warn', args);
+  }
+  info(...args: LogArgs): void {
+    this.write('info', args);
+  }
+  debug(...args: LogArgs): void {
+    this.write('debug', args);
+  }
+  trace(...args: LogArgs): void {
+    this.write('trace', args);
+  }
   silent(): void {}
 
   private write(level: LevelName, args: LogArgs): void {

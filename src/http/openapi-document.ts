@@ -14,13 +14,22 @@ export const MARK_REPLAYABLE = 'x-tt-replayable';
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
 
 export const responseHeaders: Json = {
-  ETag: { description: 'Strong validator over the body and the actor; send it back as If-None-Match', schema: { type: 'string' } },
+  ETag: {
+    description: 'Strong validator over the body and the actor; send it back as If-None-Match',
+    schema: { type: 'string' },
+  },
   'RateLimit-Limit': integerHeader('Requests allowed per rolling minute for this credential'),
   'RateLimit-Remaining': integerHeader('Requests left in the current window'),
   'RateLimit-Reset': integerHeader('Seconds until the window frees a request'),
   'Retry-After': { ...integerHeader('Seconds to wait before retrying'), required: true },
-  'Idempotent-Replayed': { description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
-  'WWW-Authenticate': { description: 'Bearer challenge; names the missing scope on insufficient_scope', schema: { type: 'string' } },
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  'WWW-Authenticate': {
+    description: 'Bearer challenge; names the missing scope on insufficient_scope',
+    schema: { type: 'string' },
+  },
 };
 
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -61,8 +70,10 @@ function declareHeaders(method: string, operation: Json): void {
     if (status === '429') headers['Retry-After'] = ref('Retry-After');
     if (status === '401' || (status === '403' && counted)) headers['WWW-Authenticate'] = ref('WWW-Authenticate');
     // Reads carry their validator; attachment content sends it with a refused range as well.
-    if (method === 'get' && counted && (status.startsWith('2') || status === '304' || status === '416')) headers.ETag = ref('ETag');
-    if (replayable && (status === '200' || status === '201')) headers['Idempotent-Replayed'] = ref('Idempotent-Replayed');
+    if (method === 'get' && counted && (status.startsWith('2') || status === '304' || status === '416'))
+      headers.ETag = ref('ETag');
+    if (replayable && (status === '200' || status === '201'))
+      headers['Idempotent-Replayed'] = ref('Idempotent-Replayed');
     if (Object.keys(headers).length > 0) response.headers = { ...response.headers, ...headers };
   }
 }

@@ -56,7 +56,10 @@ const notModified = { type: 'null', description: 'Not modified: If-None-Match ma
 const tags = [
   { name: 'Account', description: 'Registration, sign-in, the browser session and its CSRF value, password reset' },
   { name: 'Personal tokens', description: 'Bearer tokens for agents and scripts, managed from a browser session' },
-  { name: 'OAuth connections', description: 'Apps connected through OAuth 2.1 (one per consent), managed from a browser session' },
+  {
+    name: 'OAuth connections',
+    description: 'Apps connected through OAuth 2.1 (one per consent), managed from a browser session',
+  },
   { name: 'Trees', description: 'Trees, their snapshot and their full export' },
   { name: 'Projects', description: 'Projects: nested branches of a tree' },
   { name: 'Tasks', description: 'Tasks: the leaves, with lists, filters and literal search' },
@@ -64,7 +67,10 @@ const tags = [
   { name: 'Speech', description: 'Transcription of audio into speech jobs, when a provider is configured' },
   { name: 'Sharing', description: 'Members of a tree and invitations (the owner on Grove)' },
   { name: 'Teamwork', description: 'Assignees, comments, tree messages, history and CSV import on a tree' },
-  { name: 'Billing', description: 'Plans bought in the browser (test mode), changed only by the provider\'s verified webhook' },
+  {
+    name: 'Billing',
+    description: "Plans bought in the browser (test mode), changed only by the provider's verified webhook",
+  },
   { name: 'Agent call journal', description: 'Metadata of the calls made with personal tokens' },
   { name: 'Service', description: 'Liveness and readiness, outside /api/v1' },
 ];
@@ -74,7 +80,12 @@ const tags = [
  * revalidation), 415 on writes (JSON is the only body type besides uploads), and markers for
  * the headers the pipeline sets, which `finishDocument` turns into response headers.
  */
-function documentRoute(schema: Record<string, unknown>, method: string, url: string, config: Record<string, unknown> | undefined): Record<string, unknown> {
+function documentRoute(
+  schema: Record<string, unknown>,
+  method: string,
+  url: string,
+  config: Record<string, unknown> | undefined,
+): Record<string, unknown> {
   if (schema.hide === true) return schema;
   if (typeof schema.operationId !== 'string') throw new Error(`OpenAPI: the route ${url} has no operationId`);
   const access = config?.access as RouteAccess | undefined;
@@ -84,8 +95,17 @@ function documentRoute(schema: Record<string, unknown>, method: string, url: str
   if (access !== undefined && method !== 'GET') Object.assign(response, errors(415));
   const counted = access !== undefined && config?.rateLimit !== false;
   const replayable = counted && method !== 'GET' && (config?.idempotency ?? 'allow') === 'allow';
-  const description = [schema.description, accessSentence(access)].filter((part) => typeof part === 'string' && part !== '').join(' ');
-  const documented: Record<string, unknown> = { ...schema, description, response, security: securityOf(access), [MARK_COUNTED]: counted, [MARK_REPLAYABLE]: replayable };
+  const description = [schema.description, accessSentence(access)]
+    .filter((part) => typeof part === 'string' && part !== '')
+    .join(' ');
+  const documented: Record<string, unknown> = {
+    ...schema,
+    description,
+    response,
+    security: securityOf(access),
+    [MARK_COUNTED]: counted,
+    [MARK_REPLAYABLE]: replayable,
+  };
   if (config?.documentedBody !== undefined) documented.body = config.documentedBody;
   return documented;
 }
@@ -108,18 +128,32 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
       tags,
       components: {
         securitySchemes: {
-          bearerToken: { type: 'http', scheme: 'bearer', description: 'Personal token (ttp_…), scopes read, write, attachments' },
-          sessionCookie: { type: 'apiKey', in: 'cookie', name: 'tt_session', description: 'Browser session; writes also need the X-CSRF-Token header' },
+          bearerToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Personal token (ttp_…), scopes read, write, attachments',
+          },
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'tt_session',
+            description: 'Browser session; writes also need the X-CSRF-Token header',
+          },
           oauth: {
             type: 'oauth2',
-            description: 'OAuth 2.1 for public clients (PKCE S256, RFC 8707 resource required: a token works only at the resource it was issued for). ' +
+            description:
+              'OAuth 2.1 for public clients (PKCE S256, RFC 8707 resource required: a token works only at the resource it was issued for). ' +
               'Discovery: /.well-known/oauth-authorization-server and /.well-known/oauth-protected-resource/api/v1; registration: /oauth/register.',
             flows: {
               authorizationCode: {
                 authorizationUrl: `${publicUrl}/oauth/authorize`,
                 tokenUrl: `${publicUrl}/oauth/token`,
                 refreshUrl: `${publicUrl}/oauth/token`,
-                scopes: { read: 'Read trees, projects, tasks, notes, search and export', write: 'Create, update and delete (paid plans)', attachments: 'Attachment content, on top of read' },
+                scopes: {
+                  read: 'Read trees, projects, tasks, notes, search and export',
+                  write: 'Create, update and delete (paid plans)',
+                  attachments: 'Attachment content, on top of read',
+                },
               },
             },
           },
@@ -127,12 +161,25 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
       },
     },
     // Schemas with an $id become components under that name (Task, Tree, Error, ...), not def-N.
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
     transform({ schema, url, route }) {
       const method = String(Array.isArray(route.method) ? route.method[0] : route.method);
-      return { schema: documentRoute(schema as Record<string, unknown>, method, url, route.config as Record<string, unknown> | undefined), url } as never;
+      return {
+        schema: documentRoute(
+          schema as Record<string, unknown>,
+          method,
+          url,
+          route.config as Record<string, unknown> | undefined,
+        ),
+        url,
+      } as never;
     },
-    transformObject: (document) => ('openapiObject' in document ? finishDocument(document.openapiObject as Record<string, never>) : document.swaggerObject) as never,
+    transformObject: (document) =>
+      ('openapiObject' in document
+        ? finishDocument(document.openapiObject as Record<string, never>)
+        : document.swaggerObject) as never,
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });
 }

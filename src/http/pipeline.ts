@@ -40,7 +40,8 @@ export function makePipeline(deps: Deps) {
     }
     try {
       checkBeforeLimit(deps, request, access);
-      if (config.rateLimit !== false) applyLimit(reply, consumeNow(rateLimitKey(request), deps.config.rateLimitPerMinute, MINUTE_MS));
+      if (config.rateLimit !== false)
+        applyLimit(reply, consumeNow(rateLimitKey(request), deps.config.rateLimitPerMinute, MINUTE_MS));
       checkAfterLimit(request, access);
     } catch (err) {
       return done(err as Error);
@@ -49,7 +50,12 @@ export function makePipeline(deps: Deps) {
   };
 }
 
-async function waitingPipeline(deps: Deps, request: FastifyRequest, reply: FastifyReply, access: RouteAccess): Promise<void> {
+async function waitingPipeline(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  access: RouteAccess,
+): Promise<void> {
   await resolveCredentials(deps, request);
   checkBeforeLimit(deps, request, access);
   if (request.routeConfig.rateLimit !== false) {
@@ -63,7 +69,10 @@ function checkBeforeLimit(deps: Deps, request: FastifyRequest, access: RouteAcce
   authorizeCredential(request, access);
   if (request.credential === 'cookie' && !isSafe(request.method)) {
     if (!checkCsrf(deps.config.secret, request.sessionId!, header(request, 'x-csrf-token'))) {
-      throw new DomainError('csrf_failed', 'This browser request needs a valid X-CSRF-Token header (from GET /api/v1/auth/me).');
+      throw new DomainError(
+        'csrf_failed',
+        'This browser request needs a valid X-CSRF-Token header (from GET /api/v1/auth/me).',
+      );
     }
   }
   checkAccountGuard(request, request.routeConfig.idempotency);
@@ -81,7 +90,10 @@ function checkAfterLimit(request: FastifyRequest, access: RouteAccess): void {
 function authorizeCredential(request: FastifyRequest, access: RouteAccess): void {
   const sessionOnly = access.who === 'session' || access.who === 'session-user';
   if (sessionOnly && request.credential === 'bearer') {
-    throw new DomainError('session_required', 'This endpoint needs a browser session; Bearer tokens do not authorize it.');
+    throw new DomainError(
+      'session_required',
+      'This endpoint needs a browser session; Bearer tokens do not authorize it.',
+    );
   }
   if (access.who === 'token' && request.credential !== 'bearer') {
     throw new DomainError('unauthenticated', 'Send a personal token as a Bearer token.');
@@ -90,7 +102,10 @@ function authorizeCredential(request: FastifyRequest, access: RouteAccess): void
     throw new DomainError('unauthenticated', 'Sign in or send a Bearer token.');
   }
   if (access.who === 'session' && request.credential !== 'cookie' && !isSafe(request.method)) {
-    throw new DomainError('csrf_failed', 'This endpoint needs the session cookie and X-CSRF-Token (from GET /api/v1/auth/me).');
+    throw new DomainError(
+      'csrf_failed',
+      'This endpoint needs the session cookie and X-CSRF-Token (from GET /api/v1/auth/me).',
+    );
   }
 }
 
@@ -103,10 +118,16 @@ function checkAccountGuard(request: FastifyRequest, idempotency: string | undefi
       throw new DomainError('account_mismatch', 'X-Service-User does not match the signed-in account.');
     }
   } else if (
-    request.credential === 'cookie' && !isSafe(request.method) && idempotency !== 'ignore' && idempotency !== 'reject' &&
+    request.credential === 'cookie' &&
+    !isSafe(request.method) &&
+    idempotency !== 'ignore' &&
+    idempotency !== 'reject' &&
     header(request, 'idempotency-key') !== undefined
   ) {
-    throw new DomainError('account_guard_required', 'A browser write with Idempotency-Key must also send X-Service-User.');
+    throw new DomainError(
+      'account_guard_required',
+      'A browser write with Idempotency-Key must also send X-Service-User.',
+    );
   }
 }
 
@@ -133,7 +154,10 @@ function applyLimit(reply: FastifyReply, result: RateLimitResult): void {
   reply.header('ratelimit-reset', result.resetSeconds);
   if (!result.allowed) {
     reply.header('retry-after', result.resetSeconds);
-    throw new DomainError('rate_limited', `Rate limit of ${result.limit} requests per minute exceeded; retry after ${result.resetSeconds} s.`);
+    throw new DomainError(
+      'rate_limited',
+      `Rate limit of ${result.limit} requests per minute exceeded; retry after ${result.resetSeconds} s.`,
+    );
   }
 }
 
@@ -151,7 +175,12 @@ export interface Admission {
  * budget after the last decision. Only batches of the old MCP revisions come here, at most 100
  * messages, so one limiter call per message costs nothing anyone else pays.
  */
-export async function countMore(deps: Deps, request: FastifyRequest, reply: FastifyReply, count: number): Promise<Admission> {
+export async function countMore(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  count: number,
+): Promise<Admission> {
   if (request.routeConfig.rateLimit === false) return { allowed: count, refusal: null };
   for (let allowed = 0; allowed < count; allowed++) {
     try {

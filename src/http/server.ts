@@ -1,4 +1,9 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HookHandlerDoneFunction } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type HookHandlerDoneFunction,
+} from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../domain/deps.js';
@@ -32,7 +37,10 @@ const JSON_BODY_LIMIT = 1024 * 1024;
  * default), so a timeout fires up to that late; a tenth of the shorter one keeps it close.
  */
 function checkingInterval(timeouts: HttpTimeouts): number {
-  return Math.min(30_000, Math.max(50, Math.floor(Math.min(timeouts.headersTimeoutMs, timeouts.requestTimeoutMs) / 10)));
+  return Math.min(
+    30_000,
+    Math.max(50, Math.floor(Math.min(timeouts.headersTimeoutMs, timeouts.requestTimeoutMs) / 10)),
+  );
 }
 
 /**
@@ -109,19 +117,22 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
 
   await app.register(mcpRoutes(deps));
   await app.register(oauthRoutes(deps));
-  await app.register(async (api) => {
-    api.addHook('onRequest', makePipeline(deps));
-    const [guard, recorder] = [makeIdempotencyGuard(deps), makeIdempotencyRecorder(deps)];
-    api.addHook('onRoute', (route) => {
-      if (!takesIdempotencyKey(route)) return;
-      addRouteHook(route, 'preHandler', guard);
-      addRouteHook(route, 'onSend', recorder);
-    });
-    api.addHook('onSend', applyReadCaching);
-    api.addHook('onResponse', makeJournalHook(deps, API_PREFIX));
-    api.get('/openapi.json', { config: { rateLimit: false }, schema: { hide: true } }, async () => app.swagger());
-    for (const routes of restRoutes) await api.register(routes(deps));
-  }, { prefix: API_PREFIX });
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', makePipeline(deps));
+      const [guard, recorder] = [makeIdempotencyGuard(deps), makeIdempotencyRecorder(deps)];
+      api.addHook('onRoute', (route) => {
+        if (!takesIdempotencyKey(route)) return;
+        addRouteHook(route, 'preHandler', guard);
+        addRouteHook(route, 'onSend', recorder);
+      });
+      api.addHook('onSend', applyReadCaching);
+      api.addHook('onResponse', makeJournalHook(deps, API_PREFIX));
+      api.get('/openapi.json', { config: { rateLimit: false }, schema: { hide: true } }, async () => app.swagger());
+      for (const routes of restRoutes) await api.register(routes(deps));
+    },
+    { prefix: API_PREFIX },
+  );
 
   const web = await registerWebApp(app);
   notFoundFallback.current = web?.fallback ?? null;

@@ -4,7 +4,9 @@ import { DomainError } from '../domain/errors.js';
 
 /** A multipart body that breaks off, is malformed or stalls: 400, and the upload stores nothing. */
 export function badUpload(message: string): DomainError {
-  return new DomainError('validation_failed', `The upload was refused: ${message}; nothing was stored.`, [{ path: '/', message, in: 'body' }]);
+  return new DomainError('validation_failed', `The upload was refused: ${message}; nothing was stored.`, [
+    { path: '/', message, in: 'body' },
+  ]);
 }
 
 /**
@@ -17,7 +19,8 @@ export function asUploadError(err: unknown): Error {
   const status = (err as Partial<FastifyError>).statusCode;
   if (err instanceof Error && typeof status === 'number' && status >= 400 && status < 500) return err;
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || code === 'ECONNABORTED') return badUpload('the body ended before it was complete');
+  if (code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || code === 'ECONNABORTED')
+    return badUpload('the body ended before it was complete');
   return badUpload(err instanceof Error ? err.message.slice(0, 200) : 'the multipart body is malformed');
 }
 

@@ -19,13 +19,17 @@ export async function acceptUploads(app: FastifyInstance): Promise<void> {
 /** How an upload looks in the OpenAPI document (the route reads the stream itself). */
 export const uploadBody = Type.Object({
   file: Type.String({ format: 'binary', description: 'the file; at most 26,214,400 bytes' }),
-  filename: Type.Optional(Type.String({ maxLength: 4096, description: 'the name to keep; else the part\'s file name. Sanitized.' })),
+  filename: Type.Optional(
+    Type.String({ maxLength: 4096, description: "the name to keep; else the part's file name. Sanitized." }),
+  ),
 });
 
 /** busboy throws a plain Error (a 500) on a multipart type without a boundary: it is the client's header. */
 function requireBoundary(request: FastifyRequest): void {
   if (/;\s*boundary\s*=\s*("[^"]+"|[^;\s]+)/i.test(request.headers['content-type'] ?? '')) return;
-  throw new DomainError('validation_failed', 'multipart/form-data needs a boundary parameter in Content-Type.', [{ path: '/content-type', message: 'has no boundary parameter', in: 'header' }]);
+  throw new DomainError('validation_failed', 'multipart/form-data needs a boundary parameter in Content-Type.', [
+    { path: '/content-type', message: 'has no boundary parameter', in: 'header' },
+  ]);
 }
 
 /**
@@ -36,7 +40,11 @@ function requireBoundary(request: FastifyRequest): void {
  */
 export function readUpload(request: FastifyRequest, reply: FastifyReply, idleMs: number): () => Promise<Upload> {
   return async () => {
-    if (!request.isMultipart()) throw new DomainError('unsupported_media_type', 'Send the file as multipart/form-data with a field named "file".');
+    if (!request.isMultipart())
+      throw new DomainError(
+        'unsupported_media_type',
+        'Send the file as multipart/form-data with a field named "file".',
+      );
     requireBoundary(request);
     const watch = watchIdle(request, reply, idleMs);
     let iterator: AsyncIterator<Multipart>;
@@ -45,9 +53,10 @@ export function readUpload(request: FastifyRequest, reply: FastifyReply, idleMs:
     } catch (err) {
       throw asUploadError(err);
     }
-    const next = () => watch.race(iterator.next()).catch((err: unknown) => {
-      throw asUploadError(err);
-    });
+    const next = () =>
+      watch.race(iterator.next()).catch((err: unknown) => {
+        throw asUploadError(err);
+      });
     let filename: string | undefined;
     for (let item = await next(); item.done !== true; item = await next()) {
       const part = item.value;
@@ -55,7 +64,8 @@ export function readUpload(request: FastifyRequest, reply: FastifyReply, idleMs:
         if (part.fieldname === 'filename') filename = String(part.value);
         continue;
       }
-      if (part.fieldname !== 'file') throw invalid(`/${part.fieldname.slice(0, 40)}`, 'unknown file field; send the file as "file"');
+      if (part.fieldname !== 'file')
+        throw invalid(`/${part.fieldname.slice(0, 40)}`, 'unknown file field; send the file as "file"');
       const named = part.filename;
       return {
         file: watch.guard(part.file),

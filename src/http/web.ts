@@ -70,7 +70,10 @@ export async function registerWebApp(app: FastifyInstance, dir: string = WEB_DIR
       if (request.method !== 'GET' && request.method !== 'HEAD') return false;
       if (NOT_APP.test(request.url)) return false;
       if (!(request.headers.accept ?? '').includes('text/html')) return false;
-      void reply.code(200).headers({ ...APP_HEADERS, 'Cache-Control': REVALIDATE, 'Content-Type': 'text/html; charset=utf-8' }).send(indexHtml);
+      void reply
+        .code(200)
+        .headers({ ...APP_HEADERS, 'Cache-Control': REVALIDATE, 'Content-Type': 'text/html; charset=utf-8' })
+        .send(indexHtml);
       return true;
     },
   };

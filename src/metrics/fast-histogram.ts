@@ -59,7 +59,10 @@ export class FastHistogram {
     // The registry asks a metric only for name, help, type and get(); prom-client's metric types
     // are classes, so a metric of our own passes through a cast.
     registry.registerMetric({
-      name, help, type: 'histogram', aggregator: 'sum',
+      name,
+      help,
+      type: 'histogram',
+      aggregator: 'sum',
       get: async () => ({ name, help, type: 'histogram', aggregator: 'sum', values: this.samples() }),
       reset: () => {
         for (const series of this.series) series.reset();

@@ -25,7 +25,11 @@ export function makeMetricsHook(metrics: Metrics) {
     if (byStatus === undefined) byMethod.set(request.method, (byStatus = new Map()));
     let series = byStatus.get(status);
     if (series === undefined) {
-      series = metrics.requestDuration.seriesFor({ method: request.method, route: config?.url ?? UNMATCHED, status: String(status) });
+      series = metrics.requestDuration.seriesFor({
+        method: request.method,
+        route: config?.url ?? UNMATCHED,
+        status: String(status),
+      });
       byStatus.set(status, series);
     }
     return series;

@@ -23,8 +23,12 @@ export interface Watched {
 export class Metrics {
   readonly registry = new Registry();
   /** Observed on every request (see makeMetricsHook): series kept by the hook, no label hashing. */
-  readonly requestDuration = new FastHistogram(this.registry, 'tasktree_http_request_duration_seconds',
-    'HTTP request latency by method, route template and status.', REQUEST_BUCKETS);
+  readonly requestDuration = new FastHistogram(
+    this.registry,
+    'tasktree_http_request_duration_seconds',
+    'HTTP request latency by method, route template and status.',
+    REQUEST_BUCKETS,
+  );
   private readonly requests = new Counter({
     name: 'tasktree_http_requests_total',
     help: 'HTTP requests answered, by method, route template and status.',
@@ -41,8 +45,12 @@ export class Metrics {
     help: 'Requests refused with 429 by a rate limit.',
     registers: [this.registry],
   });
-  private readonly queryDuration = new FastHistogram(this.registry, 'tasktree_db_query_duration_seconds',
-    'Database queries run through the query builder, by outcome.', QUERY_BUCKETS);
+  private readonly queryDuration = new FastHistogram(
+    this.registry,
+    'tasktree_db_query_duration_seconds',
+    'Database queries run through the query builder, by outcome.',
+    QUERY_BUCKETS,
+  );
   private readonly queryOk: Series = this.queryDuration.seriesFor({ outcome: 'ok' });
   private readonly queryError: Series = this.queryDuration.seriesFor({ outcome: 'error' });
 

@@ -11,8 +11,18 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-function answer(response: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
+function answer(
+  response: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    ...headers,
+  });
   response.end(JSON.stringify({ error: { code, message } }));
 }
 
@@ -32,13 +42,20 @@ function bearerMatches(request: IncomingMessage, token: string): boolean {
  * route through the API's authentication, rate limit or journal. METRICS_TOKEN adds a Bearer check
  * for when HOST is reachable by others.
  */
-export async function startMetricsServer(metrics: Metrics, config: MetricsConfig, host: string): Promise<MetricsServer> {
+export async function startMetricsServer(
+  metrics: Metrics,
+  config: MetricsConfig,
+  host: string,
+): Promise<MetricsServer> {
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '').split('?', 1)[0];
     if (path !== '/metrics') return answer(response, 404, 'not_found', 'Only /metrics is served here.');
-    if (request.method !== 'GET' && request.method !== 'HEAD') return answer(response, 405, 'method_not_allowed', 'Use GET.', { allow: 'GET, HEAD' });
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return answer(response, 405, 'method_not_allowed', 'Use GET.', { allow: 'GET, HEAD' });
     if (config.token !== null && !bearerMatches(request, config.token)) {
-      return answer(response, 401, 'unauthenticated', 'Send METRICS_TOKEN as a Bearer token.', { 'www-authenticate': 'Bearer realm="metrics"' });
+      return answer(response, 401, 'unauthenticated', 'Send METRICS_TOKEN as a Bearer token.', {
+        'www-authenticate': 'Bearer realm="metrics"',
+      });
     }
     metrics.registry.metrics().then(
       (text) => {
@@ -58,9 +75,10 @@ export async function startMetricsServer(metrics: Metrics, config: MetricsConfig
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

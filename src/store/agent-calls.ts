@@ -6,7 +6,16 @@ import { prepareByName } from './pg-prepared.js';
  * One agent call as stored: the fields of CONTRACT §8 but the owner, in this order. A batch's
  * `calls` is a JSON array of these, oldest first.
  */
-export type StoredCall = [id: string, at: string, surface: string, operation: string, status: number, duration_ms: number, token_id: string, client: string | null];
+export type StoredCall = [
+  id: string,
+  at: string,
+  surface: string,
+  operation: string,
+  status: number,
+  duration_ms: number,
+  token_id: string,
+  client: string | null,
+];
 
 /**
  * The most calls one row holds. The journal keeps an owner's newest whole batches that hold at
@@ -49,7 +58,12 @@ export interface CallBatch {
  * batches beyond its newest 2,000 calls (`keep`). Multi-row inserts whose SQL text repeats keep
  * one prepared statement busy (on PostgreSQL a named one).
  */
-export async function appendAgentCalls(trx: Trx, dialect: DialectName, batches: CallBatch[], keep: number): Promise<void> {
+export async function appendAgentCalls(
+  trx: Trx,
+  dialect: DialectName,
+  batches: CallBatch[],
+  keep: number,
+): Promise<void> {
   const width = COLUMNS.length;
   for (let start = 0; start < batches.length; start += CHUNK) {
     const chunk = batches.slice(start, start + CHUNK);
@@ -61,7 +75,12 @@ export async function appendAgentCalls(trx: Trx, dialect: DialectName, batches: 
 
 /** Deletes the owner's batches older than the newest ones that together hold at most `keep` calls. */
 async function trimOwner(trx: Trx, owner: string, keep: number): Promise<void> {
-  const batches = await trx.selectFrom('agent_call_batches').select(['seq', 'call_count']).where('owner_id', '=', owner).orderBy('seq', 'desc').execute();
+  const batches = await trx
+    .selectFrom('agent_call_batches')
+    .select(['seq', 'call_count'])
+    .where('owner_id', '=', owner)
+    .orderBy('seq', 'desc')
+    .execute();
   let kept = 0;
   for (const batch of batches) {
     kept += batch.call_count;

@@ -2,7 +2,15 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { BlobMissing, byteMeter, parseBlobKey, type BlobListing, type BlobStore, type ByteRange, type StoredBlob } from '../domain/files/blob-store.js';
+import {
+  BlobMissing,
+  byteMeter,
+  parseBlobKey,
+  type BlobListing,
+  type BlobStore,
+  type ByteRange,
+  type StoredBlob,
+} from '../domain/files/blob-store.js';
 import { streamToNewFile, tempName } from '../domain/files/temp-files.js';
 
 /** How many objects the sweep gets per page, so one database query covers many. */

@@ -1,10 +1,25 @@
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PassThrough } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { S3Config } from '../config.js';
-import { BlobMissing, BlobStoreUnavailable, byteMeter, type BlobListing, type BlobStore, type ByteRange, type StoredBlob } from '../domain/files/blob-store.js';
+import {
+  BlobMissing,
+  BlobStoreUnavailable,
+  byteMeter,
+  type BlobListing,
+  type BlobStore,
+  type ByteRange,
+  type StoredBlob,
+} from '../domain/files/blob-store.js';
 
 /**
  * Parts of a multipart upload: S3's smallest (5 MiB), two in flight. The SDK holds the parts in
@@ -16,7 +31,10 @@ const PARTS_IN_FLIGHT = 2;
 
 /** An S3 error that means "no such object" rather than "the store failed". */
 function isMissing(err: unknown): boolean {
-  return err instanceof S3ServiceException && (err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata.httpStatusCode === 404);
+  return (
+    err instanceof S3ServiceException &&
+    (err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata.httpStatusCode === 404)
+  );
 }
 
 /** Whatever else went wrong (refused connection, timeout, 5xx, denied access) is the store being unavailable. */
@@ -82,9 +100,13 @@ export class S3BlobStore implements BlobStore {
 
   async get(key: string, range?: ByteRange): Promise<Readable> {
     try {
-      const answer = await this.client.send(new GetObjectCommand({
-        Bucket: this.bucket, Key: this.objectKey(key), ...(range !== undefined ? { Range: `bytes=${range.start}-${range.end}` } : {}),
-      }));
+      const answer = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: this.objectKey(key),
+          ...(range !== undefined ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
+      );
       return answer.Body as Readable;
     } catch (err) {
       if (isMissing(err)) throw new BlobMissing(key);
@@ -116,12 +138,18 @@ export class S3BlobStore implements BlobStore {
     do {
       let page;
       try {
-        page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, ContinuationToken: token }));
+        page = await this.client.send(
+          new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, ContinuationToken: token }),
+        );
       } catch (err) {
         throw unavailable(err);
       }
-      const items = (page.Contents ?? []).filter((item) => item.Key !== undefined)
-        .map((item) => ({ key: item.Key!.slice(this.prefix.length), modifiedMs: item.LastModified?.getTime() ?? Date.now() }));
+      const items = (page.Contents ?? [])
+        .filter((item) => item.Key !== undefined)
+        .map((item) => ({
+          key: item.Key!.slice(this.prefix.length),
+          modifiedMs: item.LastModified?.getTime() ?? Date.now(),
+        }));
       if (items.length > 0) yield items;
       token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
     } while (token !== undefined);

@@ -58,7 +58,10 @@ function rowMaker(statement: BetterSqlite3.Statement): { toRow: (values: unknown
   const columns = statement.columns();
   // Names are the query's own columns and aliases (code, not input); JSON.stringify quotes each as a key.
   const fields = columns.map((column, i) => `${JSON.stringify(column.name)}: values[${i}]`);
-  return { toRow: new Function('values', `return { ${fields.join(', ')} };`) as (values: unknown[]) => unknown, width: columns.length };
+  return {
+    toRow: new Function('values', `return { ${fields.join(', ')} };`) as (values: unknown[]) => unknown,
+    width: columns.length,
+  };
 }
 
 /** The rows of a direct statement as objects. */
@@ -87,7 +90,10 @@ function rowsOf(own: DirectStatement, parameters: unknown[]): unknown[] {
  */
 export function compiledOnce<A extends unknown[], R>(build: (db: Db, ...args: A) => Compilable<R>) {
   // An adapter is one database's (Kysely makes one per instance), so an entry meets one SQLite handle.
-  const cache = new WeakMap<object, { sql: string; slots: (number | { value: unknown })[]; direct: DirectStatement | null }>();
+  const cache = new WeakMap<
+    object,
+    { sql: string; slots: (number | { value: unknown })[]; direct: DirectStatement | null }
+  >();
   return async function run(db: Db | Trx, ...args: A): Promise<R[]> {
     // Keyed by the dialect adapter, which a database and its transactions share.
     const key = db.getExecutor().adapter;
@@ -95,7 +101,9 @@ export function compiledOnce<A extends unknown[], R>(build: (db: Db, ...args: A)
     if (entry === undefined) {
       const placeholders = args.map((_, i) => `${ARG}${i}`) as A;
       const compiled = build(db as Db, ...placeholders).compile();
-      const slots = compiled.parameters.map((p) => (typeof p === 'string' && p.startsWith(ARG) ? Number(p.slice(ARG.length)) : { value: p }));
+      const slots = compiled.parameters.map((p) =>
+        typeof p === 'string' && p.startsWith(ARG) ? Number(p.slice(ARG.length)) : { value: p },
+      );
       entry = { sql: compiled.sql, slots, direct: null };
       cache.set(key, entry);
       if (key instanceof PostgresAdapter) prepareByName(entry.sql);

@@ -54,9 +54,15 @@ function openSqlite(dataDir: string, onQuery?: QueryObserver): Store {
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('temp_store = MEMORY');
   // SQLite's lower() folds ASCII only; search compares short terms case-insensitively in every script.
-  sqlite.function('casefold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
+  sqlite.function('casefold', { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : value,
+  );
   // Limits are written into the text: SQLite prepares a statement with a bound one again at every run.
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), plugins: [new InlineLimits()], ...queryLog(onQuery) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    plugins: [new InlineLimits()],
+    ...queryLog(onQuery),
+  });
   registerSqliteHandle(db, sqlite);
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
@@ -65,7 +71,12 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 
-async function openPostgres(url: string, schema: string | null, statementTimeoutMs: number, onQuery?: QueryObserver): Promise<Store> {
+async function openPostgres(
+  url: string,
+  schema: string | null,
+  statementTimeoutMs: number,
+  onQuery?: QueryObserver,
+): Promise<Store> {
   // Imported here: a service on SQLite does not carry the PostgreSQL client in memory.
   const { default: pg } = await import('pg');
   // int8 (COUNT, SUM, sequences) arrives as text from pg; every value we keep fits a JS number.
@@ -100,7 +111,12 @@ async function openPostgres(url: string, schema: string | null, statementTimeout
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   return options.databaseUrl !== null
-    ? openPostgres(options.databaseUrl, options.databaseSchema ?? null, options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS, options.onQuery)
+    ? openPostgres(
+        options.databaseUrl,
+        options.databaseSchema ?? null,
+        options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+        options.onQuery,
+      )
     : openSqlite(options.dataDir, options.onQuery);
 }
 

@@ -49,7 +49,10 @@ export class GroupCommit {
   private readonly waiting = new Map<string, Pending[]>();
   private readonly running = new Set<string>();
 
-  constructor(private readonly db: Db, private readonly dialect: DialectName) {}
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: DialectName,
+  ) {}
 
   run<T>(key: string, work: Work<T>, attempt?: Attempt<T>): Promise<T> {
     const queue = this.dialect === 'sqlite' ? '' : key;
@@ -61,7 +64,12 @@ export class GroupCommit {
         // Every request read in this turn has joined by its end.
         if (!this.running.has(queue)) atTurnEnd(() => this.flush(queue));
       }
-      pending.push({ work: work as Work<unknown>, attempt: attempt as Attempt<unknown> | undefined, resolve: resolve as (value: unknown) => void, reject });
+      pending.push({
+        work: work as Work<unknown>,
+        attempt: attempt as Attempt<unknown> | undefined,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
     });
   }
 

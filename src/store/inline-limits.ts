@@ -1,4 +1,14 @@
-import { LimitNode, SelectQueryNode, ValueNode, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
+import {
+  LimitNode,
+  SelectQueryNode,
+  ValueNode,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from 'kysely';
 
 /**
  * SQLite: a query's LIMIT is written into its text instead of being bound as a parameter.

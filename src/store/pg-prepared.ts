@@ -22,7 +22,10 @@ export function prepareByName(text: string): void {
  * prepares it anew at its next use; a transaction that met the refusal still fails once.
  */
 function isStalePlan(err: unknown): boolean {
-  return (err as { code?: string }).code === '0A000' && /cached plan must not change result type/.test((err as Error).message);
+  return (
+    (err as { code?: string }).code === '0A000' &&
+    /cached plan must not change result type/.test((err as Error).message)
+  );
 }
 
 function renameStale(text: string, stale: string): void {

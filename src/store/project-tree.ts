@@ -22,7 +22,10 @@ export async function subtreeIds(trx: Trx, rootId: string): Promise<string[]> {
 
 /** The projects of a subtree with their parents, for walks the domain makes over it. */
 export async function subtreeLinks(trx: Trx, rootId: string): Promise<{ id: string; parent_id: string | null }[]> {
-  const { rows } = await sql<{ id: string; parent_id: string | null }>`${subtree(rootId)} select p.id, p.parent_id from projects p join sub on p.id = sub.id`.execute(trx);
+  const { rows } = await sql<{
+    id: string;
+    parent_id: string | null;
+  }>`${subtree(rootId)} select p.id, p.parent_id from projects p join sub on p.id = sub.id`.execute(trx);
   return rows;
 }
 

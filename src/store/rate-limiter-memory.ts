@@ -63,7 +63,12 @@ export class MemoryRateLimiter implements RateLimiter {
     const counted = hits.times.length - hits.head;
     const oldest = hits.times[hits.head];
     const resetMs = oldest === undefined ? windowMs : oldest + windowMs - now;
-    return { allowed, limit, remaining: Math.max(0, limit - counted), resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)) };
+    return {
+      allowed,
+      limit,
+      remaining: Math.max(0, limit - counted),
+      resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)),
+    };
   }
 
   private sweep(): void {

@@ -39,7 +39,10 @@ export class RedisRateLimiter implements RateLimiter {
   /** Where a lost connection is reported, once per outage; the composition root points it at the log. */
   onError: ((err: unknown) => void) | null = null;
 
-  constructor(url: string, private readonly prefix = 'tt:rl:') {
+  constructor(
+    url: string,
+    private readonly prefix = 'tt:rl:',
+  ) {
     this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
     this.redis.defineCommand('ttRateLimit', { numberOfKeys: 1, lua: SCRIPT });
     // Unheard, ioredis prints a stack trace to stderr on every reconnect attempt while Redis is down.
@@ -87,8 +90,16 @@ export class RedisRateLimiter implements RateLimiter {
   private async run(key: string, limit: number, windowMs: number, consume: boolean): Promise<RateLimitResult> {
     // Members must be unique even for two requests in the same millisecond on different instances.
     const member = `${this.instance}:${++this.seq}`;
-    const command = (this.redis as unknown as Record<string, (...args: unknown[]) => Promise<ScriptResult>>).ttRateLimit!;
-    const [allowed, count, resetMs] = await command.call(this.redis, this.prefix + key, windowMs, limit, consume ? '1' : '0', member);
+    const command = (this.redis as unknown as Record<string, (...args: unknown[]) => Promise<ScriptResult>>)
+      .ttRateLimit!;
+    const [allowed, count, resetMs] = await command.call(
+      this.redis,
+      this.prefix + key,
+      windowMs,
+      limit,
+      consume ? '1' : '0',
+      member,
+    );
     return {
       allowed: allowed === 1,
       limit,

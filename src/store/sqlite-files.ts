@@ -64,17 +64,26 @@ export function checkTaskTreeDatabase(db: BetterSqlite3.Database, name: string):
   try {
     const check = db.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new NotTaskTreeDatabase(`${name} is damaged: ${String(check)}`);
-    tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
+    tables = new Set(
+      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+        (r) => r.name,
+      ),
+    );
   } catch (err) {
     if (err instanceof NotTaskTreeDatabase) throw err;
-    throw new NotTaskTreeDatabase(`${name} is not an SQLite database (${err instanceof Error ? err.message : String(err)})`);
+    throw new NotTaskTreeDatabase(
+      `${name} is not an SQLite database (${err instanceof Error ? err.message : String(err)})`,
+    );
   }
   for (const table of ['kysely_migration', 'users', 'trees', 'tasks']) {
     if (!tables.has(table)) throw new NotTaskTreeDatabase(`${name} is not a Task Tree database (no ${table} table)`);
   }
   const applied = (db.prepare('SELECT name FROM kysely_migration').all() as { name: string }[]).map((r) => r.name);
   const unknown = applied.filter((m) => !(m in migrations));
-  if (unknown.length > 0) throw new NotTaskTreeDatabase(`${name} was made by a newer Task Tree (migrations ${unknown.join(', ')}); upgrade first`);
+  if (unknown.length > 0)
+    throw new NotTaskTreeDatabase(
+      `${name} was made by a newer Task Tree (migrations ${unknown.join(', ')}); upgrade first`,
+    );
 }
 
 /**
@@ -123,7 +132,10 @@ export function restoreSqlite(from: string, live: string, now = new Date()): { p
     renameSync(staged, live);
     return { previous: null };
   }
-  const previous = `${live}.${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}.bak`;
+  const previous = `${live}.${now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}.bak`;
   let held: BetterSqlite3.Database;
   try {
     held = lockExclusively(live);

@@ -37,7 +37,9 @@ export async function searchTaskRows(db: Db, dialect: DialectName, query: TaskSe
   if (dialect === 'postgres') {
     for (const term of query.terms) {
       const pattern = `%${escapeLike(term)}%`;
-      select = select.where(sql<SqlBool>`(lower(title) like ${pattern} escape '\\' or lower(text) like ${pattern} escape '\\' or lower(notes) like ${pattern} escape '\\')`);
+      select = select.where(
+        sql<SqlBool>`(lower(title) like ${pattern} escape '\\' or lower(text) like ${pattern} escape '\\' or lower(notes) like ${pattern} escape '\\')`,
+      );
     }
   } else {
     for (const term of query.terms) select = select.where(shortTermMatches('tasks', term));
@@ -66,6 +68,9 @@ async function searchThroughFts(db: Db, query: TaskSearchQuery, indexed: string[
   if (query.treeId !== undefined) conditions.push(sql`t.tree_id = ${query.treeId}`);
   if (query.since !== undefined) conditions.push(sql`t.updated_at >= ${query.since}`);
   for (const term of query.terms.filter((x) => [...x].length < TRIGRAM)) conditions.push(shortTermMatches('t', term));
-  const result = await sql<TaskRow>`select t.* from tasks_fts f join tasks t on t.seq = f.rowid where ${sql.join(conditions, sql` and `)} order by f.rowid limit ${query.take}`.execute(db);
+  const result =
+    await sql<TaskRow>`select t.* from tasks_fts f join tasks t on t.seq = f.rowid where ${sql.join(conditions, sql` and `)} order by f.rowid limit ${query.take}`.execute(
+      db,
+    );
   return result.rows;
 }

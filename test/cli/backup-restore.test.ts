@@ -96,7 +96,9 @@ describe('tasktree backup and restore (SQLite)', { timeout: 300_000 }, () => {
 
     // Same port, so the browser (its session is in the restored file) talks to the new process.
     server = await spawnServer({ ...envOf(env), PORT: port });
-    expect((await person.browser.post('/api/v1/tasks', { tree_id: treeId, title: 'after the restore' })).status).toBe(201);
+    expect((await person.browser.post('/api/v1/tasks', { tree_id: treeId, title: 'after the restore' })).status).toBe(
+      201,
+    );
     expect(readBackup(live).tasks).toBe(copy.tasks + 1);
   });
 

@@ -6,7 +6,11 @@ import madge from 'madge';
 describe('the command-line tool', () => {
   it('imports no HTTP module, except for `serve` when it runs', async () => {
     // Dynamic imports are left out: `serve` and the composition root load the server only when it starts.
-    const graph = await madge('src/cli/main.ts', { baseDir: '.', fileExtensions: ['ts'], detectiveOptions: { ts: { skipAsyncImports: true } } });
+    const graph = await madge('src/cli/main.ts', {
+      baseDir: '.',
+      fileExtensions: ['ts'],
+      detectiveOptions: { ts: { skipAsyncImports: true } },
+    });
     const modules = Object.keys(graph.obj());
     expect(modules).toContain('src/domain/trees/export.ts');
     expect(modules.filter((file) => file.startsWith('src/http/'))).toEqual([]);

@@ -25,19 +25,56 @@ describe.each(databases)('tasktree command-line tool (%s)', { timeout: 120_000 }
   });
 
   it('creates a user, sets the plan, makes a token that works on the running service, and exports', async () => {
-    const created = await cli('user', 'create', '--email', 'cli@example.test', '--password', 'long enough password', '--name', 'Operator');
+    const created = await cli(
+      'user',
+      'create',
+      '--email',
+      'cli@example.test',
+      '--password',
+      'long enough password',
+      '--name',
+      'Operator',
+    );
     expect(created.code).toBe(0);
-    expect(JSON.parse(created.stdout).user).toMatchObject({ email: 'cli@example.test', name: 'Operator', plan: 'seed' });
+    expect(JSON.parse(created.stdout).user).toMatchObject({
+      email: 'cli@example.test',
+      name: 'Operator',
+      plan: 'seed',
+    });
 
-    const seedWrite = await cli('token', 'create', '--email', 'cli@example.test', '--name', 'agent', '--scopes', 'read,write');
+    const seedWrite = await cli(
+      'token',
+      'create',
+      '--email',
+      'cli@example.test',
+      '--name',
+      'agent',
+      '--scopes',
+      'read,write',
+    );
     expect(seedWrite.code).not.toBe(0);
     expect(seedWrite.stderr).toContain('plan_read_only');
 
     const until = new Date(Date.now() + 86_400_000).toISOString();
     const plan = await cli('plan', 'set', '--email', 'cli@example.test', '--plan', 'sprout', '--until', until);
-    expect(JSON.parse(plan.stdout).user).toMatchObject({ plan: 'sprout', effective_plan: 'sprout', plan_expires_at: until });
+    expect(JSON.parse(plan.stdout).user).toMatchObject({
+      plan: 'sprout',
+      effective_plan: 'sprout',
+      plan_expires_at: until,
+    });
 
-    const token = await cli('token', 'create', '--email', 'cli@example.test', '--name', 'agent', '--scopes', 'read,write', '--expires-in-days', '7');
+    const token = await cli(
+      'token',
+      'create',
+      '--email',
+      'cli@example.test',
+      '--name',
+      'agent',
+      '--scopes',
+      'read,write',
+      '--expires-in-days',
+      '7',
+    );
     expect(token.code).toBe(0);
     const value = token.stdout.trim();
     expect(value).toMatch(/^ttp_[A-Za-z0-9_-]{43}$/);
@@ -57,13 +94,18 @@ describe.each(databases)('tasktree command-line tool (%s)', { timeout: 120_000 }
     const owner = await makeUser(app.url, app.app, { plan: 'grove' });
     const member = await makeUser(app.url, app.app);
     const tree = await makeTree(owner.browser, { name: 'Shared from the shell' });
-    const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: member.email, role: 'viewer' });
+    const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, {
+      email: member.email,
+      role: 'viewer',
+    });
     // Registering proved nothing about the address: the invitation reaches the account once the operator vouches for it.
     expect((await member.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`)).status).toBe(404);
     const verified = await cli('user', 'verify', '--email', member.email);
     expect(verified.code).toBe(0);
     expect(JSON.parse(verified.stdout).user).toMatchObject({ id: member.user.id, email_verified: true });
-    expect((await member.browser.get('/api/v1/invitations')).body.items.map((x: any) => x.id)).toEqual([invited.body.member.id]);
+    expect((await member.browser.get('/api/v1/invitations')).body.items.map((x: any) => x.id)).toEqual([
+      invited.body.member.id,
+    ]);
     expect((await member.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`)).status).toBe(200);
     const shared = await cli('export', '--tree', tree.id, '--as-user', member.email);
     expect(shared.code).toBe(0);
@@ -80,7 +122,11 @@ describe.each(databases)('tasktree command-line tool (%s)', { timeout: 120_000 }
     const task = await makeTask(owner.browser, tree.id, { title: 'talked about' });
     const comment = (await owner.browser.post(`/api/v1/tasks/${task.id}/comments`, { body: 'a comment' })).body.comment;
     const message = (await owner.browser.post(`/api/v1/trees/${tree.id}/messages`, { body: 'a message' })).body.message;
-    const attachment = (await upload(owner.browser, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from('some notes'), name: 'notes.txt', type: 'text/plain' }])).body.attachment;
+    const attachment = (
+      await upload(owner.browser, `/api/v1/tasks/${task.id}/attachments`, [
+        { data: Buffer.from('some notes'), name: 'notes.txt', type: 'text/plain' },
+      ])
+    ).body.attachment;
     const exported = await cli('export', '--tree', tree.id);
     expect(exported.code).toBe(0);
     const document = JSON.parse(exported.stdout);
@@ -105,17 +151,29 @@ describe.each(databases)('tasktree command-line tool (%s)', { timeout: 120_000 }
     expect((await cli('migrate')).stdout).toContain('up to date');
   });
   it('prints a one-time password reset link whose token completes a reset once', async () => {
-    expect((await cli('user', 'create', '--email', 'forgot@example.test', '--password', 'long enough password')).code).toBe(0);
+    expect(
+      (await cli('user', 'create', '--email', 'forgot@example.test', '--password', 'long enough password')).code,
+    ).toBe(0);
     const printed = await cli('user', 'reset-link', '--email', 'forgot@example.test');
     expect(printed.code).toBe(0);
     const link = new URL(printed.stdout.trim());
     expect(link.searchParams.get('token')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const browser = new Client(app.url);
     await browser.get('/api/v1/auth/me');
-    const reset = await browser.post('/api/v1/auth/reset/complete', { token: link.searchParams.get('token'), password: 'a brand new password' });
+    const reset = await browser.post('/api/v1/auth/reset/complete', {
+      token: link.searchParams.get('token'),
+      password: 'a brand new password',
+    });
     expect(reset.status).toBe(200);
     expect(reset.body.user.email).toBe('forgot@example.test');
-    expect((await browser.post('/api/v1/auth/reset/complete', { token: link.searchParams.get('token'), password: 'a brand new password' })).status).toBe(400);
+    expect(
+      (
+        await browser.post('/api/v1/auth/reset/complete', {
+          token: link.searchParams.get('token'),
+          password: 'a brand new password',
+        })
+      ).status,
+    ).toBe(400);
     const unknown = await cli('user', 'reset-link', '--email', 'nobody@example.test');
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('not_found');

@@ -80,9 +80,20 @@ describe.each(databases)('tasktree operator commands (%s)', { timeout: 180_000 }
     const table = await cli('user', 'show', '--email', person.email);
     expect(table.stdout).toMatch(/^owns\.tasks:\s+2$/m);
     expect(table.stdout).toMatch(/^tokens\.revoked:\s+1$/m);
-    const row = await app.app.deps.db.selectFrom('users').select('password_hash').where('email', '=', person.email).executeTakeFirstOrThrow();
+    const row = await app.app.deps.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('email', '=', person.email)
+      .executeTakeFirstOrThrow();
     for (const output of [shown.stdout + shown.stderr, table.stdout + table.stderr]) {
-      for (const secret of [used.value, sha256(used.value), used.value.slice(4), row.password_hash, 'private-note-text-42']) expect(output).not.toContain(secret);
+      for (const secret of [
+        used.value,
+        sha256(used.value),
+        used.value.slice(4),
+        row.password_hash,
+        'private-note-text-42',
+      ])
+        expect(output).not.toContain(secret);
     }
     expect((await cli('user', 'show', '--email', 'nobody@example.test')).code).toBe(1);
   });
@@ -112,7 +123,11 @@ describe.each(databases)('tasktree operator commands (%s)', { timeout: 180_000 }
     const revoked = await cli('token', 'revoke', '--id', doomed.token.id);
     expect(revoked.code).toBe(0);
     expect(revoked.stderr).toContain(person.email);
-    const session = await app.app.deps.db.selectFrom('mcp_sessions').select('ended_at').where('id_hash', '=', sha256(sessionId)).executeTakeFirstOrThrow();
+    const session = await app.app.deps.db
+      .selectFrom('mcp_sessions')
+      .select('ended_at')
+      .where('id_hash', '=', sha256(sessionId))
+      .executeTakeFirstOrThrow();
     expect(session.ended_at).not.toBeNull();
     // The server learns of a revocation made by another process from the database: at once on
     // PostgreSQL, within its second-long token cache on SQLite (README, CLI section).
@@ -122,9 +137,19 @@ describe.each(databases)('tasktree operator commands (%s)', { timeout: 180_000 }
       if (status !== 401) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(status).toBe(401);
-    expect((await rawMcp(app.url, listTools, { authorization: `Bearer ${doomed.value}`, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' })).status).toBe(401);
+    expect(
+      (
+        await rawMcp(app.url, listTools, {
+          authorization: `Bearer ${doomed.value}`,
+          'mcp-session-id': sessionId,
+          'mcp-protocol-version': '2025-11-25',
+        })
+      ).status,
+    ).toBe(401);
     expect((await kept.agent.get('/api/v1/trees')).status).toBe(200);
-    expect(JSON.parse((await cli('token', 'list', '--email', person.email, '--json')).stdout).items[0].status).toBe('revoked');
+    expect(JSON.parse((await cli('token', 'list', '--email', person.email, '--json')).stdout).items[0].status).toBe(
+      'revoked',
+    );
     await mcp.close().catch(() => undefined);
   });
 
@@ -132,24 +157,70 @@ describe.each(databases)('tasktree operator commands (%s)', { timeout: 180_000 }
     const person = await makeUser(app.url, app.app);
     const db = app.app.deps.db;
     const longAgo = new Date(Date.now() - 40 * 86_400_000).toISOString();
-    await db.insertInto('sessions').values({ id_hash: sha256(`dead-${person.email}`), owner_id: person.user.id, created_at: longAgo, expires_at: longAgo }).execute();
-    await db.insertInto('password_resets').values({
-      id: `prs_${person.user.id}`, owner_id: person.user.id, token_hash: sha256(`reset-${person.email}`), created_at: longAgo, expires_at: longAgo, used_at: null,
-    }).execute();
-    await db.insertInto('idempotency_keys').values({
-      owner_id: person.user.id, key: 'old', fingerprint: 'f', state: 'done', status_code: 201, response_body: '{}', created_at: longAgo,
-    }).execute();
-    await db.insertInto('mcp_sessions').values({
-      id_hash: sha256(`idle-${person.email}`), owner_id: person.user.id, credential_id: 'pat_gone', protocol_version: '2025-11-25',
-      client_name: 'c', client_version: '1', created_at: longAgo, last_seen_at: longAgo, ended_at: null,
-    }).execute();
+    await db
+      .insertInto('sessions')
+      .values({
+        id_hash: sha256(`dead-${person.email}`),
+        owner_id: person.user.id,
+        created_at: longAgo,
+        expires_at: longAgo,
+      })
+      .execute();
+    await db
+      .insertInto('password_resets')
+      .values({
+        id: `prs_${person.user.id}`,
+        owner_id: person.user.id,
+        token_hash: sha256(`reset-${person.email}`),
+        created_at: longAgo,
+        expires_at: longAgo,
+        used_at: null,
+      })
+      .execute();
+    await db
+      .insertInto('idempotency_keys')
+      .values({
+        owner_id: person.user.id,
+        key: 'old',
+        fingerprint: 'f',
+        state: 'done',
+        status_code: 201,
+        response_body: '{}',
+        created_at: longAgo,
+      })
+      .execute();
+    await db
+      .insertInto('mcp_sessions')
+      .values({
+        id_hash: sha256(`idle-${person.email}`),
+        owner_id: person.user.id,
+        credential_id: 'pat_gone',
+        protocol_version: '2025-11-25',
+        client_name: 'c',
+        client_version: '1',
+        created_at: longAgo,
+        last_seen_at: longAgo,
+        ended_at: null,
+      })
+      .execute();
 
     const purged = await cli('purge', '--json');
     expect(purged.code).toBe(0);
     const removed = Object.fromEntries(JSON.parse(purged.stdout).jobs.map((j: any) => [j.job, j.removed]));
     expect(removed).toMatchObject({ sessions: 1, password_resets: 1, idempotency_keys: 1, mcp_sessions: 1 });
-    expect(Object.keys(removed)).toEqual(['idempotency_keys', 'history', 'sessions', 'password_resets', 'email_verifications', 'mcp_sessions', 'oauth', 'blobs']);
-    expect(await db.selectFrom('sessions').select('id_hash').where('owner_id', '=', person.user.id).execute()).toHaveLength(1);
+    expect(Object.keys(removed)).toEqual([
+      'idempotency_keys',
+      'history',
+      'sessions',
+      'password_resets',
+      'email_verifications',
+      'mcp_sessions',
+      'oauth',
+      'blobs',
+    ]);
+    expect(
+      await db.selectFrom('sessions').select('id_hash').where('owner_id', '=', person.user.id).execute(),
+    ).toHaveLength(1);
     expect((await person.browser.get('/api/v1/auth/me')).body.user.email).toBe(person.email);
     const again = await cli('purge');
     expect(again.stdout).toMatch(/^sessions\s+0$/m);

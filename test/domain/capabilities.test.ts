@@ -1,9 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { can, grantableScopes, requireCapability, type Actor, type Capability, type Scope, type Via } from '../../src/domain/actor.js';
+import {
+  can,
+  grantableScopes,
+  requireCapability,
+  type Actor,
+  type Capability,
+  type Scope,
+  type Via,
+} from '../../src/domain/actor.js';
 import type { PlanName } from '../../src/domain/plans.js';
 
 function actor(scopes: Scope[], plan: PlanName, via: Via = 'token'): Actor {
-  return { user: { id: 'usr_1' } as Actor['user'], via, credentialId: via === 'token' || via === 'mcp' ? 'pat_1' : null, scopes: new Set(scopes), plan };
+  return {
+    user: { id: 'usr_1' } as Actor['user'],
+    via,
+    credentialId: via === 'token' || via === 'mcp' ? 'pat_1' : null,
+    scopes: new Set(scopes),
+    plan,
+  };
 }
 
 const all: Capability[] = ['read', 'write', 'attachments', 'attachmentWrites', 'transcribe'];
@@ -14,7 +28,9 @@ describe('capabilities: one rule for REST, MCP and the CLI', () => {
     expect(allowed(actor(['read'], 'sprout'))).toEqual(['read']);
     expect(allowed(actor(['attachments'], 'sprout'))).toEqual([]);
     expect(allowed(actor(['read', 'attachments'], 'seed'))).toEqual(['read', 'attachments']);
-    expect(() => requireCapability(actor(['read'], 'grove'), 'attachments')).toThrow(expect.objectContaining({ code: 'insufficient_scope', details: [{ scopes: ['attachments'] }] }));
+    expect(() => requireCapability(actor(['read'], 'grove'), 'attachments')).toThrow(
+      expect.objectContaining({ code: 'insufficient_scope', details: [{ scopes: ['attachments'] }] }),
+    );
   });
 
   it('lets API credentials write only on a paid plan of their own, the browser and the CLI on any', () => {
@@ -25,8 +41,12 @@ describe('capabilities: one rule for REST, MCP and the CLI', () => {
     }
     for (const via of ['session', 'cli'] as const) expect(allowed(actor(full, 'seed', via)), via).toEqual(all);
     // CONTRACT §12's order: a missing scope is reported before the plan.
-    expect(() => requireCapability(actor(['read'], 'seed'), 'write')).toThrow(expect.objectContaining({ code: 'insufficient_scope' }));
-    expect(() => requireCapability(actor(['write'], 'seed'), 'write')).toThrow(expect.objectContaining({ code: 'plan_read_only' }));
+    expect(() => requireCapability(actor(['read'], 'seed'), 'write')).toThrow(
+      expect.objectContaining({ code: 'insufficient_scope' }),
+    );
+    expect(() => requireCapability(actor(['write'], 'seed'), 'write')).toThrow(
+      expect.objectContaining({ code: 'plan_read_only' }),
+    );
   });
 
   it('needs write + attachments for uploads and transcription', () => {

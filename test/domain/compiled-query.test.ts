@@ -7,11 +7,28 @@ import { compiledOnce } from '../../src/store/compiled.js';
 const userById = compiledOnce((db, id: string) => db.selectFrom('users').select(['id', 'name']).where('id', '=', id));
 const wholeUser = compiledOnce((db, id: string) => db.selectFrom('users').selectAll().where('id', '=', id));
 const userWithSelf = compiledOnce((db, id: string) =>
-  db.selectFrom('users as a').innerJoin('users as b', 'b.id', 'a.owner_id').select(['a.id', 'a.name', 'b.name as owner_name', 'b.id']).where('a.id', '=', id));
+  db
+    .selectFrom('users as a')
+    .innerJoin('users as b', 'b.id', 'a.owner_id')
+    .select(['a.id', 'a.name', 'b.name as owner_name', 'b.id'])
+    .where('a.id', '=', id),
+);
 
 function userRow(id: string, name: string) {
   const now = new Date().toISOString();
-  return { id, owner_id: id, email: `${id}@example.test`, password_hash: 'x', name, language: 'en', timezone: 'UTC', plan: 'seed', plan_expires_at: null, created_at: now, updated_at: now };
+  return {
+    id,
+    owner_id: id,
+    email: `${id}@example.test`,
+    password_hash: 'x',
+    name,
+    language: 'en',
+    timezone: 'UTC',
+    plan: 'seed',
+    plan_expires_at: null,
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 describe.each(databases)('compiled point queries (%s)', (kind) => {
@@ -22,7 +39,10 @@ describe.each(databases)('compiled point queries (%s)', (kind) => {
   });
 
   it('run with new arguments each time', async () => {
-    await store.db.insertInto('users').values([userRow('usr_a', 'A'), userRow('usr_b', 'B')]).execute();
+    await store.db
+      .insertInto('users')
+      .values([userRow('usr_a', 'A'), userRow('usr_b', 'B')])
+      .execute();
     expect(await userById(store.db, 'usr_a')).toEqual([{ id: 'usr_a', name: 'A' }]);
     expect(await userById(store.db, 'usr_b')).toEqual([{ id: 'usr_b', name: 'B' }]);
     expect(await userById(store.db, 'usr_none')).toEqual([]);
@@ -73,13 +93,19 @@ describe.each(databases)('compiled point queries (%s)', (kind) => {
   });
 
   // SQLite only: there the statement is ours and re-prepared by SQLite; PostgreSQL rows come from pg.
-  if (kind === 'sqlite') it('follow a table that gained a column while the connection was open', async () => {
-    await store.db.insertInto('users').values(userRow('usr_s', 'S')).execute();
-    expect(await wholeUser(store.db, 'usr_s')).toHaveLength(1);
-    await store.db.schema.alterTable('users').addColumn('nickname', 'text', (c) => c.defaultTo('Ess')).execute();
-    const [row] = await wholeUser(store.db, 'usr_s');
-    expect(row).toMatchObject({ id: 'usr_s', name: 'S', nickname: 'Ess' });
-    await store.db.schema.alterTable('users').dropColumn('nickname').execute();
-    expect(await wholeUser(store.db, 'usr_s')).toEqual(await store.db.selectFrom('users').selectAll().where('id', '=', 'usr_s').execute());
-  });
+  if (kind === 'sqlite')
+    it('follow a table that gained a column while the connection was open', async () => {
+      await store.db.insertInto('users').values(userRow('usr_s', 'S')).execute();
+      expect(await wholeUser(store.db, 'usr_s')).toHaveLength(1);
+      await store.db.schema
+        .alterTable('users')
+        .addColumn('nickname', 'text', (c) => c.defaultTo('Ess'))
+        .execute();
+      const [row] = await wholeUser(store.db, 'usr_s');
+      expect(row).toMatchObject({ id: 'usr_s', name: 'S', nickname: 'Ess' });
+      await store.db.schema.alterTable('users').dropColumn('nickname').execute();
+      expect(await wholeUser(store.db, 'usr_s')).toEqual(
+        await store.db.selectFrom('users').selectAll().where('id', '=', 'usr_s').execute(),
+      );
+    });
 });

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { CredentialCache, type TokenOwner } from '../../src/domain/agents/credential-cache.js';
 
 function owner(tokenId: string, userId: string, expiresAt = '2999-01-01T00:00:00.000Z'): TokenOwner {
-  return { token: { id: tokenId, expires_at: expiresAt } as TokenOwner['token'], user: { id: userId } as TokenOwner['user'], scopes: new Set(), lastUsedMs: 0 };
+  return {
+    token: { id: tokenId, expires_at: expiresAt } as TokenOwner['token'],
+    user: { id: userId } as TokenOwner['user'],
+    scopes: new Set(),
+    lastUsedMs: 0,
+  };
 }
 
 describe('CredentialCache', () => {
@@ -32,7 +37,11 @@ describe('CredentialCache', () => {
     cache.set('h2', owner('pat_2', 'usr_1'), cache.generation);
     cache.set('h3', owner('pat_3', 'usr_2'), cache.generation);
     cache.forgetToken('pat_1');
-    expect([cache.get('h1'), cache.get('h2')?.token.id, cache.get('h3')?.token.id]).toEqual([undefined, 'pat_2', 'pat_3']);
+    expect([cache.get('h1'), cache.get('h2')?.token.id, cache.get('h3')?.token.id]).toEqual([
+      undefined,
+      'pat_2',
+      'pat_3',
+    ]);
     cache.forgetUser('usr_1');
     expect([cache.get('h2'), cache.get('h3')?.token.id]).toEqual([undefined, 'pat_3']);
     cache.clear();

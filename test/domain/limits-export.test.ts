@@ -22,36 +22,60 @@ describe.each(databases)('plan limits, export budget and history window (%s)', (
     const person = await makeUser(t.url);
     await makeTree(person.browser);
     await makeTree(person.browser);
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => person.browser.post('/api/v1/trees', { name: `t${i}` })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => person.browser.post('/api/v1/trees', { name: `t${i}` })),
+    );
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
     const refused = answers.filter((a) => a.status === 403);
     expect(refused).toHaveLength(19);
-    expect(refused[0]!.body.error).toMatchObject({ code: 'plan_limit_reached', details: [{ limit: 'trees', value: 3 }] });
+    expect(refused[0]!.body.error).toMatchObject({
+      code: 'plan_limit_reached',
+      details: [{ limit: 'trees', value: 3 }],
+    });
   });
 
   it('lets exactly one of 20 parallel task creates through at the limit minus one', async () => {
     const person = await makeUser(t.url);
     const tree = await makeTree(person.browser);
-    await insertTasksBulk(t.app.deps, await actorOf(person), tree.id, Array.from({ length: 499 }, (_, i) => ({ title: `seeded ${i}` })));
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => person.browser.post('/api/v1/tasks', { tree_id: tree.id, title: `race ${i}` })));
+    await insertTasksBulk(
+      t.app.deps,
+      await actorOf(person),
+      tree.id,
+      Array.from({ length: 499 }, (_, i) => ({ title: `seeded ${i}` })),
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        person.browser.post('/api/v1/tasks', { tree_id: tree.id, title: `race ${i}` }),
+      ),
+    );
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
-    expect(answers.filter((a) => a.status === 403).map((a) => a.body.error.details[0])).toEqual(Array(19).fill({ limit: 'tasks_per_tree', value: 500 }));
+    expect(answers.filter((a) => a.status === 403).map((a) => a.body.error.details[0])).toEqual(
+      Array(19).fill({ limit: 'tasks_per_tree', value: 500 }),
+    );
     // Deleting frees room again; moving a task in counts against the target tree.
     const items = (await person.browser.get(`/api/v1/tasks?tree_id=${tree.id}&limit=1`)).body.items;
     await person.browser.delete(`/api/v1/tasks/${items[0].id}`);
     expect((await person.browser.post('/api/v1/tasks', { tree_id: tree.id, title: 'room' })).status).toBe(201);
     const other = await makeTree(person.browser);
     const outsider = (await person.browser.post('/api/v1/tasks', { tree_id: other.id, title: 'mover' })).body.task;
-    expect((await person.browser.patch(`/api/v1/tasks/${outsider.id}`, { tree_id: tree.id })).body.error.code).toBe('plan_limit_reached');
+    expect((await person.browser.patch(`/api/v1/tasks/${outsider.id}`, { tree_id: tree.id })).body.error.code).toBe(
+      'plan_limit_reached',
+    );
   });
 
   it('lets exactly one of 20 parallel project creates through at the limit minus one', async () => {
     const person = await makeUser(t.url);
     const tree = await makeTree(person.browser);
     for (let i = 0; i < 49; i++) await makeProject(person.browser, tree.id, { name: `p${i}` });
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => person.browser.post('/api/v1/projects', { tree_id: tree.id, name: `race ${i}` })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        person.browser.post('/api/v1/projects', { tree_id: tree.id, name: `race ${i}` }),
+      ),
+    );
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
-    expect(answers.filter((a) => a.status === 403)[0]!.body.error.details).toEqual([{ limit: 'projects_per_tree', value: 50 }]);
+    expect(answers.filter((a) => a.status === 403)[0]!.body.error.details).toEqual([
+      { limit: 'projects_per_tree', value: 50 },
+    ]);
   });
 
   it('refuses an export over 10,000 contributors with 413 and the counts', async () => {
@@ -60,7 +84,12 @@ describe.each(databases)('plan limits, export budget and history window (%s)', (
     const tree = await makeTree(agent);
     const actor = await actorOf(person);
     // 9,998 tasks + the history entries of the tree's creation and of the import = 10,000: still fits.
-    await insertTasksBulk(t.app.deps, actor, tree.id, Array.from({ length: 9_998 }, (_, i) => ({ title: `t${i}` })));
+    await insertTasksBulk(
+      t.app.deps,
+      actor,
+      tree.id,
+      Array.from({ length: 9_998 }, (_, i) => ({ title: `t${i}` })),
+    );
     const fits = await agent.get(`/api/v1/trees/${tree.id}/export`);
     expect(fits.status).toBe(200);
     expect(fits.body.tasks).toHaveLength(9_998);
@@ -76,7 +105,12 @@ describe.each(databases)('plan limits, export budget and history window (%s)', (
     const { agent } = await makeToken(person);
     const tree = await makeTree(agent);
     // 'ж' is 2 bytes: 90 tasks × 50,000 characters = 9,000,000 bytes, but only 4.5 million characters.
-    await insertTasksBulk(t.app.deps, await actorOf(person), tree.id, Array.from({ length: 90 }, () => ({ title: 'big', notes: 'ж'.repeat(50_000) })));
+    await insertTasksBulk(
+      t.app.deps,
+      await actorOf(person),
+      tree.id,
+      Array.from({ length: 90 }, () => ({ title: 'big', notes: 'ж'.repeat(50_000) })),
+    );
     const over = await agent.get(`/api/v1/trees/${tree.id}/export`);
     expect(over.status).toBe(413);
     expect(over.body.error.details[0].text_bytes).toBeGreaterThan(8 * 1024 * 1024);
@@ -86,7 +120,11 @@ describe.each(databases)('plan limits, export budget and history window (%s)', (
     const person = await makeUser(t.url);
     const tree = await makeTree(person.browser);
     const old = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
-    await t.app.deps.db.updateTable('history').set({ at: old(8) }).where('tree_id', '=', tree.id).execute();
+    await t.app.deps.db
+      .updateTable('history')
+      .set({ at: old(8) })
+      .where('tree_id', '=', tree.id)
+      .execute();
     await makeProject(person.browser, tree.id);
     const exported = (await person.browser.get(`/api/v1/trees/${tree.id}/export`)).body.history;
     expect(exported.map((h: any) => h.entity)).toEqual(['project']);
@@ -96,11 +134,19 @@ describe.each(databases)('plan limits, export budget and history window (%s)', (
     // Grove keeps 365 days, until the plan lapses back to Seed.
     const grove = await makeUser(t.url, t.app, { plan: 'grove' });
     const groveTree = await makeTree(grove.browser);
-    await t.app.deps.db.updateTable('history').set({ at: old(30) }).where('tree_id', '=', groveTree.id).execute();
+    await t.app.deps.db
+      .updateTable('history')
+      .set({ at: old(30) })
+      .where('tree_id', '=', groveTree.id)
+      .execute();
     await purgeHistory(t.app.deps);
-    expect(await t.app.deps.db.selectFrom('history').select('id').where('tree_id', '=', groveTree.id).execute()).toHaveLength(1);
+    expect(
+      await t.app.deps.db.selectFrom('history').select('id').where('tree_id', '=', groveTree.id).execute(),
+    ).toHaveLength(1);
     await setUserPlan(t.app.deps, grove.email, 'grove', old(1));
     await purgeHistory(t.app.deps);
-    expect(await t.app.deps.db.selectFrom('history').select('id').where('tree_id', '=', groveTree.id).execute()).toHaveLength(0);
+    expect(
+      await t.app.deps.db.selectFrom('history').select('id').where('tree_id', '=', groveTree.id).execute(),
+    ).toHaveLength(0);
   });
 });

@@ -22,9 +22,12 @@ describe.each(databases)('the OAuth sweep (%s)', (kind) => {
   afterAll(async () => t.stop());
 
   const db = () => t.app.deps.db;
-  const grantOf = async (clientId: string) => db().selectFrom('oauth_grants').selectAll().where('client_id', '=', clientId).executeTakeFirst();
-  const tokensOf = async (grantId: string) => db().selectFrom('oauth_tokens').select(['kind', 'used_at', 'revoked_at']).where('grant_id', '=', grantId).execute();
-  const clientExists = async (id: string) => (await db().selectFrom('oauth_clients').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  const grantOf = async (clientId: string) =>
+    db().selectFrom('oauth_grants').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+  const tokensOf = async (grantId: string) =>
+    db().selectFrom('oauth_tokens').select(['kind', 'used_at', 'revoked_at']).where('grant_id', '=', grantId).execute();
+  const clientExists = async (id: string) =>
+    (await db().selectFrom('oauth_clients').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 
   it('removes nothing that is live', async () => {
     const alice = await makeUser(t.url);
@@ -34,13 +37,19 @@ describe.each(databases)('the OAuth sweep (%s)', (kind) => {
     await sweepOAuth(t.app.deps);
     expect(await tokensOf(grant.id)).toEqual(before);
     expect(await clientExists(live.clientId)).toBe(true);
-    expect((await fetch(`${api}/trees`, { headers: { authorization: `Bearer ${live.tokens.access_token}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${api}/trees`, { headers: { authorization: `Bearer ${live.tokens.access_token}` } })).status,
+    ).toBe(200);
   });
 
   it('a day after expiry: access tokens and codes go; an unexchanged consent goes; a used refresh token stays and still catches a replay', async () => {
     const alice = await makeUser(t.url);
     const live = await connect(t.url, alice.browser, api);
-    const rotated = await formPost(t.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: live.tokens.refresh_token, client_id: live.clientId });
+    const rotated = await formPost(t.url, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: live.tokens.refresh_token,
+      client_id: live.clientId,
+    });
     expect(rotated.status).toBe(200);
     const liveGrant = (await grantOf(live.clientId))!;
     const abandoned = await register(t.url);
@@ -52,14 +61,26 @@ describe.each(databases)('the OAuth sweep (%s)', (kind) => {
     expect(swept.codes).toBeGreaterThanOrEqual(2);
     expect(swept.grants).toBeGreaterThanOrEqual(1);
     expect(await grantOf(abandoned.body.client_id)).toBeUndefined();
-    expect(await db().selectFrom('oauth_codes').select('code_hash').where('grant_id', 'in', [liveGrant.id, abandonedGrant.id]).execute()).toEqual([]);
+    expect(
+      await db()
+        .selectFrom('oauth_codes')
+        .select('code_hash')
+        .where('grant_id', 'in', [liveGrant.id, abandonedGrant.id])
+        .execute(),
+    ).toEqual([]);
     // Both refresh tokens (the spent one and its successor) stay; the access tokens went.
     const left = await tokensOf(liveGrant.id);
     expect(left.map((row) => row.kind).sort()).toEqual(['refresh', 'refresh']);
     expect(await grantOf(live.clientId)).toBeDefined();
-    expect((await alice.browser.get('/api/v1/oauth/connections')).body.items.map((c: { id: string }) => c.id)).toEqual([liveGrant.id]);
+    expect((await alice.browser.get('/api/v1/oauth/connections')).body.items.map((c: { id: string }) => c.id)).toEqual([
+      liveGrant.id,
+    ]);
 
-    const replay = await formPost(t.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: live.tokens.refresh_token, client_id: live.clientId });
+    const replay = await formPost(t.url, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: live.tokens.refresh_token,
+      client_id: live.clientId,
+    });
     expect(replay.body.error).toBe('invalid_grant');
     expect((await grantOf(live.clientId))!.revoked_at).not.toBeNull();
   });
@@ -84,7 +105,11 @@ describe.each(databases)('the OAuth sweep (%s)', (kind) => {
     const idle = await register(t.url);
     const fresh = await register(t.url);
     // The idle client was last used 31 days ago; the fresh one just registered.
-    await db().updateTable('oauth_clients').set({ last_used_at: new Date(Date.now() - 31 * DAY_MS).toISOString() }).where('id', '=', idle.body.client_id).execute();
+    await db()
+      .updateTable('oauth_clients')
+      .set({ last_used_at: new Date(Date.now() - 31 * DAY_MS).toISOString() })
+      .where('id', '=', idle.body.client_id)
+      .execute();
     const swept = await sweepOAuth(t.app.deps);
     expect(swept.clients).toBeGreaterThanOrEqual(1);
     expect(await clientExists(idle.body.client_id)).toBe(false);
@@ -93,7 +118,11 @@ describe.each(databases)('the OAuth sweep (%s)', (kind) => {
 
     await sweepOAuth(t.app.deps, later(32));
     expect(await grantOf(old.clientId)).toBeUndefined();
-    const ended = await db().selectFrom('mcp_sessions').select('ended_at').where('credential_id', '=', grant.id).execute();
+    const ended = await db()
+      .selectFrom('mcp_sessions')
+      .select('ended_at')
+      .where('credential_id', '=', grant.id)
+      .execute();
     expect(ended.length).toBeGreaterThan(0);
     for (const row of ended) expect(row.ended_at).not.toBeNull();
     expect(await clientExists(old.clientId)).toBe(false);

@@ -16,13 +16,20 @@ describe.each(databases)('retention jobs (%s)', (kind) => {
 
   it('reports a failing job and still runs the ones after it, in order', async () => {
     const ran: string[] = [];
-    const job = (name: string, work: () => Promise<number>): RetentionJob => ({ name, run: async () => (ran.push(name), work()) });
+    const job = (name: string, work: () => Promise<number>): RetentionJob => ({
+      name,
+      run: async () => (ran.push(name), work()),
+    });
     const outcomes = await runRetention(t.app.deps, [
       job('first', async () => 3),
       job('broken', async () => Promise.reject(new Error('disk on fire'))),
       job('last', async () => 1),
     ]);
     expect(ran).toEqual(['first', 'broken', 'last']);
-    expect(outcomes).toEqual([{ job: 'first', removed: 3 }, { job: 'broken', error: 'disk on fire' }, { job: 'last', removed: 1 }]);
+    expect(outcomes).toEqual([
+      { job: 'first', removed: 3 },
+      { job: 'broken', error: 'disk on fire' },
+      { job: 'last', removed: 1 },
+    ]);
   });
 });

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { sql, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
+import {
+  sql,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from 'kysely';
 import { startTestApp } from '../helpers/app.js';
 import { makeToken, makeUser } from '../helpers/factories.js';
 import { makeProject, makeTree } from '../helpers/data.js';
@@ -46,45 +54,97 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create as one statement 
   afterAll(async () => t.stop());
 
   /** Deps whose database is a Kysely instance of its own, and so has a group commit of its own. */
-  const separately = (plugin: KyselyPlugin = new StatementCount()): Deps => ({ ...t.app.deps, db: t.app.deps.db.withPlugin(plugin) });
+  const separately = (plugin: KyselyPlugin = new StatementCount()): Deps => ({
+    ...t.app.deps,
+    db: t.app.deps.db.withPlugin(plugin),
+  });
 
   async function counted(tree: string) {
     const db = t.app.deps.db;
     const [row] = await db.selectFrom('trees').select('task_count').where('id', '=', tree).execute();
-    const tasks = await db.selectFrom('tasks').select(['id', 'position']).where('tree_id', '=', tree).orderBy('position').execute();
-    const history = await db.selectFrom('history').select('entity_id').where('tree_id', '=', tree).where('entity', '=', 'task').where('action', '=', 'created').execute();
+    const tasks = await db
+      .selectFrom('tasks')
+      .select(['id', 'position'])
+      .where('tree_id', '=', tree)
+      .orderBy('position')
+      .execute();
+    const history = await db
+      .selectFrom('history')
+      .select('entity_id')
+      .where('tree_id', '=', tree)
+      .where('entity', '=', 'task')
+      .where('action', '=', 'created')
+      .execute();
     return { counter: row!.task_count, tasks, history: history.map((h) => h.entity_id) };
   }
 
   it('is one statement when alone, with its row, counter and history as the general way writes them', async () => {
     const tree = (await makeTree(agent)).id;
     const statements = new StatementCount();
-    const task = await createTask(separately(statements), actor, { tree_id: tree, title: 'Prune the apple tree', status: 'done', position: 7 });
+    const task = await createTask(separately(statements), actor, {
+      tree_id: tree,
+      title: 'Prune the apple tree',
+      status: 'done',
+      position: 7,
+    });
     expect(statements.count).toBe(1);
-    expect(task).toMatchObject({ tree_id: tree, title: 'Prune the apple tree', status: 'done', position: 7, created_by: actor.user.id });
+    expect(task).toMatchObject({
+      tree_id: tree,
+      title: 'Prune the apple tree',
+      status: 'done',
+      position: 7,
+      created_by: actor.user.id,
+    });
     expect(task.completed_at).toBe(task.created_at);
     const next = await createTask(separately(), actor, { tree_id: tree, title: 'Rake the leaves' });
     expect(next.position).toBe(8);
     const { counter, history } = await counted(tree);
     expect({ counter, history: history.sort() }).toEqual({ counter: 2, history: [task.id, next.id].sort() });
     const [entry] = await t.app.deps.db.selectFrom('history').selectAll().where('entity_id', '=', task.id).execute();
-    expect(entry).toMatchObject({ actor_id: actor.user.id, via: 'cli', entity: 'task', action: 'created', tree_id: tree, owner_id: actor.user.id });
-    expect(JSON.parse(entry!.changes)).toEqual({ title: { from: null, to: 'Prune the apple tree' }, status: { from: null, to: 'done' } });
+    expect(entry).toMatchObject({
+      actor_id: actor.user.id,
+      via: 'cli',
+      entity: 'task',
+      action: 'created',
+      tree_id: tree,
+      owner_id: actor.user.id,
+    });
+    expect(JSON.parse(entry!.changes)).toEqual({
+      title: { from: null, to: 'Prune the apple tree' },
+      status: { from: null, to: 'done' },
+    });
     // In a project: one statement too, placed after the project's last task, not the tree's.
     const project = await makeProject(agent, tree);
     const inProject = new StatementCount();
-    const first = await createTask(separately(inProject), actor, { tree_id: tree, title: 'Weed', project_id: project.id });
-    const second = await createTask(separately(inProject), actor, { tree_id: tree, title: 'Hoe', project_id: project.id });
+    const first = await createTask(separately(inProject), actor, {
+      tree_id: tree,
+      title: 'Weed',
+      project_id: project.id,
+    });
+    const second = await createTask(separately(inProject), actor, {
+      tree_id: tree,
+      title: 'Hoe',
+      project_id: project.id,
+    });
     expect(inProject.count).toBe(2);
     expect([first.project_id, first.position, second.position]).toEqual([project.id, 0, 1]);
   });
 
   it('lets exactly the room left through when 12 creates from separate group commits meet at the limit, each placed after the one before', async () => {
     const tree = (await makeTree(agent)).id;
-    await t.app.deps.db.updateTable('trees').set({ task_count: limit - 5 }).where('id', '=', tree).execute();
-    const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) =>
-      createTask(separately(), actor, { tree_id: tree, title: `raced ${i}` }).then(() => 'created', (error: { code?: string }) => error.code),
-    ));
+    await t.app.deps.db
+      .updateTable('trees')
+      .set({ task_count: limit - 5 })
+      .where('id', '=', tree)
+      .execute();
+    const outcomes = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        createTask(separately(), actor, { tree_id: tree, title: `raced ${i}` }).then(
+          () => 'created',
+          (error: { code?: string }) => error.code,
+        ),
+      ),
+    );
     expect(outcomes.filter((o) => o === 'created')).toHaveLength(5);
     expect(outcomes.filter((o) => o !== 'created')).toEqual(Array(7).fill('plan_limit_reached'));
     const { counter, tasks, history } = await counted(tree);
@@ -110,10 +170,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create as one statement 
       await held;
     });
     const mover = await holder;
-    const create = createTask(separately(), actor, { tree_id: left, title: 'Mulch', project_id: project.id }).then(() => 'created', (error: { code?: string }) => error.code);
+    const create = createTask(separately(), actor, { tree_id: left, title: 'Mulch', project_id: project.id }).then(
+      () => 'created',
+      (error: { code?: string }) => error.code,
+    );
     // The create waits for the move's lock on the tree before it reads the project.
-    for (let waiting = false; !waiting; ) {
-      const blocked = await sql`select 1 from pg_stat_activity where ${mover}::int = any(pg_blocking_pids(pid))`.execute(t.app.deps.db);
+    for (let waiting = false; !waiting;) {
+      const blocked =
+        await sql`select 1 from pg_stat_activity where ${mover}::int = any(pg_blocking_pids(pid))`.execute(
+          t.app.deps.db,
+        );
       waiting = blocked.rows.length > 0;
     }
     release();
@@ -127,12 +193,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create as one statement 
     const stranger = await makeUser(t.url, t.app, { plan: 'grove' });
     const foreign = (await makeTree(stranger.browser)).id;
     const statements = new StatementCount();
-    await expect(createTask(separately(statements), actor, { tree_id: foreign, title: 'Trespass' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      createTask(separately(statements), actor, { tree_id: foreign, title: 'Trespass' }),
+    ).rejects.toMatchObject({ code: 'not_found' });
     expect(statements.count).toBeGreaterThan(1);
     expect(await counted(foreign)).toEqual({ counter: 0, tasks: [], history: [] });
   });
 
-  it('finds the last sibling by the siblings index whatever plan the table\'s size suggested when the connection cached it', async () => {
+  it("finds the last sibling by the siblings index whatever plan the table's size suggested when the connection cached it", async () => {
     // A schema of its own: the table's size when the plan is cached is what this case is about.
     const fresh = await startTestApp('postgres');
     const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
@@ -144,23 +212,33 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create as one statement 
       // 200 loose tasks and no ANALYZE: the (project_id, seq) index is then a level shallower than
       // the siblings index, and without the function's settings the cached plan read every loose
       // task of the table (through tasks_project_seq) and sorted them.
-      await insertTasksBulk(fresh.app.deps, owner, elsewhere, Array.from({ length: 200 }, (_, i) => ({ title: `loose ${i}` })));
+      await insertTasksBulk(
+        fresh.app.deps,
+        owner,
+        elsewhere,
+        Array.from({ length: 200 }, (_, i) => ({ title: `loose ${i}` })),
+      );
       await client.connect();
       await client.query(`set search_path to ${fresh.env.schema}, public`);
       const place = () => client.query('select * from take_task_place($1, $2, null, $3)', [here, owner.user.id, limit]);
       // The sixth call of a connection caches a generic plan.
       for (let i = 0; i < 8; i++) await place();
-      const scans = async () => (await client.query<Record<string, string>>(`select
+      const scans = async () =>
+        (
+          await client.query<Record<string, string>>(`select
         pg_stat_get_xact_numscans('tasks_siblings'::regclass) as siblings,
         pg_stat_get_xact_numscans('tasks_project_seq'::regclass) as project_seq,
-        pg_stat_get_xact_numscans('tasks_tree_seq'::regclass) as tree_seq`)).rows[0]!;
+        pg_stat_get_xact_numscans('tasks_tree_seq'::regclass) as tree_seq`)
+        ).rows[0]!;
       // Inside one transaction the pending counters are not flushed between the two reads.
       await client.query('begin');
       const before = await scans();
       await place();
       const after = await scans();
       await client.query('rollback');
-      const used = Object.fromEntries(Object.keys(before).map((index) => [index, Number(after[index]) - Number(before[index])]));
+      const used = Object.fromEntries(
+        Object.keys(before).map((index) => [index, Number(after[index]) - Number(before[index])]),
+      );
       expect(used).toEqual({ siblings: 1, project_seq: 0, tree_seq: 0 });
     } finally {
       await client.end();

@@ -65,10 +65,14 @@ browserDescribe.each(databases)('bad input in the browser (%s)', (kind) => {
     await panel.field('Text').fill('Before the buds open');
     const cookie = (await s.w.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
     let status = 0;
-    for (let i = 0; i < RATE + 5 && status !== 429; i++) status = (await fetch(`${s.t.url}/api/v1/auth/me`, { headers: { cookie } })).status;
+    for (let i = 0; i < RATE + 5 && status !== 429; i++)
+      status = (await fetch(`${s.t.url}/api/v1/auth/me`, { headers: { cookie } })).status;
     expect(status).toBe(429);
     await panel.save();
-    await panel.root.getByRole('alert').filter({ hasText: /Too many requests.*Try again in \d+ seconds/ }).waitFor();
+    await panel.root
+      .getByRole('alert')
+      .filter({ hasText: /Too many requests.*Try again in \d+ seconds/ })
+      .waitFor();
     expect(await panel.field('Text').inputValue()).toBe('Before the buds open');
     expect(s.w.pageErrors).toEqual([]);
   });

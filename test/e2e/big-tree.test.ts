@@ -10,16 +10,22 @@ import { TreePage } from './pages/tree.js';
 browserDescribe.each(databases)('a big tree in the browser (%s)', (kind) => {
   const s = useBrowserApp(kind);
 
-  it('lists a big project\'s first rows, shows the rest on request with focus on the next one, and draws every leaf', async () => {
+  it("lists a big project's first rows, shows the rest on request with focus on the next one, and draws every leaf", async () => {
     const person = await makeUser(s.t.url, s.t.app, { plan: 'sprout' });
     const tree = (await person.browser.post('/api/v1/trees', { name: 'Orchard' })).body.tree;
     const project = (await person.browser.post('/api/v1/projects', { tree_id: tree.id, name: 'Apples' })).body.project;
     for (let i = 1; i <= 60; i++) {
-      const created = await person.browser.post('/api/v1/tasks', { tree_id: tree.id, project_id: project.id, title: `Pick row ${String(i).padStart(2, '0')}` });
+      const created = await person.browser.post('/api/v1/tasks', {
+        tree_id: tree.id,
+        project_id: project.id,
+        title: `Pick row ${String(i).padStart(2, '0')}`,
+      });
       expect(created.status).toBe(201);
     }
     expect((await person.browser.post('/api/v1/tasks', { tree_id: tree.id, title: 'Mend the gate' })).status).toBe(201);
-    await s.w.context.addCookies([{ name: 'tt_session', value: person.browser.cookies.get('tt_session')!, url: s.t.url }]);
+    await s.w.context.addCookies([
+      { name: 'tt_session', value: person.browser.cookies.get('tt_session')!, url: s.t.url },
+    ]);
 
     await s.w.page.goto(`/trees/${tree.id}`);
     const page = new TreePage(s.w.page);
@@ -31,7 +37,9 @@ browserDescribe.each(databases)('a big tree in the browser (%s)', (kind) => {
     await more.click();
     await expect.poll(() => rows.count()).toBe(61);
     expect(await more.count()).toBe(0);
-    await expect.poll(() => s.w.page.evaluate('document.activeElement && document.activeElement.textContent')).toContain('Pick row 51');
+    await expect
+      .poll(() => s.w.page.evaluate('document.activeElement && document.activeElement.textContent'))
+      .toContain('Pick row 51');
   });
 
   it('lists every row of a big project when one of its tasks is selected', async () => {

@@ -2,15 +2,26 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { databases } from '../helpers/app.js';
 import { Client } from '../helpers/client.js';
 import { makeUser } from '../helpers/factories.js';
-import { billingEnv, checkoutCompleted, signEvent, startFakeBilling, subscriptionEvent } from '../helpers/fake-billing.js';
+import {
+  billingEnv,
+  checkoutCompleted,
+  signEvent,
+  startFakeBilling,
+  subscriptionEvent,
+} from '../helpers/fake-billing.js';
 import { browserDescribe, expectAccessible, shot } from './support/browser.js';
 import { useBrowserApp } from './support/session.js';
 import { BillingPage } from './pages/billing.js';
 
 /** Signs the browser context in as `person` (the session cookie only) and opens the billing page. */
-async function openAs(s: ReturnType<typeof useBrowserApp>, person: Awaited<ReturnType<typeof makeUser>>): Promise<BillingPage> {
+async function openAs(
+  s: ReturnType<typeof useBrowserApp>,
+  person: Awaited<ReturnType<typeof makeUser>>,
+): Promise<BillingPage> {
   await s.w.context.clearCookies();
-  await s.w.context.addCookies([{ name: 'tt_session', value: person.browser.cookies.get('tt_session')!, url: s.t.url }]);
+  await s.w.context.addCookies([
+    { name: 'tt_session', value: person.browser.cookies.get('tt_session')!, url: s.t.url },
+  ]);
   await s.w.page.goto('/trees');
   return BillingPage.open(s.w.page);
 }
@@ -46,7 +57,9 @@ browserDescribe.each(databases)('buying a plan in the browser (%s)', (kind) => {
     const person = await makeUser(s.t.url);
     const page = await openAs(s, person);
     await page.banner.waitFor();
-    expect(await page.plans.getByRole('row').filter({ hasText: 'Free' }).textContent()).toMatch(/\$5\.00 \/ month.*\$12\.00 \/ month/);
+    expect(await page.plans.getByRole('row').filter({ hasText: 'Free' }).textContent()).toMatch(
+      /\$5\.00 \/ month.*\$12\.00 \/ month/,
+    );
     await expectAccessible(s.w.page, 'billing');
 
     // Nothing bought yet: the portal has nothing to manage.
@@ -76,9 +89,15 @@ browserDescribe.each(databases)('buying a plan in the browser (%s)', (kind) => {
     await s.w.page.getByText('Waiting for the provider to confirm your Grove plan').waitFor();
 
     const customer = `cus_e2e_${person.user.id}`;
-    for (const event of [checkoutCompleted(person.user.id, customer), subscriptionEvent('created', { customer, plan: 'grove' })]) {
+    for (const event of [
+      checkoutCompleted(person.user.id, customer),
+      subscriptionEvent('created', { customer, plan: 'grove' }),
+    ]) {
       const signed = signEvent(event);
-      const answer = await new Client(s.t.url).request('POST', '/api/v1/billing/webhook', { raw: signed.body, headers: { 'stripe-signature': signed.signature } });
+      const answer = await new Client(s.t.url).request('POST', '/api/v1/billing/webhook', {
+        raw: signed.body,
+        headers: { 'stripe-signature': signed.signature },
+      });
       expect(answer.body.outcome).toBe('applied');
     }
     await s.w.page.getByText('Your plan is now Grove.').waitFor();

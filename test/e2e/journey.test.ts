@@ -22,7 +22,13 @@ browserDescribe.each(databases)('a person in the browser (%s)', (kind) => {
     expect(answer!.headers()['content-security-policy']).toContain("script-src 'self'");
     expect(answer!.headers()['x-frame-options']).toBe('DENY');
     await page.getByRole('heading', { name: 'Task Tree', level: 1 }).waitFor();
-    for (const [path, heading] of [['/about', 'Task Tree'], ['/signin', 'Welcome back'], ['/register', 'Plant your first tree'], ['/forgot', 'Reset your password'], ['/reset?token=abc', 'Choose a new password']] as const) {
+    for (const [path, heading] of [
+      ['/about', 'Task Tree'],
+      ['/signin', 'Welcome back'],
+      ['/register', 'Plant your first tree'],
+      ['/forgot', 'Reset your password'],
+      ['/reset?token=abc', 'Choose a new password'],
+    ] as const) {
       await page.goto(path);
       await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
       await expectAccessible(page, path);
@@ -35,7 +41,8 @@ browserDescribe.each(databases)('a person in the browser (%s)', (kind) => {
   it('signs up and lands on an empty list of trees', async () => {
     const trees = await (await RegisterPage.open(s.w.page)).register('Ada Gardener', email, PASSWORD);
     await trees.page.getByText('No trees yet').waitFor();
-    for (const link of ['Trees', 'Agent settings', 'Account', 'Billing']) await trees.page.getByRole('navigation').getByRole('link', { name: link, exact: true }).waitFor();
+    for (const link of ['Trees', 'Agent settings', 'Account', 'Billing'])
+      await trees.page.getByRole('navigation').getByRole('link', { name: link, exact: true }).waitFor();
     await expectAccessible(trees.page, 'trees (empty)');
   });
 
@@ -102,7 +109,9 @@ browserDescribe.each(databases)('a person in the browser (%s)', (kind) => {
   it('uploads a photo with a progress bar and shows its thumbnail', async () => {
     const tree = new TreePage(s.w.page);
     const panel = await tree.openTask('Fix the fence');
-    const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 60, g: 140, b: 70 } } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 60, g: 140, b: 70 } } })
+      .jpeg()
+      .toBuffer();
     await panel.upload('fence.jpg', 'image/jpeg', jpeg);
     const thumb = panel.root.getByRole('img', { name: 'Photo fence.jpg' });
     await thumb.waitFor();
@@ -134,7 +143,9 @@ browserDescribe.each(databases)('a person in the browser (%s)', (kind) => {
     expect(await s.w.page.content()).not.toContain(value);
     await agents.revoke('Claude');
     await agents.tokenRow('Claude').getByText('Revoked').waitFor();
-    expect((await fetch(`${s.t.url}/api/v1/auth/me`, { headers: { authorization: `Bearer ${value}` } })).status).toBe(401);
+    expect((await fetch(`${s.t.url}/api/v1/auth/me`, { headers: { authorization: `Bearer ${value}` } })).status).toBe(
+      401,
+    );
     await s.w.page.getByRole('heading', { name: 'Agent call journal' }).waitFor();
     await s.w.page.getByRole('button', { name: 'Refresh' }).click();
     await s.w.page.getByRole('cell', { name: 'GET /auth/me' }).first().waitFor();
@@ -164,10 +175,20 @@ browserDescribe.each(databases)('a person in the browser (%s)', (kind) => {
     await s.w.page.getByRole('heading', { name: 'Профиль', level: 1 }).waitFor();
     // Times are shown on the person's clock (Tokyo), not the browser's (Berlin).
     await s.w.page.goto('/trees');
-    const garden = ((await s.w.page.evaluate("fetch('/api/v1/trees').then((r) => r.json())")) as { items: { name: string; updated_at: string }[] }).items.find((x) => x.name === 'Garden')!;
-    const tokyo = new Intl.DateTimeFormat('ru', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Tokyo' }).format(new Date(garden.updated_at));
+    const garden = (
+      (await s.w.page.evaluate("fetch('/api/v1/trees').then((r) => r.json())")) as {
+        items: { name: string; updated_at: string }[];
+      }
+    ).items.find((x) => x.name === 'Garden')!;
+    const tokyo = new Intl.DateTimeFormat('ru', {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      timeZone: 'Asia/Tokyo',
+    }).format(new Date(garden.updated_at));
     const flat = (text: string) => text.replace(/\s+/g, ' ');
-    await expect.poll(async () => flat((await s.w.page.locator('.tree-card-meta').first().textContent()) ?? '')).toContain(flat(tokyo));
+    await expect
+      .poll(async () => flat((await s.w.page.locator('.tree-card-meta').first().textContent()) ?? ''))
+      .toContain(flat(tokyo));
     await s.w.page.goto(`/trees/${treeId}`);
     await s.w.page.getByRole('button', { name: 'Новая задача' }).waitFor();
     await expectAccessible(s.w.page, 'tree in Russian');

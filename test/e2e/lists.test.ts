@@ -13,7 +13,9 @@ browserDescribe.each(databases)('long lists in the browser (%s)', (kind) => {
     const person = await makeUser(s.t.url, s.t.app, { plan: 'grove' });
     const names = Array.from({ length: 205 }, (_, i) => `Tree ${String(i + 1).padStart(3, '0')}`);
     for (const name of names) expect((await person.browser.post('/api/v1/trees', { name })).status).toBe(201);
-    await s.w.context.addCookies([{ name: 'tt_session', value: person.browser.cookies.get('tt_session')!, url: s.t.url }]);
+    await s.w.context.addCookies([
+      { name: 'tt_session', value: person.browser.cookies.get('tt_session')!, url: s.t.url },
+    ]);
     const trees = await TreesPage.open(s.w.page);
     await trees.row('Tree 205').waitFor();
     expect(await s.w.page.locator('.tree-card').count()).toBe(205);

@@ -19,7 +19,8 @@ browserDescribe.each(databases)('password reset through the mailed link (%s)', (
   async function mailedLink(): Promise<string> {
     for (let i = 0; i < 200; i++) {
       const mail = smtp.mails.find((m) => m.to.includes(email));
-      if (mail !== undefined) return /open (http\S+) within/.exec(mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='))![1]!;
+      if (mail !== undefined)
+        return /open (http\S+) within/.exec(mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='))![1]!;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     throw new Error('no reset mail');
@@ -37,7 +38,9 @@ browserDescribe.each(databases)('password reset through the mailed link (%s)', (
     await page.getByRole('button', { name: 'Send reset link' }).click();
     // Whatever the answer, it shows: the status, or the error note that says what went wrong.
     await page.locator('[role=status], [role=alert]').first().waitFor();
-    expect(await page.locator('[role=status], [role=alert]').first().textContent()).toContain('a reset link is on its way');
+    expect(await page.locator('[role=status], [role=alert]').first().textContent()).toContain(
+      'a reset link is on its way',
+    );
     // The mail names the service's PUBLIC_URL; the test server listens on its own port.
     const link = new URL(await mailedLink());
     await page.goto(link.pathname + link.search);

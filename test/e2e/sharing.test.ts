@@ -34,14 +34,25 @@ browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
     // The owner and the tree come through the API: 52 tasks make the history longer than one page.
     api = new Client(s.t.url);
     await api.get('/api/v1/auth/me');
-    expect((await api.post('/api/v1/auth/register', { email: ownerEmail, password: PASSWORD, name: 'Ada', timezone: 'Asia/Tokyo' })).status).toBe(201);
+    expect(
+      (
+        await api.post('/api/v1/auth/register', {
+          email: ownerEmail,
+          password: PASSWORD,
+          name: 'Ada',
+          timezone: 'Asia/Tokyo',
+        })
+      ).status,
+    ).toBe(201);
     const tree = await makeTree(api, { name: 'Shared garden' });
     treeId = tree.id;
     await makeTask(api, treeId, { title: 'Water the beans' });
     for (let i = 1; i <= 51; i += 1) await makeTask(api, treeId, { title: `Seedling ${i}` });
 
     await (await SignInPage.open(owner())).signIn(ownerEmail, PASSWORD);
-    const row = owner().getByRole('listitem').filter({ has: owner().getByRole('link', { name: 'Shared garden', exact: true }) });
+    const row = owner()
+      .getByRole('listitem')
+      .filter({ has: owner().getByRole('link', { name: 'Shared garden', exact: true }) });
     await row.getByRole('link', { name: 'Share', exact: true }).click();
     await owner().getByText('Sharing trees needs the Grove plan.').waitFor();
     await owner().getByRole('main').getByRole('link', { name: 'See the plans on the Billing page' }).waitFor();
@@ -62,11 +73,26 @@ browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
     await sharing.inviteAs(viewerEmail, 'Editor', '2030-01-31T18:00');
     expect(await sharing.inviteLink()).not.toBe(editorLink);
     await sharing.changeRole(viewerEmail, 'Viewer');
-    await expect.poll(async () => (await s.t.app.deps.db.selectFrom('members').select('role').where('email', '=', viewerEmail).executeTakeFirstOrThrow()).role).toBe('viewer');
+    await expect
+      .poll(
+        async () =>
+          (
+            await s.t.app.deps.db
+              .selectFrom('members')
+              .select('role')
+              .where('email', '=', viewerEmail)
+              .executeTakeFirstOrThrow()
+          ).role,
+      )
+      .toBe('viewer');
     await sharing.row(editorEmail).getByText('Invited').waitFor();
     // The end of access is typed and shown on the owner's clock (Tokyo), not the browser's (Berlin).
     await sharing.row(viewerEmail).getByText('Jan 31, 2030, 6:00 PM').waitFor();
-    const stored = await s.t.app.deps.db.selectFrom('members').select('expires_at').where('email', '=', viewerEmail).executeTakeFirstOrThrow();
+    const stored = await s.t.app.deps.db
+      .selectFrom('members')
+      .select('expires_at')
+      .where('email', '=', viewerEmail)
+      .executeTakeFirstOrThrow();
     expect(new Date(stored.expires_at!).toISOString()).toBe('2030-01-31T09:00:00.000Z');
     await expectAccessible(owner(), 'sharing');
     await shot(owner(), 'sharing');
@@ -103,7 +129,9 @@ browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
     await panel.save();
     await panel.root.getByText('Saved').waitFor();
     await panel.root.getByRole('checkbox', { name: 'Bo' }).check();
-    await expect.poll(async () => (await s.t.app.deps.db.selectFrom('task_assignees').select('user_id').execute()).length).toBe(1);
+    await expect
+      .poll(async () => (await s.t.app.deps.db.selectFrom('task_assignees').select('user_id').execute()).length)
+      .toBe(1);
     await panel.root.getByLabel('Add a comment').fill('Done by noon');
     await panel.root.getByRole('button', { name: 'Comment' }).click();
     await panel.root.getByText('Done by noon').waitFor();
@@ -125,7 +153,9 @@ browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
     await verifyEmailByOperator(s.t.app.deps, viewerEmail);
     // A second invitation, declined: it leaves the card and never becomes a tree on the list.
     const spare = await makeTree(api, { name: 'Spare bed' });
-    expect((await api.post(`/api/v1/trees/${spare.id}/members`, { email: viewerEmail, role: 'editor' })).status).toBe(201);
+    expect((await api.post(`/api/v1/trees/${spare.id}/members`, { email: viewerEmail, role: 'editor' })).status).toBe(
+      201,
+    );
     await trees.page.reload();
     expect(await new VerifyBanner(viewer.page).root.count()).toBe(0);
     const invitations = new InvitationsCard(trees.page);
@@ -138,13 +168,16 @@ browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
     await trees.row('Shared garden').getByText('Shared with you · viewer').waitFor();
     expect(await trees.page.getByRole('link', { name: 'Spare bed' }).count()).toBe(0);
     const tree = await trees.open('Shared garden');
-    for (const name of ['New task', 'New project', 'Import CSV']) expect(await viewer.page.getByRole('button', { name }).count(), name).toBe(0);
+    for (const name of ['New task', 'New project', 'Import CSV'])
+      expect(await viewer.page.getByRole('button', { name }).count(), name).toBe(0);
     expect(await viewer.page.getByRole('link', { name: 'Share', exact: true }).count()).toBe(0);
     const panel = await tree.openTask('Water the beans twice');
     await panel.root.getByText('Done by noon, with the can').waitFor();
     await panel.root.getByText('You can view this task').waitFor();
-    for (const name of ['Save', 'Delete', 'Edit', 'Comment']) expect(await panel.root.getByRole('button', { name }).count(), name).toBe(0);
-    for (const label of ['Upload a file', 'Add a comment']) expect(await panel.root.getByLabel(label).count(), label).toBe(0);
+    for (const name of ['Save', 'Delete', 'Edit', 'Comment'])
+      expect(await panel.root.getByRole('button', { name }).count(), name).toBe(0);
+    for (const label of ['Upload a file', 'Add a comment'])
+      expect(await panel.root.getByLabel(label).count(), label).toBe(0);
     expect(await panel.root.getByRole('checkbox').count()).toBe(0);
     expect(await panel.field('Title').isDisabled()).toBe(true);
     await panel.root.getByRole('region', { name: 'Assignees' }).getByText(editorEmail).waitFor(); // members are known to others by email
@@ -162,7 +195,9 @@ browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
     // Newest first: the viewer joining came after everything the editor did.
     expect(await entries.first().textContent()).toContain(`${viewerEmail} joined the tree`);
     await entries.filter({ hasText: `${editorEmail} edited a comment` }).waitFor();
-    await entries.filter({ hasText: `${editorEmail} renamed the task “Water the beans” to “Water the beans twice”` }).waitFor();
+    await entries
+      .filter({ hasText: `${editorEmail} renamed the task “Water the beans” to “Water the beans twice”` })
+      .waitFor();
     await owner().getByRole('button', { name: 'Load more' }).click();
     await expect.poll(() => entries.count()).toBeGreaterThan(50);
     await entries.filter({ hasText: 'Ada planted this tree' }).waitFor();
@@ -187,7 +222,9 @@ browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
     await owner().getByRole('button', { name: 'Import CSV' }).click();
     const dialog = owner().getByRole('dialog');
     const bad = 'title,status,project\nPick beans,todo,Harvest\n,todo,\nDry seeds,someday,\n';
-    await dialog.getByLabel('CSV file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(bad) });
+    await dialog
+      .getByLabel('CSV file')
+      .setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(bad) });
     await dialog.getByText('2 rows need fixing before anything is imported:').waitFor();
     const rows = dialog.getByRole('table').getByRole('row');
     expect(await rows.count()).toBe(3);
@@ -198,7 +235,9 @@ browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
     expect(await tree.listView.getByText('Pick beans').count()).toBe(0);
 
     const good = 'title,status,project\nPick beans,todo,Harvest\nDry seeds,open,Harvest/Store\n';
-    await dialog.getByLabel('CSV file').setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from(good) });
+    await dialog
+      .getByLabel('CSV file')
+      .setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from(good) });
     await dialog.getByText('Ready: 2 tasks and 2 new projects.').waitFor();
     await shot(owner(), 'csv-preview');
     expect(await tree.listView.getByText('Pick beans').count()).toBe(0); // the dry run wrote nothing

@@ -48,7 +48,11 @@ browserDescribe.each(databases)('email verification and invitation links in the 
     await new SignInPage(page).email.fill(email);
     await new SignInPage(page).password.fill(PASSWORD);
     await new SignInPage(page).submit.click();
-    await page.getByRole('main').getByRole('status').filter({ hasText: `Your email address ${email} is verified.` }).waitFor();
+    await page
+      .getByRole('main')
+      .getByRole('status')
+      .filter({ hasText: `Your email address ${email} is verified.` })
+      .waitFor();
     expect(new URL(page.url()).search).toBe(''); // the token leaves the address bar
     expect(await banner.root.count()).toBe(0);
     await expectAccessible(page, 'verify');
@@ -63,7 +67,10 @@ browserDescribe.each(databases)('email verification and invitation links in the 
   });
 
   it('lets whoever opens an invitation link join, once; the next person is told the link is spent', async () => {
-    const invited = await owner.post(`/api/v1/trees/${treeId}/members`, { email: uniqueEmail('friend'), role: 'editor' });
+    const invited = await owner.post(`/api/v1/trees/${treeId}/members`, {
+      email: uniqueEmail('friend'),
+      role: 'editor',
+    });
     const path = localPath(invited.body.invite_url);
     const first = await openPage(s.browser, s.t.url);
     await (await RegisterPage.open(first.page)).register('Ed', uniqueEmail('first'), PASSWORD);

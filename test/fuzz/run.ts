@@ -21,10 +21,13 @@ const kinds: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgr
 const pointFour = (f: Finding) => f.category === 'nul' || f.category === 'int-range';
 
 function summarize(kind: string, requests: number, operations: number, findings: Finding[]): void {
-  const count = (problem: string, which: (f: Finding) => boolean) => findings.filter((f) => f.problem === problem && which(f)).length;
+  const count = (problem: string, which: (f: Finding) => boolean) =>
+    findings.filter((f) => f.problem === problem && which(f)).length;
   say(`\n## ${kind}: ${requests} requests over ${operations} operations`);
   for (const problem of ['5xx', 'off-contract', 'no-answer']) {
-    say(`${problem.padEnd(13)} ${String(count(problem, () => true)).padStart(5)}  (NUL/int: ${count(problem, pointFour)}, other: ${count(problem, (f) => !pointFour(f))})`);
+    say(
+      `${problem.padEnd(13)} ${String(count(problem, () => true)).padStart(5)}  (NUL/int: ${count(problem, pointFour)}, other: ${count(problem, (f) => !pointFour(f))})`,
+    );
   }
   const groups = new Map<string, Finding[]>();
   for (const f of findings) {
@@ -33,7 +36,12 @@ function summarize(kind: string, requests: number, operations: number, findings:
   }
   const lines = [...groups.entries()].sort(([a], [b]) => a.localeCompare(b));
   for (const [key, list] of listAll ? lines : lines.slice(0, 40)) {
-    say(`- ${key} x${list.length}: ${list.slice(0, 3).map((f) => f.label).join('; ')} -> ${list[0]!.excerpt.slice(0, 160)}`);
+    say(
+      `- ${key} x${list.length}: ${list
+        .slice(0, 3)
+        .map((f) => f.label)
+        .join('; ')} -> ${list[0]!.excerpt.slice(0, 160)}`,
+    );
   }
   if (!listAll && lines.length > 40) say(`  … ${lines.length - 40} more groups (--all lists them)`);
 }

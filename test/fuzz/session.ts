@@ -15,26 +15,46 @@ export async function buildFuzz(baseUrl: string, app: App): Promise<{ cases: Fuz
   const tree = await makeTree(agent);
   const project = await makeProject(agent, tree.id);
   const task = await makeTask(agent, tree.id, { project_id: project.id });
-  const stored = await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from('fuzz seed'), name: 'seed.txt', type: 'text/plain' }]);
+  const stored = await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [
+    { data: Buffer.from('fuzz seed'), name: 'seed.txt', type: 'text/plain' },
+  ]);
   if (stored.status !== 201) throw new Error(`seed upload failed: ${stored.status}`);
-  const seeds: Seeds = { tree: tree.id, project: project.id, task: task.id, attachment: stored.body.attachment.id, job: 'spj_0000000000000000', token: token.id, user: person.user.id };
+  const seeds: Seeds = {
+    tree: tree.id,
+    project: project.id,
+    task: task.id,
+    attachment: stored.body.attachment.id,
+    job: 'spj_0000000000000000',
+    token: token.id,
+    user: person.user.id,
+  };
   const auth = { authorization: `Bearer ${value}` };
 
-  const doc = await (await fetch(`${baseUrl}/api/v1/openapi.json`, { headers: auth })).json() as Record<string, any>;
+  const doc = (await (await fetch(`${baseUrl}/api/v1/openapi.json`, { headers: auth })).json()) as Record<string, any>;
   const operations = operationsOf(doc);
   const cases = operations.flatMap((op) => casesFor(doc, op, seeds, auth));
 
   const init = await fetch(`${baseUrl}/mcp`, {
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: MCP_PROTOCOL, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: MCP_PROTOCOL, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+    }),
   });
   const session = init.headers.get('mcp-session-id');
   if (init.status !== 200 || session === null) throw new Error(`MCP initialize failed: ${init.status}`);
   const mcpHeaders = { ...auth, 'mcp-session-id': session };
   const listed = await fetch(`${baseUrl}/mcp`, {
     method: 'POST',
-    headers: { ...mcpHeaders, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MCP_PROTOCOL },
+    headers: {
+      ...mcpHeaders,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MCP_PROTOCOL,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
   });
   const tools = ((await listed.json()) as { result: { tools: never[] } }).result.tools;
@@ -67,7 +87,12 @@ export function sampleCases(cases: FuzzCase[], perOperation: number, seed = 1): 
   }
   const picked: FuzzCase[] = [];
   for (const categories of byOperation.values()) {
-    const queues = [...categories.values()].map((list) => list.map((c) => ({ c, k: random() })).sort((x, y) => x.k - y.k).map((x) => x.c));
+    const queues = [...categories.values()].map((list) =>
+      list
+        .map((c) => ({ c, k: random() }))
+        .sort((x, y) => x.k - y.k)
+        .map((x) => x.c),
+    );
     let taken = 0;
     while (taken < perOperation && queues.some((q) => q.length > 0)) {
       for (const queue of queues) {

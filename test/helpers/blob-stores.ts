@@ -6,7 +6,9 @@ import { startS3Server } from './s3-server.js';
 export type BlobStoreKind = 'disk' | 's3';
 
 /** Every database with both blob stores, for `describe.each(storeMatrix)('… (%s, %s)', (db, store) => …)`. */
-export const storeMatrix: [DatabaseKind, BlobStoreKind][] = databases.flatMap((db) => (['disk', 's3'] as const).map((store) => [db, store] as [DatabaseKind, BlobStoreKind]));
+export const storeMatrix: [DatabaseKind, BlobStoreKind][] = databases.flatMap((db) =>
+  (['disk', 's3'] as const).map((store) => [db, store] as [DatabaseKind, BlobStoreKind]),
+);
 
 /** A blob store for a test app, looked at around the app: files under DATA_DIR/blobs, or the bucket. */
 export interface TestBlobStore {
@@ -23,7 +25,13 @@ export interface TestBlobStore {
 export async function startBlobStore(kind: BlobStoreKind): Promise<TestBlobStore> {
   if (kind === 's3') {
     const s3 = await startS3Server();
-    return { kind, env: s3.env, keys: () => s3.keys(), write: (_dataDir, key, body) => s3.write(key, body), stop: () => s3.stop() };
+    return {
+      kind,
+      env: s3.env,
+      keys: () => s3.keys(),
+      write: (_dataDir, key, body) => s3.write(key, body),
+      stop: () => s3.stop(),
+    };
   }
   return {
     kind,

@@ -21,7 +21,11 @@ export interface Person {
  * A signed-in browser: bootstraps the session and CSRF through /auth/me, then registers.
  * `verified`: the email counts as proven (as `tasktree user verify` does), so invitations to it reach the account.
  */
-export async function makeUser(baseUrl: string, app?: App, options: { plan?: PlanName; email?: string; verified?: boolean } = {}): Promise<Person> {
+export async function makeUser(
+  baseUrl: string,
+  app?: App,
+  options: { plan?: PlanName; email?: string; verified?: boolean } = {},
+): Promise<Person> {
   const browser = new Client(baseUrl);
   await browser.get('/api/v1/auth/me');
   const email = options.email ?? uniqueEmail();
@@ -40,10 +44,17 @@ export async function makeUser(baseUrl: string, app?: App, options: { plan?: Pla
 }
 
 /** A personal token made through the REST endpoint; returns a Bearer client and the token record. */
-export async function makeToken(person: Person, input: { name?: string; scopes?: string[]; expires_in_days?: number } = {}) {
+export async function makeToken(
+  person: Person,
+  input: { name?: string; scopes?: string[]; expires_in_days?: number } = {},
+) {
   const created = await person.browser.post('/api/v1/tokens', { name: input.name ?? 'agent', ...input });
   if (created.status !== 201) throw new Error(`token failed: ${created.status} ${created.text}`);
-  return { agent: person.browser.withBearer(created.body.value), token: created.body.token, value: created.body.value as string };
+  return {
+    agent: person.browser.withBearer(created.body.value),
+    token: created.body.token,
+    value: created.body.value as string,
+  };
 }
 
 /** The token of an invitation's one-time link: the `invite_url` that POST /trees/{id}/members answers with. */

@@ -55,21 +55,41 @@ export async function startFakeBilling() {
     }
     calls.push({ method: request.method ?? '', path, authorization: request.headers.authorization, form });
     const answer = (() => {
-      if (request.headers.authorization !== `Bearer ${TEST_PROVIDER_KEY}`) return json(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
+      if (request.headers.authorization !== `Bearer ${TEST_PROVIDER_KEY}`)
+        return json(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
       if (state.failing) return json(500, { error: { type: 'api_error', message: 'upstream trouble' } });
       if (request.method === 'POST' && path === '/v1/checkout/sessions') {
         const id = `cs_test_${randomBytes(8).toString('hex')}`;
         hostedPages.set(`/c/pay/${id}`, form.success_url ?? '/');
-        return json(200, { id, object: 'checkout.session', mode: form.mode, client_reference_id: form.client_reference_id ?? null, url: `${url}/c/pay/${id}` });
+        return json(200, {
+          id,
+          object: 'checkout.session',
+          mode: form.mode,
+          client_reference_id: form.client_reference_id ?? null,
+          url: `${url}/c/pay/${id}`,
+        });
       }
       if (request.method === 'POST' && path === '/v1/billing_portal/sessions') {
         const id = `bps_${randomBytes(8).toString('hex')}`;
         hostedPages.set(`/p/session/${id}`, form.return_url ?? '/');
-        return json(200, { id, object: 'billing_portal.session', customer: form.customer, return_url: form.return_url, url: `${url}/p/session/${id}` });
+        return json(200, {
+          id,
+          object: 'billing_portal.session',
+          customer: form.customer,
+          return_url: form.return_url,
+          url: `${url}/p/session/${id}`,
+        });
       }
-      return json(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${request.method}: ${path})` } });
+      return json(404, {
+        error: { type: 'invalid_request_error', message: `Unrecognized request URL (${request.method}: ${path})` },
+      });
     })();
-    response.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': `req_${randomBytes(6).toString('hex')}` }).end(answer.body);
+    response
+      .writeHead(answer.status, {
+        'content-type': 'application/json',
+        'request-id': `req_${randomBytes(6).toString('hex')}`,
+      })
+      .end(answer.body);
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -99,11 +119,18 @@ const signer = new Stripe(TEST_PROVIDER_KEY);
 
 /** A `Stripe-Signature` for exactly these bytes, made by the SDK's own test helper. */
 export function signPayload(payload: string, options: { secret?: string; timestamp?: number } = {}): string {
-  return signer.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? TEST_WEBHOOK_SECRET, ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}) });
+  return signer.webhooks.generateTestHeaderString({
+    payload,
+    secret: options.secret ?? TEST_WEBHOOK_SECRET,
+    ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
+  });
 }
 
 /** A provider event body and its signature. */
-export function signEvent(event: object, options: { secret?: string; timestamp?: number } = {}): { body: string; signature: string } {
+export function signEvent(
+  event: object,
+  options: { secret?: string; timestamp?: number } = {},
+): { body: string; signature: string } {
   const body = JSON.stringify(event);
   return { body, signature: signPayload(body, options) };
 }
@@ -114,8 +141,21 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 export function checkoutCompleted(userId: string, customer: string, created = nowSeconds()) {
   return {
-    id: eventId(), object: 'event', type: 'checkout.session.completed', created, livemode: false,
-    data: { object: { id: `cs_test_${sequence}`, object: 'checkout.session', mode: 'subscription', client_reference_id: userId, customer, metadata: {} } },
+    id: eventId(),
+    object: 'event',
+    type: 'checkout.session.completed',
+    created,
+    livemode: false,
+    data: {
+      object: {
+        id: `cs_test_${sequence}`,
+        object: 'checkout.session',
+        mode: 'subscription',
+        client_reference_id: userId,
+        customer,
+        metadata: {},
+      },
+    },
   };
 }
 
@@ -134,12 +174,32 @@ export function subscriptionEvent(type: 'created' | 'updated' | 'deleted', facts
   const created = facts.created ?? nowSeconds();
   const periodEnd = facts.periodEnd ?? created + 30 * 86_400;
   return {
-    id: eventId(), object: 'event', type: `customer.subscription.${type}`, created, livemode: false,
+    id: eventId(),
+    object: 'event',
+    type: `customer.subscription.${type}`,
+    created,
+    livemode: false,
     data: {
       object: {
-        id: `sub_test_${facts.customer}`, object: 'subscription', customer: facts.customer, status: facts.status ?? (type === 'deleted' ? 'canceled' : 'active'),
-        metadata: { ...(facts.plan !== undefined ? { plan: facts.plan } : {}), ...(facts.userId !== undefined ? { user_id: facts.userId } : {}) },
-        items: { object: 'list', data: [{ id: 'si_test', object: 'subscription_item', current_period_start: periodEnd - 30 * 86_400, current_period_end: periodEnd }] },
+        id: `sub_test_${facts.customer}`,
+        object: 'subscription',
+        customer: facts.customer,
+        status: facts.status ?? (type === 'deleted' ? 'canceled' : 'active'),
+        metadata: {
+          ...(facts.plan !== undefined ? { plan: facts.plan } : {}),
+          ...(facts.userId !== undefined ? { user_id: facts.userId } : {}),
+        },
+        items: {
+          object: 'list',
+          data: [
+            {
+              id: 'si_test',
+              object: 'subscription_item',
+              current_period_start: periodEnd - 30 * 86_400,
+              current_period_end: periodEnd,
+            },
+          ],
+        },
       },
     },
   };

@@ -27,29 +27,43 @@ export async function startFakeSpeech(script: Behaviour[] = ['ok']) {
   const sockets = new Set<Socket>();
   const server: Server = createServer(async (request, response) => {
     if (request.method !== 'POST' || request.url !== '/v1/audio/transcriptions') {
-      response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'no such route' } }));
+      response
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'no such route' } }));
       return;
     }
     // A client that gives up (a timeout, a stopping worker) cuts the upload short.
     const raw = await bodyOf(request).catch(() => null);
     if (raw === null) return;
-    const form = await new Request('http://fake/', { method: 'POST', headers: { 'content-type': request.headers['content-type'] ?? '' }, body: raw }).formData();
+    const form = await new Request('http://fake/', {
+      method: 'POST',
+      headers: { 'content-type': request.headers['content-type'] ?? '' },
+      body: raw,
+    }).formData();
     const file = form.get('file');
     calls.push({
-      authorization: request.headers.authorization, model: form.get('model') as string | null,
-      filename: file instanceof File ? file.name : null, bytes: file instanceof Blob ? Buffer.from(await file.arrayBuffer()) : Buffer.alloc(0),
+      authorization: request.headers.authorization,
+      model: form.get('model') as string | null,
+      filename: file instanceof File ? file.name : null,
+      bytes: file instanceof Blob ? Buffer.from(await file.arrayBuffer()) : Buffer.alloc(0),
     });
     const behaviour = script[Math.min(calls.length - 1, script.length - 1)];
     if (behaviour === 'slow') return; // never answers; the client's timeout must fire
     if (behaviour === 'fail-500') {
-      response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'upstream overloaded' } }));
+      response
+        .writeHead(500, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'upstream overloaded' } }));
       return;
     }
     if (behaviour === 'refuse-400') {
-      response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Invalid file format. Supported formats: mp3, wav' } }));
+      response
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'Invalid file format. Supported formats: mp3, wav' } }));
       return;
     }
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ text: `heard ${calls.at(-1)!.bytes.length} bytes` }));
+    response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ text: `heard ${calls.at(-1)!.bytes.length} bytes` }));
   });
   server.on('connection', (socket) => {
     sockets.add(socket);

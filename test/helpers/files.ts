@@ -13,15 +13,30 @@ export interface FilePart {
 }
 
 /** A real multipart upload over fetch; `fields` are sent before the files unless `after` says so. */
-export async function upload(client: Client, path: string, files: FilePart[], fields: Record<string, string> = {}, options: { fieldsAfter?: boolean } = {}) {
+export async function upload(
+  client: Client,
+  path: string,
+  files: FilePart[],
+  fields: Record<string, string> = {},
+  options: { fieldsAfter?: boolean } = {},
+) {
   const form = new FormData();
   const addFields = () => {
     for (const [name, value] of Object.entries(fields)) form.append(name, value);
   };
   if (!options.fieldsAfter) addFields();
-  for (const file of files) form.append(file.field ?? 'file', new Blob([file.data], { type: file.type ?? 'application/octet-stream' }), file.name ?? 'upload.bin');
+  for (const file of files)
+    form.append(
+      file.field ?? 'file',
+      new Blob([file.data], { type: file.type ?? 'application/octet-stream' }),
+      file.name ?? 'upload.bin',
+    );
   if (options.fieldsAfter) addFields();
-  const response = await fetch(client.baseUrl + path, { method: 'POST', headers: client.credentialHeaders('POST'), body: form });
+  const response = await fetch(client.baseUrl + path, {
+    method: 'POST',
+    headers: client.credentialHeaders('POST'),
+    body: form,
+  });
   const text = await response.text();
   let body: any = null;
   try {
@@ -33,7 +48,9 @@ export async function upload(client: Client, path: string, files: FilePart[], fi
 }
 
 export async function download(client: Client | null, url: string, headers: Record<string, string> = {}) {
-  const response = await fetch(url, { headers: { ...(client !== null ? client.credentialHeaders('GET') : {}), ...headers } });
+  const response = await fetch(url, {
+    headers: { ...(client !== null ? client.credentialHeaders('GET') : {}), ...headers },
+  });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
@@ -46,9 +63,20 @@ export function tempFile(data: Buffer, ext: string): string {
 
 /** What a phone leaves in a photo: place, device, serials, owner, XMP, IPTC, a thumbnail. */
 export const PHONE_TAGS = {
-  GPSLatitude: 48.8584, GPSLatitudeRef: 'N', GPSLongitude: 2.2945, GPSLongitudeRef: 'E', GPSAltitude: 35,
-  Make: 'Canon', Model: 'EOS 5D Mark IV', SerialNumber: 'CAM-12345', LensSerialNumber: 'LENS-999', OwnerName: 'Alice Example',
-  'XMP:Creator': 'Alice Example', 'XMP:Label': 'private', 'IPTC:Keywords': ['whiteboard'], 'IPTC:City': 'Paris',
+  GPSLatitude: 48.8584,
+  GPSLatitudeRef: 'N',
+  GPSLongitude: 2.2945,
+  GPSLongitudeRef: 'E',
+  GPSAltitude: 35,
+  Make: 'Canon',
+  Model: 'EOS 5D Mark IV',
+  SerialNumber: 'CAM-12345',
+  LensSerialNumber: 'LENS-999',
+  OwnerName: 'Alice Example',
+  'XMP:Creator': 'Alice Example',
+  'XMP:Label': 'private',
+  'IPTC:Keywords': ['whiteboard'],
+  'IPTC:City': 'Paris',
   Orientation: 'Rotate 90 CW',
 } as const;
 
@@ -56,11 +84,23 @@ export const PHONE_TAGS = {
  * Real photos made in the test: pixels from sharp, then the tags a phone writes added with
  * ExifTool (and a thumbnail for JPEG), so the service must remove what a real camera leaves.
  */
-export async function makePhoto(format: 'jpeg' | 'png' | 'webp' | 'tiff' | 'avif' | 'heic', exiftool: ExifTool): Promise<Buffer> {
+export async function makePhoto(
+  format: 'jpeg' | 'png' | 'webp' | 'tiff' | 'avif' | 'heic',
+  exiftool: ExifTool,
+): Promise<Buffer> {
   const dir = mkdtempSync(join(tmpdir(), 'tasktree-photo-'));
-  const base = sharp({ create: { width: 96, height: 64, channels: 3, background: { r: 180, g: 40, b: 90 } } })
-    .composite([{ input: Buffer.from('<svg width="96" height="64"><circle cx="30" cy="30" r="20" fill="#1a7"/></svg>'), top: 0, left: 0 }]);
-  const pixels = await (format === 'tiff' ? base.tiff({ compression: 'lzw' }) : format === 'heic' ? base.avif() : base[format]()).toBuffer();
+  const base = sharp({
+    create: { width: 96, height: 64, channels: 3, background: { r: 180, g: 40, b: 90 } },
+  }).composite([
+    {
+      input: Buffer.from('<svg width="96" height="64"><circle cx="30" cy="30" r="20" fill="#1a7"/></svg>'),
+      top: 0,
+      left: 0,
+    },
+  ]);
+  const pixels = await (
+    format === 'tiff' ? base.tiff({ compression: 'lzw' }) : format === 'heic' ? base.avif() : base[format]()
+  ).toBuffer();
   // No HEVC encoder ships with sharp: a HEIC is the same HEIF container, so the AVIF gets the
   // 'heic' major brand. ExifTool edits metadata by container, which is what is under test.
   if (format === 'heic') pixels.write('heic', 8, 'latin1');
@@ -74,7 +114,12 @@ export async function makePhoto(format: 'jpeg' | 'png' | 'webp' | 'tiff' | 'avif
   await exiftool.write(path, tags as never, { writeArgs: ['-overwrite_original'] });
   if (format === 'jpeg') {
     const thumb = join(dir, 'thumb.jpg');
-    writeFileSync(thumb, await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } }).jpeg().toBuffer());
+    writeFileSync(
+      thumb,
+      await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } })
+        .jpeg()
+        .toBuffer(),
+    );
     await exiftool.write(path, {}, { writeArgs: [`-ThumbnailImage<=${thumb}`, '-overwrite_original'] });
   }
   return readFileSync(path);
@@ -92,10 +137,26 @@ export function webpChunks(data: Buffer): string[] {
 }
 
 /** An image as an encoder writes it, with no metadata at all. */
-export async function plainImage(format: 'jpeg' | 'png' | 'webp' | 'avif' | 'heic', options: { progressive?: boolean } = {}): Promise<Buffer> {
-  const base = sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 20, g: 120, b: 200 } } })
-    .composite([{ input: Buffer.from('<svg width="64" height="48"><rect x="8" y="8" width="30" height="20" fill="#fd0"/></svg>'), top: 0, left: 0 }]);
-  const data = await (format === 'jpeg' ? base.jpeg({ progressive: options.progressive === true }) : format === 'heic' ? base.avif() : base[format]()).toBuffer();
+export async function plainImage(
+  format: 'jpeg' | 'png' | 'webp' | 'avif' | 'heic',
+  options: { progressive?: boolean } = {},
+): Promise<Buffer> {
+  const base = sharp({
+    create: { width: 64, height: 48, channels: 3, background: { r: 20, g: 120, b: 200 } },
+  }).composite([
+    {
+      input: Buffer.from('<svg width="64" height="48"><rect x="8" y="8" width="30" height="20" fill="#fd0"/></svg>'),
+      top: 0,
+      left: 0,
+    },
+  ]);
+  const data = await (
+    format === 'jpeg'
+      ? base.jpeg({ progressive: options.progressive === true })
+      : format === 'heic'
+        ? base.avif()
+        : base[format]()
+  ).toBuffer();
   // As makePhoto: the HEIF container under the 'heic' brand.
   if (format === 'heic') data.write('heic', 8, 'latin1');
   return data;
@@ -141,7 +202,10 @@ export function withMpfPage(primary: Buffer, second: Buffer): Buffer {
   entry(0xb002, 7, 32, 50); // MPEntry: two 16-byte entries at offset 50
   at += 4; // no next IFD
   const primaryLength = primary.length + segment.length;
-  for (const [type, length, offset] of [[0x20030000, primaryLength, 0], [0x00010001, second.length, primaryLength - 10]] as const) {
+  for (const [type, length, offset] of [
+    [0x20030000, primaryLength, 0],
+    [0x00010001, second.length, primaryLength - 10],
+  ] as const) {
     segment.writeUInt32BE(type, at);
     segment.writeUInt32BE(length, at + 4);
     segment.writeUInt32BE(offset, at + 8);

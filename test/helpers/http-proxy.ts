@@ -26,10 +26,13 @@ export async function startHttpProxy(target: string, options: { proto?: string }
     delete headers[CLIENT_HEADER];
     if (typeof client === 'string') headers['x-forwarded-for'] = client;
     headers['x-forwarded-proto'] = options.proto ?? 'http';
-    const outgoing = forward({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const outgoing = forward(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     outgoing.on('error', () => res.destroy());
     req.pipe(outgoing);
   });
@@ -47,7 +50,10 @@ export async function startHttpProxy(target: string, options: { proto?: string }
 
 /** A browser on the machine at `address`, reaching the app through the proxy at `proxyUrl`. */
 export class ClientAt extends Client {
-  constructor(proxyUrl: string, readonly address: string) {
+  constructor(
+    proxyUrl: string,
+    readonly address: string,
+  ) {
     super(proxyUrl);
   }
 

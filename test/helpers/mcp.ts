@@ -15,7 +15,11 @@ export interface McpConnection {
  * The official SDK client over a real socket, as an agent would connect: the personal token as
  * Bearer, the 2025 session protocol by default or the sessionless 2026-07-28 revision when pinned.
  */
-export async function connectMcp(baseUrl: string, token: string, options: { modern?: boolean; sessionId?: string } = {}): Promise<McpConnection> {
+export async function connectMcp(
+  baseUrl: string,
+  token: string,
+  options: { modern?: boolean; sessionId?: string } = {},
+): Promise<McpConnection> {
   const client = new Client(
     { name: 'vitest-agent', version: '1.0.0' },
     options.modern ? { versionNegotiation: { mode: { pin: MODERN } } } : {},
@@ -32,9 +36,14 @@ export async function connectMcp(baseUrl: string, token: string, options: { mode
  * The official SDK client of the 1.x line, the one most MCP hosts run today: after tools/list it
  * checks every structured content against the tool's `outputSchema`, errors included.
  */
-export async function connectSdk1(baseUrl: string, token: string): Promise<{ client: Sdk1Client; close(): Promise<void> }> {
+export async function connectSdk1(
+  baseUrl: string,
+  token: string,
+): Promise<{ client: Sdk1Client; close(): Promise<void> }> {
   const client = new Sdk1Client({ name: 'vitest-agent-sdk1', version: '1.0.0' });
-  await client.connect(new Sdk1Transport(new URL('/mcp', baseUrl), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new Sdk1Transport(new URL('/mcp', baseUrl), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+  );
   return { client, close: () => client.close() };
 }
 
@@ -81,6 +90,8 @@ export async function rawMcp(baseUrl: string, body: unknown, headers: Record<str
 }
 
 export const initializeMessage = {
-  jsonrpc: '2.0', id: 1, method: 'initialize',
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw-agent', version: '0.1' } },
 };

@@ -2,7 +2,9 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
-const formatsExport = addFormatsModule as unknown as { default?: (ajv: Ajv2020) => Ajv2020 } & ((ajv: Ajv2020) => Ajv2020);
+const formatsExport = addFormatsModule as unknown as { default?: (ajv: Ajv2020) => Ajv2020 } & ((
+  ajv: Ajv2020,
+) => Ajv2020);
 const addFormats: (ajv: Ajv2020) => Ajv2020 = formatsExport.default ?? formatsExport;
 
 /** One answer as it came off the wire. */
@@ -15,7 +17,15 @@ export interface Exchange {
 }
 
 /** Headers the pipeline sets; when an answer carries one, the document must declare it there. */
-const TRACKED_HEADERS = ['etag', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after', 'idempotent-replayed', 'www-authenticate'];
+const TRACKED_HEADERS = [
+  'etag',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'retry-after',
+  'idempotent-replayed',
+  'www-authenticate',
+];
 
 interface Route {
   template: string;
@@ -61,18 +71,23 @@ export class OpenApiValidator {
     if (!this.seen.has(key)) this.seen.set(key, new Set());
     this.seen.get(key)!.add(exchange.status);
     const response = operation.responses[String(exchange.status)];
-    if (response === undefined) return [`${where}: status not declared (declared: ${Object.keys(operation.responses).join(', ')})`];
+    if (response === undefined)
+      return [`${where}: status not declared (declared: ${Object.keys(operation.responses).join(', ')})`];
     return [...this.checkHeaders(where, response, exchange), ...this.checkBody(where, response, exchange)];
   }
 
   private checkHeaders(where: string, response: any, exchange: Exchange): string[] {
     const problems: string[] = [];
-    const declared = new Map<string, any>(Object.entries(response.headers ?? {}).map(([name, header]) => [name.toLowerCase(), this.resolve(header)]));
+    const declared = new Map<string, any>(
+      Object.entries(response.headers ?? {}).map(([name, header]) => [name.toLowerCase(), this.resolve(header)]),
+    );
     for (const name of TRACKED_HEADERS) {
-      if (exchange.headers[name] !== undefined && !declared.has(name)) problems.push(`${where}: header ${name} sent but not declared`);
+      if (exchange.headers[name] !== undefined && !declared.has(name))
+        problems.push(`${where}: header ${name} sent but not declared`);
     }
     for (const [name, header] of declared) {
-      if (header.required === true && exchange.headers[name] === undefined) problems.push(`${where}: required header ${name} missing`);
+      if (header.required === true && exchange.headers[name] === undefined)
+        problems.push(`${where}: required header ${name} missing`);
     }
     return problems;
   }
@@ -80,9 +95,13 @@ export class OpenApiValidator {
   private checkBody(where: string, response: any, exchange: Exchange): string[] {
     const content: Record<string, any> | undefined = response.content;
     if (content === undefined) return exchange.body.length === 0 ? [] : [`${where}: a body where none is declared`];
-    const type = String(exchange.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const type = String(exchange.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase();
     const media = content[type] ?? content['*/*'];
-    if (media === undefined) return [`${where}: content type "${type}" not declared (declared: ${Object.keys(content).join(', ')})`];
+    if (media === undefined)
+      return [`${where}: content type "${type}" not declared (declared: ${Object.keys(content).join(', ')})`];
     if (type !== 'application/json' || media.schema === undefined) return [];
     let body: unknown;
     try {
@@ -92,7 +111,9 @@ export class OpenApiValidator {
     }
     const validate = this.validatorOf(media.schema);
     if (validate(body)) return [];
-    return (validate.errors ?? []).map((error) => `${where}: body${error.instancePath} ${error.message ?? 'is invalid'}`);
+    return (validate.errors ?? []).map(
+      (error) => `${where}: body${error.instancePath} ${error.message ?? 'is invalid'}`,
+    );
   }
 
   private validatorOf(schema: object): ValidateFunction {
@@ -106,7 +127,10 @@ export class OpenApiValidator {
 
   private resolve(node: any): any {
     if (typeof node?.$ref !== 'string') return node;
-    return (node.$ref as string).slice(2).split('/').reduce((at: any, part) => at[part.replace(/~1/g, '/').replace(/~0/g, '~')], this.document);
+    return (node.$ref as string)
+      .slice(2)
+      .split('/')
+      .reduce((at: any, part) => at[part.replace(/~1/g, '/').replace(/~0/g, '~')], this.document);
   }
 }
 
@@ -115,6 +139,9 @@ function rebase(schema: unknown): any {
   if (Array.isArray(schema)) return schema.map(rebase);
   if (schema === null || typeof schema !== 'object') return schema;
   return Object.fromEntries(
-    Object.entries(schema).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `openapi.json${value}` : rebase(value)]),
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `openapi.json${value}` : rebase(value),
+    ]),
   );
 }

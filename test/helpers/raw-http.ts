@@ -42,7 +42,11 @@ function complete(data: string): boolean {
  * HEAD's (or a 204's, 304's) ends with its head, any other's after Content-Length bytes, or at
  * the close when it has none. Whatever is left over is `rest`: bytes no client would expect.
  */
-export function parseResponses(data: string, methods: readonly string[], closed: boolean): { answers: RawAnswer[]; rest: string } {
+export function parseResponses(
+  data: string,
+  methods: readonly string[],
+  closed: boolean,
+): { answers: RawAnswer[]; rest: string } {
   const answers: RawAnswer[] = [];
   let at = 0;
   for (const method of methods) {
@@ -62,7 +66,10 @@ export function parseResponses(data: string, methods: readonly string[], closed:
 export interface RawExchange {
   socket: Socket;
   /** Resolves with the responses to `methods` once all have arrived, or what arrived when the server closed or `waitMs` passed. */
-  responses(methods: readonly string[], waitMs: number): Promise<{ answers: RawAnswer[]; rest: string; closed: boolean }>;
+  responses(
+    methods: readonly string[],
+    waitMs: number,
+  ): Promise<{ answers: RawAnswer[]; rest: string; closed: boolean }>;
   /** Resolves with the first whole response, or what arrived when the server closed or `waitMs` passed. */
   answer(waitMs: number): Promise<RawAnswer>;
   /** Resolves true when the server has closed the connection within `waitMs`. */
@@ -81,28 +88,44 @@ export function rawRequest(baseUrl: string, bytes: string | Buffer): Promise<Raw
   const notify = () => {
     for (const waiter of waiters) waiter();
   };
-  const until = <T>(waitMs: number, ready: () => boolean, value: () => T): Promise<T> => new Promise((resolve) => {
-    const check = () => {
-      if (!ready()) return;
-      clearTimeout(timer);
-      waiters.delete(check);
-      resolve(value());
-    };
-    const timer = setTimeout(() => {
-      waiters.delete(check);
-      resolve(value());
-    }, waitMs);
-    waiters.add(check);
-    check();
-  });
+  const until = <T>(waitMs: number, ready: () => boolean, value: () => T): Promise<T> =>
+    new Promise((resolve) => {
+      const check = () => {
+        if (!ready()) return;
+        clearTimeout(timer);
+        waiters.delete(check);
+        resolve(value());
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        resolve(value());
+      }, waitMs);
+      waiters.add(check);
+      check();
+    });
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname, () => {
       socket.write(bytes);
       resolve({
         socket,
-        answer: (waitMs) => until(waitMs, () => closed || complete(data), () => parseResponse(data, closed)),
-        responses: (methods, waitMs) => until(waitMs, () => closed || parseResponses(data, methods, closed).answers.length === methods.length, () => ({ ...parseResponses(data, methods, closed), closed })),
-        closes: (waitMs) => until(waitMs, () => closed, () => closed),
+        answer: (waitMs) =>
+          until(
+            waitMs,
+            () => closed || complete(data),
+            () => parseResponse(data, closed),
+          ),
+        responses: (methods, waitMs) =>
+          until(
+            waitMs,
+            () => closed || parseResponses(data, methods, closed).answers.length === methods.length,
+            () => ({ ...parseResponses(data, methods, closed), closed }),
+          ),
+        closes: (waitMs) =>
+          until(
+            waitMs,
+            () => closed,
+            () => closed,
+          ),
       });
     });
     socket.setEncoding('latin1');

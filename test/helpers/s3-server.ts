@@ -42,7 +42,11 @@ export async function startS3Server(options: { prefix?: string } = {}): Promise<
   const listen = async (port: number) => {
     const started = new S3rver({ address: '127.0.0.1', port, silent: true, directory });
     const address = await started.run();
-    started.httpServer.on('request', (request: IncomingMessage) => requests.push(`${request.method} ${request.url}${request.headers.range !== undefined ? ` ${request.headers.range}` : ''}`));
+    started.httpServer.on('request', (request: IncomingMessage) =>
+      requests.push(
+        `${request.method} ${request.url}${request.headers.range !== undefined ? ` ${request.headers.range}` : ''}`,
+      ),
+    );
     return { started, port: address.port };
   };
   let { started: server, port } = await listen(0);
@@ -58,8 +62,12 @@ export async function startS3Server(options: { prefix?: string } = {}): Promise<
   const bucket = `tasktree-${randomBytes(4).toString('hex')}`;
   const prefix = options.prefix ?? 'attachments';
   const client = new S3Client({
-    endpoint: url, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY },
-    requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED',
+    endpoint: url,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
   });
   await client.send(new CreateBucketCommand({ Bucket: bucket }));
   const under = prefix === '' ? '' : `${prefix}/`;
@@ -68,14 +76,22 @@ export async function startS3Server(options: { prefix?: string } = {}): Promise<
     url,
     bucket,
     prefix,
-    env: { BLOB_STORE_URL: `s3://${bucket}/${prefix}`, S3_ENDPOINT: url, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: ACCESS_KEY, AWS_SECRET_ACCESS_KEY: SECRET_KEY },
+    env: {
+      BLOB_STORE_URL: `s3://${bucket}/${prefix}`,
+      S3_ENDPOINT: url,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: ACCESS_KEY,
+      AWS_SECRET_ACCESS_KEY: SECRET_KEY,
+    },
     client,
     requests,
     async keys() {
       const keys: string[] = [];
       let token: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: under, ContinuationToken: token }));
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: under, ContinuationToken: token }),
+        );
         for (const item of page.Contents ?? []) keys.push(item.Key!.slice(under.length));
         token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
       } while (token !== undefined);

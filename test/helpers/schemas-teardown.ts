@@ -25,7 +25,10 @@ export default function setup(project: TestProject) {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      const { rows } = await client.query<{ nspname: string }>(`select nspname from pg_namespace where nspname like $1`, [`${run}\\_%`]);
+      const { rows } = await client.query<{ nspname: string }>(
+        `select nspname from pg_namespace where nspname like $1`,
+        [`${run}\\_%`],
+      );
       for (const { nspname } of rows) await client.query(`DROP SCHEMA IF EXISTS ${nspname} CASCADE`);
     } finally {
       await client.end();

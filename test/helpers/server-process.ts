@@ -60,7 +60,8 @@ export async function spawnServer(env: Record<string, string>, nodeArgs: string[
     async settledLog() {
       const id = `settled-${Date.now()}-${Math.random().toString(36).slice(2)}`;
       await fetch(`${url}/healthz`, { headers: { 'x-request-id': id } });
-      for (let waited = 0; !log.includes(id) && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let waited = 0; !log.includes(id) && waited < 5_000; waited += 20)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       return log;
     },
     async stop(signal: NodeJS.Signals = 'SIGTERM') {

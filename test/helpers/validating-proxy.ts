@@ -26,7 +26,13 @@ export async function startValidatingProxy(target: string) {
       const payload = await bodyOf(incoming);
       const answer = await new Promise<IncomingMessage>((resolve, reject) => {
         const forwarded = httpRequest(
-          { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+          {
+            host: upstream.hostname,
+            port: upstream.port,
+            method: incoming.method,
+            path: incoming.url,
+            headers: incoming.headers,
+          },
           resolve,
         );
         forwarded.on('error', reject);
@@ -34,7 +40,15 @@ export async function startValidatingProxy(target: string) {
       });
       const body = await bodyOf(answer);
       const path = (incoming.url ?? '/').split('?')[0]!;
-      mismatches.push(...validator.check({ method: incoming.method ?? 'GET', path, status: answer.statusCode ?? 0, headers: answer.headers, body }));
+      mismatches.push(
+        ...validator.check({
+          method: incoming.method ?? 'GET',
+          path,
+          status: answer.statusCode ?? 0,
+          headers: answer.headers,
+          body,
+        }),
+      );
       outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
       outgoing.end(body);
     } catch (error) {
@@ -49,9 +63,10 @@ export async function startValidatingProxy(target: string) {
     document,
     validator,
     mismatches,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

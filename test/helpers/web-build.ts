@@ -25,7 +25,11 @@ export async function ensureWebBuilt(): Promise<string> {
     }
   }
   try {
-    if (!existsSync(index)) execFileSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+    if (!existsSync(index))
+      execFileSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
+        cwd: ROOT,
+        stdio: 'inherit',
+      });
   } finally {
     rmdirSync(LOCK);
   }

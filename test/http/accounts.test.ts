@@ -31,18 +31,39 @@ describe.each(databases)('accounts and sessions (%s)', (kind) => {
     const client = await browser();
     const before = { cookie: client.cookies.get('tt_session'), csrf: client.csrf };
     const email = uniqueEmail();
-    const answer = await client.post('/api/v1/auth/register', { email, password: PASSWORD, name: 'Ada', language: 'ru', timezone: 'europe/berlin' });
+    const answer = await client.post('/api/v1/auth/register', {
+      email,
+      password: PASSWORD,
+      name: 'Ada',
+      language: 'ru',
+      timezone: 'europe/berlin',
+    });
     expect(answer.status).toBe(201);
     expect(answer.body.user).toEqual({
-      id: expect.stringMatching(/^usr_/), email, name: 'Ada', language: 'ru', timezone: 'Europe/Berlin', plan: 'seed', plan_expires_at: null,
-      effective_plan: 'seed', email_verified: false, created_at: expect.any(String), updated_at: expect.any(String),
+      id: expect.stringMatching(/^usr_/),
+      email,
+      name: 'Ada',
+      language: 'ru',
+      timezone: 'Europe/Berlin',
+      plan: 'seed',
+      plan_expires_at: null,
+      effective_plan: 'seed',
+      email_verified: false,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     expect(client.cookies.get('tt_session')).not.toBe(before.cookie);
     expect(answer.body.csrf).not.toBe(before.csrf);
     expect((await client.get('/api/v1/auth/me')).body.user.email).toBe(email);
-    const stale = await client.patch('/api/v1/auth/profile', { name: 'x' }, { headers: { 'x-csrf-token': before.csrf! } });
+    const stale = await client.patch(
+      '/api/v1/auth/profile',
+      { name: 'x' },
+      { headers: { 'x-csrf-token': before.csrf! } },
+    );
     expect(stale.body.error.code).toBe('csrf_failed');
-    const again = await (await browser()).post('/api/v1/auth/register', { email: email.toUpperCase(), password: PASSWORD });
+    const again = await (
+      await browser()
+    ).post('/api/v1/auth/register', { email: email.toUpperCase(), password: PASSWORD });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('conflict');
   });
@@ -65,9 +86,16 @@ describe.each(databases)('accounts and sessions (%s)', (kind) => {
       expect(answer.body.error.code).toBe('validation_failed');
       if (path !== '') expect(JSON.stringify(answer.body.error.details)).toContain(path);
     }
-    const edge = await client.post('/api/v1/auth/register', { email: uniqueEmail(), password: 'p'.repeat(1024), name: 'n'.repeat(120) });
+    const edge = await client.post('/api/v1/auth/register', {
+      email: uniqueEmail(),
+      password: 'p'.repeat(1024),
+      name: 'n'.repeat(120),
+    });
     expect(edge.status).toBe(201);
-    expect((await (await browser()).post('/api/v1/auth/register', { email: uniqueEmail(), password: 'p'.repeat(10) })).status).toBe(201);
+    expect(
+      (await (await browser()).post('/api/v1/auth/register', { email: uniqueEmail(), password: 'p'.repeat(10) }))
+        .status,
+    ).toBe(201);
   });
 
   it('logs in and out, with uniform failures and length rules on the login password too', async () => {
@@ -100,7 +128,10 @@ describe.each(databases)('accounts and sessions (%s)', (kind) => {
   it('throttles failed logins per email', async () => {
     const person = await makeUser(t.url);
     const client = await browser();
-    for (let i = 0; i < 10; i++) expect((await client.post('/api/v1/auth/login', { email: person.email, password: 'wrong password!' })).status).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect(
+        (await client.post('/api/v1/auth/login', { email: person.email, password: 'wrong password!' })).status,
+      ).toBe(401);
     const blocked = await client.post('/api/v1/auth/login', { email: person.email, password: PASSWORD });
     expect(blocked.status).toBe(429);
     expect(blocked.body.error.code).toBe('rate_limited');
@@ -109,7 +140,11 @@ describe.each(databases)('accounts and sessions (%s)', (kind) => {
 
   it('changes the profile from a browser session only', async () => {
     const person = await makeUser(t.url);
-    const changed = await person.browser.patch('/api/v1/auth/profile', { name: 'New', language: 'ru', timezone: 'Asia/Tokyo' });
+    const changed = await person.browser.patch('/api/v1/auth/profile', {
+      name: 'New',
+      language: 'ru',
+      timezone: 'Asia/Tokyo',
+    });
     expect(changed.body.user).toMatchObject({ name: 'New', language: 'ru', timezone: 'Asia/Tokyo' });
     expect((await person.browser.patch('/api/v1/auth/profile', { timezone: 'Nowhere/Land' })).status).toBe(400);
     expect((await person.browser.patch('/api/v1/auth/profile', { name: 'n'.repeat(121) })).status).toBe(400);

@@ -62,7 +62,11 @@ describe.each(databases)('attachments in S3 (%s)', (kind) => {
     expect(whole.bytes.equals(data)).toBe(true);
     // Across the first part boundary (5 MiB), from the middle to the end, and a suffix.
     const boundary = 5 * 1024 * 1024;
-    for (const [range, start, end] of [[`bytes=${boundary - 10}-${boundary + 9}`, boundary - 10, boundary + 9], [`bytes=${data.length - 50}-`, data.length - 50, data.length - 1], ['bytes=-7', data.length - 7, data.length - 1]] as const) {
+    for (const [range, start, end] of [
+      [`bytes=${boundary - 10}-${boundary + 9}`, boundary - 10, boundary + 9],
+      [`bytes=${data.length - 50}-`, data.length - 50, data.length - 1],
+      ['bytes=-7', data.length - 7, data.length - 1],
+    ] as const) {
       s3.requests.splice(0);
       const part = await download(agent, url, { range });
       expect(part.status, range).toBe(206);
@@ -71,7 +75,9 @@ describe.each(databases)('attachments in S3 (%s)', (kind) => {
       expect(part.headers.get('content-range')).toBe(`bytes ${start}-${end}/${data.length}`);
       expect(part.headers.get('content-length')).toBe(String(end - start + 1));
       expect(part.bytes.equals(data.subarray(start, end + 1)), range).toBe(true);
-      expect(part.headers.get('content-disposition')).toBe(`attachment; filename="large.bin"; filename*=UTF-8''large.bin`);
+      expect(part.headers.get('content-disposition')).toBe(
+        `attachment; filename="large.bin"; filename*=UTF-8''large.bin`,
+      );
       expect(part.headers.get('x-content-type-options')).toBe('nosniff');
       expect(part.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
     }
@@ -86,7 +92,8 @@ describe.each(databases)('attachments in S3 (%s)', (kind) => {
   it('a store that is down: uploads answer 503 and keep nothing, deletes still work and the sweep catches up', async () => {
     const task = await makeTask(agent, (await makeTree(agent)).id);
     const path = `/api/v1/tasks/${task.id}/attachments`;
-    const kept = (await upload(agent, path, [{ data: Buffer.from('stored before the outage'), name: 'kept.txt' }])).body.attachment;
+    const kept = (await upload(agent, path, [{ data: Buffer.from('stored before the outage'), name: 'kept.txt' }])).body
+      .attachment;
     const doomed = (await upload(agent, path, [{ data: Buffer.from('deleted during the outage') }])).body.attachment;
     const before = await s3.keys();
 
@@ -94,7 +101,9 @@ describe.each(databases)('attachments in S3 (%s)', (kind) => {
     try {
       const refused = await upload(agent, path, [{ data: Buffer.from('no store to put me in'), name: 'lost.txt' }]);
       expect(refused.status).toBe(503);
-      expect(refused.body).toEqual({ error: { code: 'storage_unavailable', message: expect.any(String), request_id: expect.any(String) } });
+      expect(refused.body).toEqual({
+        error: { code: 'storage_unavailable', message: expect.any(String), request_id: expect.any(String) },
+      });
       expect(JSON.stringify(refused.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
       expect((await agent.get(path)).body.items.map((a: { id: string }) => a.id)).toEqual([kept.id, doomed.id]);
       expect(tempFiles()).toEqual([]);
@@ -114,6 +123,8 @@ describe.each(databases)('attachments in S3 (%s)', (kind) => {
     expect(await sweepBlobs(t.app.deps, Date.now() + 11 * 60_000)).toBe(1);
     expect(await s3.keys()).not.toContain(`${alice.user.id}/${doomed.id}`);
     expect(await s3.keys()).toContain(`${alice.user.id}/${kept.id}`);
-    expect((await download(agent, `${t.url}/api/v1/attachments/${kept.id}/content`)).bytes.toString()).toBe('stored before the outage');
+    expect((await download(agent, `${t.url}/api/v1/attachments/${kept.id}/content`)).bytes.toString()).toBe(
+      'stored before the outage',
+    );
   });
 });

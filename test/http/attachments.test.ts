@@ -26,7 +26,9 @@ const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 
 describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
@@ -57,11 +59,20 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
     const tree = await makeTree(agent);
     const task = await makeTask(agent, tree.id);
     const data = Buffer.from('<html><script>alert(1)</script></html>');
-    const created = await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [{ data, name: 'page.html', type: 'text/html' }]);
+    const created = await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [
+      { data, name: 'page.html', type: 'text/html' },
+    ]);
     expect(created.status).toBe(201);
     expect(created.body.attachment).toEqual({
-      id: expect.stringMatching(/^att_/), task_id: task.id, filename: 'page.html', content_type: 'text/html', size: data.length, sha256: sha(data),
-      metadata_removed: [], created_at: expect.any(String), updated_at: expect.any(String),
+      id: expect.stringMatching(/^att_/),
+      task_id: task.id,
+      filename: 'page.html',
+      content_type: 'text/html',
+      size: data.length,
+      sha256: sha(data),
+      metadata_removed: [],
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     const id = created.body.attachment.id;
 
@@ -71,7 +82,9 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
     const content = await download(agent, `${t.url}/api/v1/attachments/${id}/content`);
     expect(content.status).toBe(200);
     expect(content.bytes.equals(data)).toBe(true);
-    expect(content.headers.get('content-disposition')).toBe(`attachment; filename="page.html"; filename*=UTF-8''page.html`);
+    expect(content.headers.get('content-disposition')).toBe(
+      `attachment; filename="page.html"; filename*=UTF-8''page.html`,
+    );
     expect(content.headers.get('x-content-type-options')).toBe('nosniff');
     expect(content.headers.get('content-security-policy')).toMatch(/^sandbox/);
 
@@ -79,7 +92,9 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
     expect(ranged.status).toBe(206);
     expect(ranged.bytes.toString()).toBe('<script>');
     expect(ranged.headers.get('content-range')).toBe(`bytes 6-13/${data.length}`);
-    expect((await download(agent, `${t.url}/api/v1/attachments/${id}/content`, { range: 'bytes=-6' })).bytes.toString()).toBe('/html>');
+    expect(
+      (await download(agent, `${t.url}/api/v1/attachments/${id}/content`, { range: 'bytes=-6' })).bytes.toString(),
+    ).toBe('/html>');
     const outside = await download(agent, `${t.url}/api/v1/attachments/${id}/content`, { range: 'bytes=999-' });
     expect(outside.status).toBe(416);
     expect(outside.headers.get('content-range')).toBe(`bytes */${data.length}`);
@@ -88,13 +103,25 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
   it('serves content with its declared type only when a browser shows or plays it, else as application/octet-stream (CONTRACT §19)', async () => {
     const tree = await makeTree(agent);
     const task = await makeTask(agent, tree.id);
-    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#08f' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#08f' } })
+      .png()
+      .toBuffer();
     const cases: [name: string, type: string, data: Buffer, served: string][] = [
       ['app.js', 'text/javascript', Buffer.from('fetch("/api/v1/tokens")'), 'application/octet-stream'],
       ['old.js', 'application/javascript', Buffer.from('alert(1)'), 'application/octet-stream'],
       ['page.html', 'text/html', Buffer.from('<script>alert(1)</script>'), 'application/octet-stream'],
-      ['page.xhtml', 'application/xhtml+xml', Buffer.from('<html xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></html>'), 'application/octet-stream'],
-      ['logo.svg', 'image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'application/octet-stream'],
+      [
+        'page.xhtml',
+        'application/xhtml+xml',
+        Buffer.from('<html xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></html>'),
+        'application/octet-stream',
+      ],
+      [
+        'logo.svg',
+        'image/svg+xml',
+        Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+        'application/octet-stream',
+      ],
       ['site.css', 'text/css', Buffer.from('body{background:url(/x)}'), 'application/octet-stream'],
       ['feed.xml', 'application/xml', Buffer.from('<?xml version="1.0"?><a/>'), 'application/octet-stream'],
       ['data.xml', 'text/xml', Buffer.from('<a/>'), 'application/octet-stream'],
@@ -118,7 +145,12 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
       const link = (await agent.get(`/api/v1/attachments/${id}`)).body.content_url as string;
       const linked = await download(null, `${t.url}${new URL(link).pathname}${new URL(link).search}`);
       expect(linked.headers.get('content-type'), name).toBe(served);
-      expect((await download(agent, `${t.url}/api/v1/attachments/${id}/content`, { range: 'bytes=0-1' })).headers.get('content-type'), name).toBe(served);
+      expect(
+        (await download(agent, `${t.url}/api/v1/attachments/${id}/content`, { range: 'bytes=0-1' })).headers.get(
+          'content-type',
+        ),
+        name,
+      ).toBe(served);
     }
   });
 
@@ -135,8 +167,15 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
     expect(expiresAt - Date.now()).toBeGreaterThan(250_000);
 
     // The link is absolute on PUBLIC_URL; the test server listens on another port.
-    expect(link.body.content_url.startsWith(`${t.app.deps.config.publicUrl}/api/v1/attachments/${body.attachment.id}/content?`)).toBe(true);
-    const local = (href: string) => { const u = new URL(href); return `${t.url}${u.pathname}${u.search}`; };
+    expect(
+      link.body.content_url.startsWith(
+        `${t.app.deps.config.publicUrl}/api/v1/attachments/${body.attachment.id}/content?`,
+      ),
+    ).toBe(true);
+    const local = (href: string) => {
+      const u = new URL(href);
+      return `${t.url}${u.pathname}${u.search}`;
+    };
     const anonymous = await download(null, local(link.body.content_url));
     expect(anonymous.status).toBe(200);
     expect(anonymous.bytes.equals(data)).toBe(true);
@@ -152,8 +191,17 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
     badSignature.searchParams.set('signature', 'x'.repeat(43));
     expect((await download(null, badSignature.toString())).status).toBe(401);
 
-    const user = (await t.app.deps.db.selectFrom('users').selectAll().where('id', '=', alice.user.id).executeTakeFirstOrThrow());
-    const old = await getAttachment(t.app.deps, userActor(user as never, 'session'), body.attachment.id, Date.now() - 301_000);
+    const user = await t.app.deps.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', alice.user.id)
+      .executeTakeFirstOrThrow();
+    const old = await getAttachment(
+      t.app.deps,
+      userActor(user as never, 'session'),
+      body.attachment.id,
+      Date.now() - 301_000,
+    );
     expect((await download(null, local(old.content_url))).status).toBe(401);
     expect((await download(null, `${t.url}/api/v1/attachments/${body.attachment.id}/content`)).status).toBe(401);
   });
@@ -172,11 +220,15 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
         expect(before.Make).toBe('Canon');
       }
 
-      const created = await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: photo, name: `IMG_0001.${format}`, type: 'application/octet-stream' }]);
+      const created = await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [
+        { data: photo, name: `IMG_0001.${format}`, type: 'application/octet-stream' },
+      ]);
       expect(created.status).toBe(201);
       const attachment = created.body.attachment;
       expect(attachment.content_type).toBe(`image/${format}`);
-      expect(attachment.metadata_removed).toEqual(expect.arrayContaining(['gps', 'camera', 'serial_numbers', 'owner', 'xmp']));
+      expect(attachment.metadata_removed).toEqual(
+        expect.arrayContaining(['gps', 'camera', 'serial_numbers', 'owner', 'xmp']),
+      );
       if (format === 'jpeg' || format === 'tiff') expect(attachment.metadata_removed).toContain('iptc');
       if (format === 'jpeg') expect(attachment.metadata_removed).toContain('thumbnail');
 
@@ -190,11 +242,27 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
       if (format === 'webp') {
         expect(webpChunks(stored)).not.toContain('XMP ');
         const exif = webpChunks(stored).includes('EXIF') ? await exiftool.readRaw(tempFile(stored, 'webp')) : {};
-        for (const gone of ['GPSLatitude', 'Make', 'Model', 'SerialNumber', 'OwnerName']) expect((exif as any)[gone]).toBeUndefined();
-        return void expect((await sharp(stored).raw().toBuffer()).equals(await sharp(photo).raw().toBuffer())).toBe(true);
+        for (const gone of ['GPSLatitude', 'Make', 'Model', 'SerialNumber', 'OwnerName'])
+          expect((exif as any)[gone]).toBeUndefined();
+        return void expect((await sharp(stored).raw().toBuffer()).equals(await sharp(photo).raw().toBuffer())).toBe(
+          true,
+        );
       }
       const after = (await exifr.parse(stored, readerOptions(format))) ?? {};
-      for (const gone of ['latitude', 'longitude', 'GPSLatitude', 'Make', 'Model', 'SerialNumber', 'LensSerialNumber', 'OwnerName', 'creator', 'Label', 'Keywords', 'City']) {
+      for (const gone of [
+        'latitude',
+        'longitude',
+        'GPSLatitude',
+        'Make',
+        'Model',
+        'SerialNumber',
+        'LensSerialNumber',
+        'OwnerName',
+        'creator',
+        'Label',
+        'Keywords',
+        'City',
+      ]) {
         expect(after[gone], `${format} ${gone}`).toBeUndefined();
       }
       expect(await exifr.thumbnail(stored)).toBeUndefined();
@@ -229,16 +297,26 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
     const boundary = 'x-boundary-123';
     const url = new URL(`${t.url}/api/v1/tasks/${task.id}/attachments`);
     const req = request({
-      host: url.hostname, port: url.port, path: url.pathname, method: 'POST',
-      headers: { authorization: `Bearer ${agent.bearer}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(10 * 1024 * 1024) },
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${agent.bearer}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(10 * 1024 * 1024),
+      },
     });
     req.on('error', () => {});
-    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="half.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+    req.write(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="half.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    );
     req.write(Buffer.alloc(512 * 1024, 1));
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(filesUnder(join(blobs, 'tmp')).length).toBe(1);
     req.destroy();
-    for (let i = 0; i < 50 && filesUnder(join(blobs, 'tmp')).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let i = 0; i < 50 && filesUnder(join(blobs, 'tmp')).length > 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(filesUnder(join(blobs, 'tmp'))).toEqual([]);
     expect((await agent.get(`/api/v1/tasks/${task.id}/attachments`)).body.items).toEqual([]);
   });
@@ -262,10 +340,15 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
     const wrongField = await upload(agent, path, [{ field: 'document', data: Buffer.from('x') }]);
     expect(wrongField.status).toBe(400);
 
-    const corrupt = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe1, 0x00, 0x10]), Buffer.from('Exif\0\0GPS-garbage-not-a-jpeg')]);
+    const corrupt = Buffer.concat([
+      Buffer.from([0xff, 0xd8, 0xff, 0xe1, 0x00, 0x10]),
+      Buffer.from('Exif\0\0GPS-garbage-not-a-jpeg'),
+    ]);
     // A photo cut short with its GPS still in the header cannot be rewritten: refused, not stored.
     const photo = await makePhoto('jpeg', exiftool);
-    const truncated = await upload(agent, path, [{ data: photo.subarray(0, Math.floor(photo.length * 0.6)), name: 'cut.jpg' }]);
+    const truncated = await upload(agent, path, [
+      { data: photo.subarray(0, Math.floor(photo.length * 0.6)), name: 'cut.jpg' },
+    ]);
     expect(truncated.status).toBe(400);
     expect(truncated.body.error).toMatchObject({ code: 'validation_failed', details: [{ path: '/file' }] });
     expect((await agent.get(`/api/v1/tasks/${task.id}/attachments`)).body.items).toHaveLength(0);
@@ -274,7 +357,9 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
     expect(broken.status).toBe(201);
     expect(broken.body.attachment).toMatchObject({ metadata_removed: [], size: corrupt.length, sha256: sha(corrupt) });
     expect(filesUnder(join(blobs, 'tmp'))).toEqual([]);
-    expect((await upload(agent, '/api/v1/tasks/tsk_missing/attachments', [{ data: Buffer.from('x') }])).status).toBe(404);
+    expect((await upload(agent, '/api/v1/tasks/tsk_missing/attachments', [{ data: Buffer.from('x') }])).status).toBe(
+      404,
+    );
   });
 
   it('sanitizes file names', async () => {
@@ -294,14 +379,24 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
       expect(created.status, name).toBe(201);
       check(created.body.attachment.filename);
     }
-    const after = await upload(agent, path, [{ data: Buffer.from('x'), name: 'part-name.txt' }], { filename: 'field-name.txt' }, { fieldsAfter: true });
+    const after = await upload(
+      agent,
+      path,
+      [{ data: Buffer.from('x'), name: 'part-name.txt' }],
+      { filename: 'field-name.txt' },
+      { fieldsAfter: true },
+    );
     expect(after.body.attachment.filename).toBe('field-name.txt');
     const fromPart = await upload(agent, path, [{ data: Buffer.from('x'), name: 'part-name.txt' }]);
     expect(fromPart.body.attachment.filename).toBe('part-name.txt');
     const listed = await agent.get(`${path}?limit=2`);
     const id = listed.body.items[1].id;
-    const disposition = (await download(agent, `${t.url}/api/v1/attachments/${id}/content`)).headers.get('content-disposition');
-    expect(disposition).toBe(`attachment; filename="______.pdf"; filename*=UTF-8''%D1%81%D0%B5%D0%BA%D1%80%D0%B5%D1%82.pdf`);
+    const disposition = (await download(agent, `${t.url}/api/v1/attachments/${id}/content`)).headers.get(
+      'content-disposition',
+    );
+    expect(disposition).toBe(
+      `attachment; filename="______.pdf"; filename*=UTF-8''%D1%81%D0%B5%D0%BA%D1%80%D0%B5%D1%82.pdf`,
+    );
   });
 
   it("pages a task's attachments and transcriptions with cursors bound to the task and the list", async () => {
@@ -309,7 +404,8 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
     const [task, other] = [await makeTask(agent, tree.id), await makeTask(agent, tree.id)];
     const path = `/api/v1/tasks/${task.id}/attachments`;
     const ids: string[] = [];
-    for (const name of ['a.txt', 'b.txt', 'c.txt']) ids.push((await upload(agent, path, [{ data: Buffer.from(name), name }])).body.attachment.id);
+    for (const name of ['a.txt', 'b.txt', 'c.txt'])
+      ids.push((await upload(agent, path, [{ data: Buffer.from(name), name }])).body.attachment.id);
     await upload(agent, `/api/v1/tasks/${other.id}/attachments`, [{ data: Buffer.from('elsewhere') }]);
 
     const first = await agent.get(`${path}?limit=2`);
@@ -319,7 +415,10 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
     const second = await agent.get(`${path}?limit=2&cursor=${cursor}`);
     expect(second.body).toEqual({ items: [expect.objectContaining({ id: ids[2] })], next_cursor: null });
 
-    for (const wrong of [`/api/v1/tasks/${other.id}/attachments?limit=2`, `/api/v1/tasks/${task.id}/transcriptions?limit=2`]) {
+    for (const wrong of [
+      `/api/v1/tasks/${other.id}/attachments?limit=2`,
+      `/api/v1/tasks/${task.id}/transcriptions?limit=2`,
+    ]) {
       const refused = await agent.get(`${wrong}&cursor=${cursor}`);
       expect(refused.status, wrong).toBe(400);
       expect(refused.body.error.code).toBe('invalid_cursor');
@@ -340,34 +439,59 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
     const noContent = await download(readOnly, `${t.url}/api/v1/attachments/${body.attachment.id}/content`);
     expect(noContent.status).toBe(403);
     // The records themselves are task data that read covers.
-    expect((await readOnly.get(`/api/v1/tasks/${task.id}/attachments`)).body.items.map((a: any) => a.id)).toEqual([body.attachment.id]);
+    expect((await readOnly.get(`/api/v1/tasks/${task.id}/attachments`)).body.items.map((a: any) => a.id)).toEqual([
+      body.attachment.id,
+    ]);
     const attachmentsOnly = (await makeToken(alice, { scopes: ['attachments'] })).agent;
-    expect((await attachmentsOnly.get(`/api/v1/attachments/${body.attachment.id}`)).body.error.code).toBe('insufficient_scope');
-    expect((await download(attachmentsOnly, `${t.url}/api/v1/attachments/${body.attachment.id}/content`)).status).toBe(403);
+    expect((await attachmentsOnly.get(`/api/v1/attachments/${body.attachment.id}`)).body.error.code).toBe(
+      'insufficient_scope',
+    );
+    expect((await download(attachmentsOnly, `${t.url}/api/v1/attachments/${body.attachment.id}/content`)).status).toBe(
+      403,
+    );
     // Decided in the domain, so every door (REST, MCP, CLI) refuses the link alike.
-    const user = await t.app.deps.db.selectFrom('users').selectAll().where('id', '=', alice.user.id).executeTakeFirstOrThrow();
-    const tokenReader = { ...userActor(user as never, 'session'), via: 'token' as const, scopes: new Set(['read'] as const) };
-    await expect(getAttachment(t.app.deps, tokenReader, body.attachment.id)).rejects.toMatchObject({ code: 'insufficient_scope' });
+    const user = await t.app.deps.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', alice.user.id)
+      .executeTakeFirstOrThrow();
+    const tokenReader = {
+      ...userActor(user as never, 'session'),
+      via: 'token' as const,
+      scopes: new Set(['read'] as const),
+    };
+    await expect(getAttachment(t.app.deps, tokenReader, body.attachment.id)).rejects.toMatchObject({
+      code: 'insufficient_scope',
+    });
     const both = (await makeToken(alice, { scopes: ['read', 'attachments'] })).agent;
     const link = await both.get(`/api/v1/attachments/${body.attachment.id}`);
     expect(link.status).toBe(200);
     const signed = new URL(link.body.content_url);
     expect(await (await fetch(`${t.url}${signed.pathname}${signed.search}`)).text()).toBe('scoped');
-    expect((await download(both, `${t.url}/api/v1/attachments/${body.attachment.id}/content`)).bytes.toString()).toBe('scoped');
+    expect((await download(both, `${t.url}/api/v1/attachments/${body.attachment.id}/content`)).bytes.toString()).toBe(
+      'scoped',
+    );
     const refused = await upload(readOnly, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from('x') }]);
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('insufficient_scope');
     const noAttachments = (await makeToken(alice, { scopes: ['read', 'write'] })).agent;
-    expect((await upload(noAttachments, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from('x') }])).body.error.code).toBe('insufficient_scope');
+    expect(
+      (await upload(noAttachments, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from('x') }])).body.error
+        .code,
+    ).toBe('insufficient_scope');
 
     const seed = await makeUser(t.url, t.app);
     const seedAgent = (await makeToken(seed)).agent;
     const seedTree = await makeTree(seed.browser);
     const seedTask = await makeTask(seed.browser, seedTree.id);
-    const readOnlyPlan = await upload(seedAgent, `/api/v1/tasks/${seedTask.id}/attachments`, [{ data: Buffer.from('x') }]);
+    const readOnlyPlan = await upload(seedAgent, `/api/v1/tasks/${seedTask.id}/attachments`, [
+      { data: Buffer.from('x') },
+    ]);
     expect(readOnlyPlan.status).toBe(403);
     expect(readOnlyPlan.body.error.code).toBe('insufficient_scope');
-    const viaBrowser = await upload(seed.browser, `/api/v1/tasks/${seedTask.id}/attachments`, [{ data: Buffer.from('from the browser') }]);
+    const viaBrowser = await upload(seed.browser, `/api/v1/tasks/${seedTask.id}/attachments`, [
+      { data: Buffer.from('from the browser') },
+    ]);
     expect(viaBrowser.status).toBe(201);
     const content = await download(seedAgent, `${t.url}/api/v1/attachments/${viaBrowser.body.attachment.id}/content`);
     expect(content.bytes.toString()).toBe('from the browser');
@@ -386,11 +510,19 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
     }
     const over = await upload(bob.browser, path, [{ data: Buffer.from('one byte too many') }]);
     expect(over.status).toBe(403);
-    expect(over.body.error).toMatchObject({ code: 'plan_limit_reached', details: [{ limit: 'attachment_storage_bytes', value: 104_857_600 }] });
+    expect(over.body.error).toMatchObject({
+      code: 'plan_limit_reached',
+      details: [{ limit: 'attachment_storage_bytes', value: 104_857_600 }],
+    });
     const bobs = async () => (await stored()).filter((key) => key.startsWith(`${bob.user.id}/`));
     expect(await bobs()).toEqual(ids.map((id) => `${bob.user.id}/${id}`).sort());
     expect((await bob.browser.delete(`/api/v1/attachments/${ids[0]}`)).status).toBe(200);
-    expect(await bobs()).toEqual(ids.slice(1).map((id) => `${bob.user.id}/${id}`).sort());
+    expect(await bobs()).toEqual(
+      ids
+        .slice(1)
+        .map((id) => `${bob.user.id}/${id}`)
+        .sort(),
+    );
     expect((await upload(bob.browser, path, [{ data: Buffer.from('fits again') }])).status).toBe(201);
     expect((await bob.browser.get(`/api/v1/attachments/${ids[0]}`)).status).toBe(404);
   });
@@ -400,14 +532,27 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
     const tree = await makeTree(carol.browser);
     const task = await makeTask(carol.browser, tree.id);
     const path = `/api/v1/tasks/${task.id}/attachments`;
-    for (let i = 0; i < 3; i++) expect((await upload(carol.browser, path, [{ data: Buffer.alloc(MAX, i) }])).status).toBe(201);
+    for (let i = 0; i < 3; i++)
+      expect((await upload(carol.browser, path, [{ data: Buffer.alloc(MAX, i) }])).status).toBe(201);
     // 75 MiB stored; 25 MiB left: of four 10 MiB uploads at once, exactly two fit.
-    const racing = await Promise.all(Array.from({ length: 4 }, (_, i) => upload(carol.browser, path, [{ data: Buffer.alloc(10 * 1024 * 1024, i) }])));
+    const racing = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => upload(carol.browser, path, [{ data: Buffer.alloc(10 * 1024 * 1024, i) }])),
+    );
     expect(racing.map((r) => r.status).sort()).toEqual([201, 201, 403, 403]);
-    const used = await t.app.deps.db.selectFrom('attachments').select('size').where('owner_id', '=', carol.user.id).execute();
+    const used = await t.app.deps.db
+      .selectFrom('attachments')
+      .select('size')
+      .where('owner_id', '=', carol.user.id)
+      .execute();
     expect(used.reduce((n, r) => n + Number(r.size), 0)).toBe(3 * MAX + 2 * 10 * 1024 * 1024);
-    const rows = await t.app.deps.db.selectFrom('attachments').select('id').where('owner_id', '=', carol.user.id).execute();
-    expect((await stored()).filter((key) => key.startsWith(`${carol.user.id}/`))).toEqual(rows.map((r) => `${carol.user.id}/${r.id}`).sort());
+    const rows = await t.app.deps.db
+      .selectFrom('attachments')
+      .select('id')
+      .where('owner_id', '=', carol.user.id)
+      .execute();
+    expect((await stored()).filter((key) => key.startsWith(`${carol.user.id}/`))).toEqual(
+      rows.map((r) => `${carol.user.id}/${r.id}`).sort(),
+    );
     expect(filesUnder(join(blobs, 'tmp'))).toEqual([]);
   });
 
@@ -434,12 +579,18 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
     const alone = await makeTask(agent, tree.id);
     const ids: Record<string, string> = {};
     for (const [name, task] of Object.entries({ inProject, loose, alone })) {
-      ids[name] = (await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from(name), name: `${name}.txt` }])).body.attachment.id;
+      ids[name] = (
+        await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from(name), name: `${name}.txt` }])
+      ).body.attachment.id;
     }
     const has = async (id: string) => (await stored()).includes(`${alice.user.id}/${id}`);
     for (const id of Object.values(ids)) expect(await has(id)).toBe(true);
     const exported = await agent.get(`/api/v1/trees/${tree.id}/export`);
-    expect(exported.body.attachments.map((a: any) => a.filename).sort()).toEqual(['alone.txt', 'inProject.txt', 'loose.txt']);
+    expect(exported.body.attachments.map((a: any) => a.filename).sort()).toEqual([
+      'alone.txt',
+      'inProject.txt',
+      'loose.txt',
+    ]);
 
     expect((await agent.delete(`/api/v1/tasks/${alone.id}`)).status).toBe(200);
     expect(await has(ids.alone!)).toBe(false);
@@ -448,7 +599,11 @@ describe.each(storeMatrix)('attachments (%s, %s)', (kind, storeKind) => {
     expect(await has(ids.loose!)).toBe(true);
     expect((await agent.delete(`/api/v1/trees/${tree.id}`)).status).toBe(200);
     expect(await has(ids.loose!)).toBe(false);
-    const rows = await t.app.deps.db.selectFrom('attachments').select('id').where('id', 'in', Object.values(ids)).execute();
+    const rows = await t.app.deps.db
+      .selectFrom('attachments')
+      .select('id')
+      .where('id', 'in', Object.values(ids))
+      .execute();
     expect(rows).toEqual([]);
   });
 

@@ -33,7 +33,7 @@ function descendants(root: number): { pid: number; comm: string }[] {
     .filter((p) => p !== null && p.state !== 'Z') as { pid: number; ppid: number; comm: string }[];
   const found: { pid: number; comm: string }[] = [];
   const parents = new Set([root]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const p of procs) {
       if (parents.has(p.ppid) && !parents.has(p.pid)) {
@@ -83,22 +83,32 @@ describe.each(storeMatrix)('leftovers after a crash (%s, %s)', (kind, storeKind)
     await store.stop();
   });
 
-  it('every start removes temp files of writers that are gone, and keeps those that may still be written', { timeout: 30_000 }, async () => {
-    const tmp = join(env.dataDir, 'blobs', 'tmp');
-    mkdirSync(tmp, { recursive: true });
-    const files = {
-      endedWriter: `${HOST}.${endedPid()}.aaaa`,
-      endedWriterExif: `${HOST}.${endedPid()}.bbbb_exiftool_tmp`,
-      liveWriter: `${HOST}.${process.pid}.cccc`,
-      otherMachine: `elsewhere.${process.pid}.dddd`,
-      oldName: 'eeeeeeeeeeee',
-    };
-    for (const name of Object.values(files)) writeFileSync(join(tmp, name), 'half an upload');
-    server = await spawnServer({ ...envOf(env), ...store.env });
-    expect(await until(() => !existsSync(join(tmp, files.endedWriter)) && !existsSync(join(tmp, files.endedWriterExif)), 5_000)).toBe(true);
-    // This test process is alive and may be writing; another machine's or an unnamed writer is unknown: the grace period decides.
-    for (const name of [files.liveWriter, files.otherMachine, files.oldName]) expect(existsSync(join(tmp, name)), name).toBe(true);
-  });
+  it(
+    'every start removes temp files of writers that are gone, and keeps those that may still be written',
+    { timeout: 30_000 },
+    async () => {
+      const tmp = join(env.dataDir, 'blobs', 'tmp');
+      mkdirSync(tmp, { recursive: true });
+      const files = {
+        endedWriter: `${HOST}.${endedPid()}.aaaa`,
+        endedWriterExif: `${HOST}.${endedPid()}.bbbb_exiftool_tmp`,
+        liveWriter: `${HOST}.${process.pid}.cccc`,
+        otherMachine: `elsewhere.${process.pid}.dddd`,
+        oldName: 'eeeeeeeeeeee',
+      };
+      for (const name of Object.values(files)) writeFileSync(join(tmp, name), 'half an upload');
+      server = await spawnServer({ ...envOf(env), ...store.env });
+      expect(
+        await until(
+          () => !existsSync(join(tmp, files.endedWriter)) && !existsSync(join(tmp, files.endedWriterExif)),
+          5_000,
+        ),
+      ).toBe(true);
+      // This test process is alive and may be writing; another machine's or an unnamed writer is unknown: the grace period decides.
+      for (const name of [files.liveWriter, files.otherMachine, files.oldName])
+        expect(existsSync(join(tmp, name)), name).toBe(true);
+    },
+  );
 
   it('a start removes temp files named with its own pid that are older than the process (a container restart)', async () => {
     const { deps, close } = await openDeps(env.config);
@@ -127,8 +137,12 @@ describe.each(storeMatrix)('leftovers after a crash (%s, %s)', (kind, storeKind)
     const { agent } = await makeToken(person, { scopes: ['read', 'write', 'attachments'] });
     const tree = await makeTree(agent);
     const task = await makeTask(agent, tree.id);
-    const jpeg = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#4a7' } }).jpeg().toBuffer();
-    const uploaded = await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: jpeg, name: 'photo.jpg', type: 'image/jpeg' }]);
+    const jpeg = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#4a7' } })
+      .jpeg()
+      .toBuffer();
+    const uploaded = await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [
+      { data: jpeg, name: 'photo.jpg', type: 'image/jpeg' },
+    ]);
     expect(uploaded.status).toBe(201);
     const helpers = descendants(server.process.pid!);
     expect(helpers.map((p) => p.comm)).toContain('perl');

@@ -18,7 +18,11 @@ describe.each(databases)('invitations bound to a proven email (%s)', (kind) => {
   let taskId: string;
   beforeAll(async () => {
     smtp = await startFakeSmtp();
-    t = await startTestApp(kind, { SMTP_URL: smtp.url, MAIL_FROM: 'Task Tree <mail@tasktree.test>', PUBLIC_URL: 'https://tasks.example.test' });
+    t = await startTestApp(kind, {
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Task Tree <mail@tasktree.test>',
+      PUBLIC_URL: 'https://tasks.example.test',
+    });
     owner = await makeUser(t.url, t.app, { plan: 'grove' });
     tree = await makeTree(owner.browser, { name: 'Private orchard' });
     taskId = (await makeTask(owner.browser, tree.id, { title: 'Graft the pear' })).id;
@@ -35,7 +39,11 @@ describe.each(databases)('invitations bound to a proven email (%s)', (kind) => {
     const asked = await person.browser.post('/api/v1/auth/verify/request');
     expect(asked.status, asked.text).toBe(202);
     expect(asked.body).toEqual({ status: 'queued', delivery: 'sent' });
-    const [, token] = await waitForMail(smtp.mails, person.email, /https:\/\/tasks\.example\.test\/verify\?token=([A-Za-z0-9_-]+)/);
+    const [, token] = await waitForMail(
+      smtp.mails,
+      person.email,
+      /https:\/\/tasks\.example\.test\/verify\?token=([A-Za-z0-9_-]+)/,
+    );
     return person.browser.post('/api/v1/auth/verify/complete', { token });
   }
 
@@ -65,7 +73,9 @@ describe.each(databases)('invitations bound to a proven email (%s)', (kind) => {
     expect(verified.status, verified.text).toBe(200);
     expect(verified.body.user).toMatchObject({ id: ghost.user.id, email, email_verified: true });
     expect((await ghost.browser.get('/api/v1/auth/me')).body.user.email_verified).toBe(true);
-    expect((await ghost.browser.get('/api/v1/invitations')).body.items.map((x: any) => [x.id, x.tree_name])).toEqual([[memberId, 'Private orchard']]);
+    expect((await ghost.browser.get('/api/v1/invitations')).body.items.map((x: any) => [x.id, x.tree_name])).toEqual([
+      [memberId, 'Private orchard'],
+    ]);
     const accepted = await ghost.browser.post(`/api/v1/invitations/${memberId}/accept`);
     expect(accepted.status).toBe(200);
     expect(accepted.body.member).toMatchObject({ status: 'active', user_id: ghost.user.id });
@@ -79,7 +89,9 @@ describe.each(databases)('invitations bound to a proven email (%s)', (kind) => {
     expect((await bob.browser.get('/api/v1/invitations')).body.items).toEqual([]);
     expect((await bob.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`)).status).toBe(404);
     expect((await verifyByMail(bob)).status).toBe(200);
-    expect((await bob.browser.get('/api/v1/invitations')).body.items.map((x: any) => x.id)).toEqual([invited.body.member.id]);
+    expect((await bob.browser.get('/api/v1/invitations')).body.items.map((x: any) => x.id)).toEqual([
+      invited.body.member.id,
+    ]);
     // An account that has verified is bound at once by the next invitation.
     const other = await makeTree(owner.browser, { name: 'Second orchard' });
     const again = await owner.browser.post(`/api/v1/trees/${other.id}/members`, { email: bob.email, role: 'viewer' });
@@ -98,7 +110,11 @@ describe.each(databases)('invitations bound to a proven email (%s)', (kind) => {
     // The same link goes to the invited address; only its hash is stored.
     const [mailed] = await waitForMail(smtp.mails, email, /https:\/\/tasks\.example\.test\/invite\?\S+/);
     expect(mailed).toBe(invited.body.invite_url);
-    const stored = await t.app.deps.db.selectFrom('members').select('invite_token_hash').where('id', '=', invited.body.member.id).executeTakeFirstOrThrow();
+    const stored = await t.app.deps.db
+      .selectFrom('members')
+      .select('invite_token_hash')
+      .where('id', '=', invited.body.member.id)
+      .executeTakeFirstOrThrow();
     expect(stored.invite_token_hash).not.toBeNull();
     expect(stored.invite_token_hash).not.toContain(token);
     expect(JSON.stringify((await owner.browser.get(`/api/v1/trees/${tree.id}/members`)).body)).not.toContain(token);
@@ -107,12 +123,20 @@ describe.each(databases)('invitations bound to a proven email (%s)', (kind) => {
     const holder = await makeUser(t.url, t.app);
     const id = invited.body.member.id as string;
     expect((await holder.browser.post(`/api/v1/invitations/${id}/accept`)).status).toBe(404);
-    expect((await holder.browser.post(`/api/v1/invitations/${id}/accept`, { token: `${token.slice(0, -1)}x` })).status).toBe(404);
+    expect(
+      (await holder.browser.post(`/api/v1/invitations/${id}/accept`, { token: `${token.slice(0, -1)}x` })).status,
+    ).toBe(404);
     expect((await holder.browser.post('/api/v1/invitations/mbr_unknown/accept', { token })).status).toBe(404);
     expect((await owner.browser.post(`/api/v1/invitations/${id}/accept`, { token })).status).toBe(409);
     const accepted = await holder.browser.post(`/api/v1/invitations/${id}/accept`, { token });
     expect(accepted.status, accepted.text).toBe(200);
-    expect(accepted.body.member).toMatchObject({ id, status: 'active', user_id: holder.user.id, email: holder.email, role: 'editor' });
+    expect(accepted.body.member).toMatchObject({
+      id,
+      status: 'active',
+      user_id: holder.user.id,
+      email: holder.email,
+      role: 'editor',
+    });
     expect((await holder.browser.get(`/api/v1/tasks/${taskId}`)).status).toBe(200);
     // Once only: a second use, by anyone, is 404.
     const third = await makeUser(t.url, t.app);
@@ -129,23 +153,43 @@ describe.each(databases)('invitations bound to a proven email (%s)', (kind) => {
     const invited = await invite(email);
     expect((await owner.browser.delete(`/api/v1/members/${invited.body.member.id}`)).status).toBe(200);
     const holder = await makeUser(t.url, t.app);
-    expect((await holder.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`, { token: inviteToken(invited) })).status).toBe(404);
+    expect(
+      (
+        await holder.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`, {
+          token: inviteToken(invited),
+        })
+      ).status,
+    ).toBe(404);
     const again = await invite(email);
     expect(again.body.member.id).toBe(invited.body.member.id);
     expect(inviteToken(again)).not.toBe(inviteToken(invited));
-    expect((await holder.browser.post(`/api/v1/invitations/${again.body.member.id}/accept`, { token: inviteToken(again) })).status).toBe(200);
+    expect(
+      (await holder.browser.post(`/api/v1/invitations/${again.body.member.id}/accept`, { token: inviteToken(again) }))
+        .status,
+    ).toBe(200);
   });
 
   it('refuses a link to someone who already has a membership of the tree (409), leaving the link usable', async () => {
     const member = await makeUser(t.url, t.app);
     const first = await invite(member.email);
-    expect((await member.browser.post(`/api/v1/invitations/${first.body.member.id}/accept`, { token: inviteToken(first) })).status).toBe(200);
+    expect(
+      (await member.browser.post(`/api/v1/invitations/${first.body.member.id}/accept`, { token: inviteToken(first) }))
+        .status,
+    ).toBe(200);
     const second = await invite(uniqueEmail('second'));
-    const refused = await member.browser.post(`/api/v1/invitations/${second.body.member.id}/accept`, { token: inviteToken(second) });
+    const refused = await member.browser.post(`/api/v1/invitations/${second.body.member.id}/accept`, {
+      token: inviteToken(second),
+    });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('conflict');
     const stranger = await makeUser(t.url, t.app);
-    expect((await stranger.browser.post(`/api/v1/invitations/${second.body.member.id}/accept`, { token: inviteToken(second) })).status).toBe(200);
+    expect(
+      (
+        await stranger.browser.post(`/api/v1/invitations/${second.body.member.id}/accept`, {
+          token: inviteToken(second),
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('takes a verification token once, within its day, from the account it was mailed to', async () => {
@@ -153,10 +197,19 @@ describe.each(databases)('invitations bound to a proven email (%s)', (kind) => {
     const other = await makeUser(t.url, t.app);
     await person.browser.post('/api/v1/auth/verify/request');
     const [, token] = await waitForMail(smtp.mails, person.email, /\/verify\?token=([A-Za-z0-9_-]+)/);
-    const stored = await t.app.deps.db.selectFrom('email_verifications').select('token_hash').where('owner_id', '=', person.user.id).execute();
+    const stored = await t.app.deps.db
+      .selectFrom('email_verifications')
+      .select('token_hash')
+      .where('owner_id', '=', person.user.id)
+      .execute();
     expect(stored).toHaveLength(1);
     expect(stored[0]!.token_hash).not.toContain(token);
-    for (const [who, body] of [[other, { token }], [person, { token: 'made-up' }], [person, { token: '' }], [person, { token, extra: 1 }]] as const) {
+    for (const [who, body] of [
+      [other, { token }],
+      [person, { token: 'made-up' }],
+      [person, { token: '' }],
+      [person, { token, extra: 1 }],
+    ] as const) {
       const answer = await who.browser.post('/api/v1/auth/verify/complete', body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.body.error.code).toBe('validation_failed');
@@ -173,7 +226,11 @@ describe.each(databases)('invitations bound to a proven email (%s)', (kind) => {
     const late = await makeUser(t.url, t.app);
     await late.browser.post('/api/v1/auth/verify/request');
     const [, lateToken] = await waitForMail(smtp.mails, late.email, /\/verify\?token=([A-Za-z0-9_-]+)/);
-    await t.app.deps.db.updateTable('email_verifications').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('owner_id', '=', late.user.id).execute();
+    await t.app.deps.db
+      .updateTable('email_verifications')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('owner_id', '=', late.user.id)
+      .execute();
     expect((await late.browser.post('/api/v1/auth/verify/complete', { token: lateToken })).status).toBe(400);
   });
 
@@ -214,7 +271,9 @@ describe.each(databases)('invitations bound to a proven email (%s)', (kind) => {
     const [, token] = await waitForMail(smtp.mails, email, /\/reset\?token=([A-Za-z0-9_-]+)/);
     const done = await browser.post('/api/v1/auth/reset/complete', { token, password: `${PASSWORD} again` });
     expect(done.body.user).toMatchObject({ id: person.user.id, email_verified: true });
-    expect((await browser.get('/api/v1/invitations')).body.items.map((x: any) => x.id)).toEqual([invited.body.member.id]);
+    expect((await browser.get('/api/v1/invitations')).body.items.map((x: any) => x.id)).toEqual([
+      invited.body.member.id,
+    ]);
   });
 });
 
@@ -237,8 +296,13 @@ describe.each(databases)('email verification without mail (%s)', (kind) => {
   it('still shows the owner the invitation link once', async () => {
     const owner = await makeUser(t.url, t.app, { plan: 'grove' });
     const tree = await makeTree(owner.browser);
-    const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: uniqueEmail(), role: 'viewer' });
+    const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, {
+      email: uniqueEmail(),
+      role: 'viewer',
+    });
     expect(invited.status).toBe(201);
-    expect(invited.body.invite_url).toMatch(new RegExp(`^${t.env.config.publicUrl}/invite\\?token=[A-Za-z0-9_-]{43}&id=mbr_`));
+    expect(invited.body.invite_url).toMatch(
+      new RegExp(`^${t.env.config.publicUrl}/invite\\?token=[A-Za-z0-9_-]{43}&id=mbr_`),
+    );
   });
 });

@@ -24,17 +24,26 @@ describe.each(databases)('export lists written with JSON.stringify (%s)', (kind)
   });
   afterAll(async () => t.stop());
 
-  it('match their schema field for field, so the bytes are the serializer\'s', async () => {
+  it("match their schema field for field, so the bytes are the serializer's", async () => {
     const deps = t.app.deps;
     const person = await makeUser(t.url, t.app, { plan: 'grove' });
     const { agent } = await makeToken(person);
     const actor = userActor(await getUserByEmail(deps, person.email), 'cli');
     const tree = await makeTree(agent, { name: 'plain' });
-    const parent = await makeProject(agent, tree.id, { name: 'Beds "raised" \\ ✓', description: 'line\nbreak </script> \u2028' });
+    const parent = await makeProject(agent, tree.id, {
+      name: 'Beds "raised" \\ ✓',
+      description: 'line\nbreak </script> \u2028',
+    });
     await makeProject(agent, tree.id, { name: 'Under', parent_id: parent.id, color: '#ff8800' });
     const plain = await createTask(deps, actor, { tree_id: tree.id, title: 'loose' });
     const full = await createTask(deps, actor, {
-      tree_id: tree.id, project_id: parent.id, title: 'task “quoted” 🌱', text: 'tab\there "x"', notes: 'ж\u0001\u2029', deadline: '2026-12-24', color: '#00aa00',
+      tree_id: tree.id,
+      project_id: parent.id,
+      title: 'task “quoted” 🌱',
+      text: 'tab\there "x"',
+      notes: 'ж\u0001\u2029',
+      deadline: '2026-12-24',
+      color: '#00aa00',
     });
     await updateTask(deps, actor, full.id, { status: 'done' });
     await setAssignees(deps, actor, full.id, [person.user.id]);
@@ -42,7 +51,11 @@ describe.each(databases)('export lists written with JSON.stringify (%s)', (kind)
 
     const document = await exportTree(deps, actor, tree.id);
     expect(document.projects.map((p) => p.parent_id)).toEqual([null, parent.id]);
-    expect(document.tasks.find((task) => task.id === full.id)).toMatchObject({ completed_at: expect.any(String), deadline: '2026-12-24', assignee_ids: [person.user.id] });
+    expect(document.tasks.find((task) => task.id === full.id)).toMatchObject({
+      completed_at: expect.any(String),
+      deadline: '2026-12-24',
+      assignee_ids: [person.user.id],
+    });
 
     for (const key of PLAIN_LISTS) {
       const items = (TreeExport.properties[key] as unknown as { items: TObject }).items;

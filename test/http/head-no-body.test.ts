@@ -14,7 +14,8 @@ describe.each(databases)('HEAD never carries a body (%s)', (kind) => {
   });
   afterAll(async () => t.stop());
 
-  const request = (method: string, path: string, extra = '') => `${method} ${path} HTTP/1.1\r\nHost: tasktree.test\r\n${extra}\r\n`;
+  const request = (method: string, path: string, extra = '') =>
+    `${method} ${path} HTTP/1.1\r\nHost: tasktree.test\r\n${extra}\r\n`;
   const oversized = `X-Padding: ${'p'.repeat(20_000)}\r\n`;
   const healthz = request('GET', '/healthz');
 
@@ -74,9 +75,12 @@ describe.each(databases)('HEAD never carries a body (%s)', (kind) => {
       ]) {
         const sent = await exchange(bytes + healthz);
         await sent.closes(5000);
-      const { answers, rest, closed } = await sent.responses(['HEAD'], 0);
+        const { answers, rest, closed } = await sent.responses(['HEAD'], 0);
         sent.socket.destroy();
-        expect(answers.map((a) => a.status), bytes).toEqual([400]);
+        expect(
+          answers.map((a) => a.status),
+          bytes,
+        ).toEqual([400]);
         expect({ closed, rest }, bytes).toEqual({ closed: true, rest: '' });
       }
     });
@@ -115,7 +119,10 @@ describe.each(databases)('HEAD never carries a body (%s)', (kind) => {
       const sent = await exchange(request('HEAD', path, extra) + healthz);
       const { answers, rest } = await sent.responses(['HEAD', 'GET'], 5000);
       sent.socket.destroy();
-      expect(answers.map((a) => a.status), path).toEqual([status, 200]);
+      expect(
+        answers.map((a) => a.status),
+        path,
+      ).toEqual([status, 200]);
       expect(answers[0]!.text, path).toBe('');
       expect(answers[1]!.body, path).toEqual({ status: 'ok' });
       expect(rest, path).toBe('');

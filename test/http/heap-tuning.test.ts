@@ -38,9 +38,11 @@ describe('the service process after a burst of concurrent requests', () => {
     await Promise.all(Array.from({ length: 500 }, () => read(server.url)));
     const before = survivedPerScavenge(server.log()).length;
     // Ten clients, one request at a time each, as a steady load is.
-    await Promise.all(Array.from({ length: 10 }, async () => {
-      for (let i = 0; i < 2_000; i++) await read(server.url);
-    }));
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        for (let i = 0; i < 2_000; i++) await read(server.url);
+      }),
+    );
     const steady = survivedPerScavenge(server.log()).slice(before).slice(-20);
     expect(steady.length).toBeGreaterThanOrEqual(5);
     const mean = steady.reduce((sum, bytes) => sum + bytes, 0) / steady.length;

@@ -29,12 +29,16 @@ describe.each(databases)('CSV import (%s)', (kind) => {
 
   it('imports every row with RFC 4180 quoting, a BOM, CRLF, project paths and assignees, as one history entry', async () => {
     const tree = await makeTree(owner.browser);
-    const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: member.email, role: 'editor' });
+    const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, {
+      email: member.email,
+      role: 'editor',
+    });
     await member.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`, { token: inviteToken(invited) });
-    const csv = '\ufefftitle,notes,status,deadline,color,project,assignee\r\n'
-      + `"Prune, then feed","line one\r\nline ""two""",open,2026-12-31,#aa3300,Orchard/Apples,${member.email.toUpperCase()}\r\n`
-      + 'Rake,,,,,Orchard,\r\n'
-      + 'Sweep,,done,2026-12-31T10:00:00.5Z,,,\r\n';
+    const csv =
+      '\ufefftitle,notes,status,deadline,color,project,assignee\r\n' +
+      `"Prune, then feed","line one\r\nline ""two""",open,2026-12-31,#aa3300,Orchard/Apples,${member.email.toUpperCase()}\r\n` +
+      'Rake,,,,,Orchard,\r\n' +
+      'Sweep,,done,2026-12-31T10:00:00.5Z,,,\r\n';
     const answer = await importCsv(member.browser, tree.id, csv);
     expect(answer.status, answer.text).toBe(201);
     expect(answer.body).toEqual({ created: { projects: 2, tasks: 3 } });
@@ -43,11 +47,23 @@ describe.each(databases)('CSV import (%s)', (kind) => {
     const apples = snapshot.projects.find((p: any) => p.name === 'Apples');
     expect(apples.parent_id).toBe(orchard.id);
     const [prune, rake, sweep] = snapshot.tasks;
-    expect(prune).toMatchObject({ title: 'Prune, then feed', notes: 'line one\r\nline "two"', status: 'open', deadline: '2026-12-31', color: '#aa3300', project_id: apples.id, assignee_ids: [member.user.id], created_by: member.user.id });
+    expect(prune).toMatchObject({
+      title: 'Prune, then feed',
+      notes: 'line one\r\nline "two"',
+      status: 'open',
+      deadline: '2026-12-31',
+      color: '#aa3300',
+      project_id: apples.id,
+      assignee_ids: [member.user.id],
+      created_by: member.user.id,
+    });
     expect(rake).toMatchObject({ title: 'Rake', status: 'todo', project_id: orchard.id, assignee_ids: [] });
     expect(sweep).toMatchObject({ status: 'done', deadline: '2026-12-31T10:00:00.5Z', project_id: null });
     // Existing projects are reused by path: a second import creates none.
-    expect((await importCsv(owner.browser, tree.id, 'title,project\nGraft,Orchard/Apples\n')).body.created).toEqual({ projects: 0, tasks: 1 });
+    expect((await importCsv(owner.browser, tree.id, 'title,project\nGraft,Orchard/Apples\n')).body.created).toEqual({
+      projects: 0,
+      tasks: 1,
+    });
     const history = (await owner.browser.get(`/api/v1/trees/${tree.id}/history`)).body.items;
     const imports = history.filter((h: any) => h.action === 'imported');
     expect(imports.map((h: any) => h.changes)).toEqual([
@@ -64,7 +80,9 @@ describe.each(databases)('CSV import (%s)', (kind) => {
     expect(answer.body).toEqual({ created: { projects: 2, tasks: 2 }, dry_run: true });
     const snapshot = (await owner.browser.get(`/api/v1/trees/${tree.id}`)).body;
     expect([snapshot.projects.length, snapshot.tasks.length]).toEqual([0, 0]);
-    expect((await owner.browser.get(`/api/v1/trees/${tree.id}/history`)).body.items.map((h: any) => h.action)).toEqual(['created']);
+    expect((await owner.browser.get(`/api/v1/trees/${tree.id}/history`)).body.items.map((h: any) => h.action)).toEqual([
+      'created',
+    ]);
   });
 
   it('reports every bad row in one answer, values, assignees and nesting alike, in row order, and writes nothing', async () => {
@@ -87,10 +105,26 @@ describe.each(databases)('CSV import (%s)', (kind) => {
     expect(answer.status).toBe(400);
     expect(answer.body.error.code).toBe('validation_failed');
     expect(answer.body.error.details.map((d: any) => [d.row, d.column])).toEqual([
-      [3, 'title'], [4, 'status'], [5, 'deadline'], [6, 'color'], [8, 'assignee'], [9, 'title'], [10, 'project'], [11, 'status'], [11, 'assignee'],
+      [3, 'title'],
+      [4, 'status'],
+      [5, 'deadline'],
+      [6, 'color'],
+      [8, 'assignee'],
+      [9, 'title'],
+      [10, 'project'],
+      [11, 'status'],
+      [11, 'assignee'],
     ]);
-    expect(answer.body.error.details[4]).toEqual({ row: 8, column: 'assignee', message: 'must be the email of the tree owner or an active member' });
-    expect(answer.body.error.details[6]).toEqual({ row: 10, column: 'project', message: 'would nest projects 65 levels deep; at most 64' });
+    expect(answer.body.error.details[4]).toEqual({
+      row: 8,
+      column: 'assignee',
+      message: 'must be the email of the tree owner or an active member',
+    });
+    expect(answer.body.error.details[6]).toEqual({
+      row: 10,
+      column: 'project',
+      message: 'would nest projects 65 levels deep; at most 64',
+    });
     expect(await countTasks(tree.id)).toBe(0);
     expect((await owner.browser.get(`/api/v1/trees/${tree.id}`)).body.projects).toEqual([]);
   });
@@ -107,9 +141,13 @@ describe.each(databases)('CSV import (%s)', (kind) => {
       ['title\n', 2, null],
     ];
     for (const [csv, row, column] of cases) {
-      const answer = typeof csv === 'string'
-        ? await importCsv(owner.browser, tree.id, csv)
-        : await owner.browser.request('POST', `/api/v1/trees/${tree.id}/import`, { raw: csv as unknown as string, contentType: 'text/csv' });
+      const answer =
+        typeof csv === 'string'
+          ? await importCsv(owner.browser, tree.id, csv)
+          : await owner.browser.request('POST', `/api/v1/trees/${tree.id}/import`, {
+              raw: csv as unknown as string,
+              contentType: 'text/csv',
+            });
       expect(answer.status, JSON.stringify(csv.toString())).toBe(400);
       expect(answer.body.error.code).toBe('validation_failed');
       if (row !== null) expect(answer.body.error.details[0].row).toBe(row);
@@ -120,7 +158,9 @@ describe.each(databases)('CSV import (%s)', (kind) => {
 
   it('takes a multipart file too, and refuses other content types', async () => {
     const tree = await makeTree(owner.browser);
-    const answer = await upload(owner.browser, `/api/v1/trees/${tree.id}/import`, [{ data: Buffer.from('title\nFrom a form\n'), name: 'tasks.csv', type: 'text/csv' }]);
+    const answer = await upload(owner.browser, `/api/v1/trees/${tree.id}/import`, [
+      { data: Buffer.from('title\nFrom a form\n'), name: 'tasks.csv', type: 'text/csv' },
+    ]);
     expect(answer.status).toBe(201);
     expect(answer.body.created.tasks).toBe(1);
     const json = await owner.browser.post(`/api/v1/trees/${tree.id}/import`, { title: 'x' });
@@ -128,7 +168,7 @@ describe.each(databases)('CSV import (%s)', (kind) => {
     expect(json.body.error.code).toBe('unsupported_media_type');
   });
 
-  it('counts the owner\'s plan limits for the whole file before writing (Seed: 500 tasks a tree)', async () => {
+  it("counts the owner's plan limits for the whole file before writing (Seed: 500 tasks a tree)", async () => {
     const seed = await makeUser(t.url, t.app);
     const tree = await makeTree(seed.browser);
     const rows = Array.from({ length: 501 }, (_, i) => `Task ${i}`).join('\n');
@@ -156,7 +196,10 @@ describe.each(databases)('CSV import (%s)', (kind) => {
   it('lets editors import, refuses viewers (403) and strangers (404)', async () => {
     const tree = await makeTree(owner.browser);
     const viewer = await makeUser(t.url, t.app, { plan: 'sprout' });
-    const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: viewer.email, role: 'viewer' });
+    const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, {
+      email: viewer.email,
+      role: 'viewer',
+    });
     await viewer.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`, { token: inviteToken(invited) });
     const refused = await importCsv(viewer.browser, tree.id, 'title\nx\n');
     expect(refused.status).toBe(403);
@@ -166,7 +209,7 @@ describe.each(databases)('CSV import (%s)', (kind) => {
     expect(await countTasks(tree.id)).toBe(0);
   });
 
-  it('imports the README\'s example file', async () => {
+  it("imports the README's example file", async () => {
     const ada = await makeUser(t.url, t.app, { plan: 'grove', email: 'ada@example.com' });
     const tree = await makeTree(ada.browser);
     const example = readFileSync(new URL('../../docs/import-example.csv', import.meta.url), 'utf8');

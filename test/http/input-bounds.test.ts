@@ -62,11 +62,23 @@ describe.each(databases)('NUL bytes and integer bounds (%s)', (kind) => {
   it('refuses NUL in body fields of every kind', async () => {
     const task = await makeTask(agent, tree.id);
     expectInvalid(await agent.post('/api/v1/tasks', { tree_id: tree.id, title: `a${NUL}b` }), '/title', 'task title');
-    expectInvalid(await agent.post('/api/v1/tasks', { tree_id: tree.id, title: 'ok', notes: `n${NUL}` }), '/notes', 'task notes');
+    expectInvalid(
+      await agent.post('/api/v1/tasks', { tree_id: tree.id, title: 'ok', notes: `n${NUL}` }),
+      '/notes',
+      'task notes',
+    );
     expectInvalid(await agent.patch(`/api/v1/tasks/${task.id}`, { text: NUL }), '/text', 'task text');
-    expectInvalid(await agent.post('/api/v1/tasks', { tree_id: `${tree.id}${NUL}`, title: 'ok' }), '/tree_id', 'tree_id in a body');
+    expectInvalid(
+      await agent.post('/api/v1/tasks', { tree_id: `${tree.id}${NUL}`, title: 'ok' }),
+      '/tree_id',
+      'tree_id in a body',
+    );
     expectInvalid(await agent.post('/api/v1/trees', { name: `tree${NUL}` }), '/name', 'tree name');
-    expectInvalid(await agent.post('/api/v1/projects', { tree_id: tree.id, name: 'p', description: NUL }), '/description', 'project description');
+    expectInvalid(
+      await agent.post('/api/v1/projects', { tree_id: tree.id, name: 'p', description: NUL }),
+      '/description',
+      'project description',
+    );
     expectInvalid(await alice.browser.post('/api/v1/tokens', { name: `t${NUL}` }), '/name', 'token name');
     expectInvalid(await alice.browser.patch('/api/v1/auth/profile', { name: `Al${NUL}ice` }), '/name', 'profile name');
     const listed = await agent.get(`/api/v1/tasks?tree_id=${tree.id}`);
@@ -80,7 +92,11 @@ describe.each(databases)('NUL bytes and integer bounds (%s)', (kind) => {
     expectInvalid(await agent.get('/api/v1/projects?tree_id=%00tre'), '/tree_id', 'tree_id filter of projects');
     expectInvalid(await agent.get('/api/v1/search?q=a%00b'), '/q', 'search term');
     expectInvalid(await agent.get(`/api/v1/search?q=a&tree_id=${tree.id}%00`), '/tree_id', 'search filter');
-    expectInvalid(await agent.get('/api/v1/trees?updated_since=2026-01-01T00:00:00Z%00'), '/updated_since', 'updated_since');
+    expectInvalid(
+      await agent.get('/api/v1/trees?updated_since=2026-01-01T00:00:00Z%00'),
+      '/updated_since',
+      'updated_since',
+    );
   });
 
   it('refuses NUL in X-Service-User and Idempotency-Key before anything is written', async () => {
@@ -88,8 +104,15 @@ describe.each(databases)('NUL bytes and integer bounds (%s)', (kind) => {
     const body = JSON.stringify({ name: 'guarded' });
     for (const header of [`X-Service-User: ${alice.user.id}${NUL}`, `Idempotency-Key: key-0001${NUL}x`]) {
       const answer = await rawRequest(port, [
-        'POST /api/v1/trees HTTP/1.1', 'Host: 127.0.0.1', `Authorization: Bearer ${token}`, 'Content-Type: application/json',
-        `Content-Length: ${body.length}`, header, 'Connection: close', '', body,
+        'POST /api/v1/trees HTTP/1.1',
+        'Host: 127.0.0.1',
+        `Authorization: Bearer ${token}`,
+        'Content-Type: application/json',
+        `Content-Length: ${body.length}`,
+        header,
+        'Connection: close',
+        '',
+        body,
       ]);
       // Node's HTTP parser refuses a NUL in any header before the app sees it; the schema rule
       // (x-no-nul on every header string) stands behind it for transports that let one through.
@@ -104,11 +127,23 @@ describe.each(databases)('NUL bytes and integer bounds (%s)', (kind) => {
     const task = await agent.post('/api/v1/tasks', { tree_id: tree.id, title: 'far', position: max });
     expect(task.status).toBe(201);
     expect(task.body.task.position).toBe(max);
-    expectInvalid(await agent.post('/api/v1/tasks', { tree_id: tree.id, title: 'too far', position: max + 1 }), '/position', 'task position');
-    expectInvalid(await agent.patch(`/api/v1/tasks/${task.body.task.id}`, { position: 1e300 }), '/position', 'task position patch');
+    expectInvalid(
+      await agent.post('/api/v1/tasks', { tree_id: tree.id, title: 'too far', position: max + 1 }),
+      '/position',
+      'task position',
+    );
+    expectInvalid(
+      await agent.patch(`/api/v1/tasks/${task.body.task.id}`, { position: 1e300 }),
+      '/position',
+      'task position patch',
+    );
     const project = await agent.post('/api/v1/projects', { tree_id: tree.id, name: 'far', position: max });
     expect(project.status).toBe(201);
-    expectInvalid(await agent.patch(`/api/v1/projects/${project.body.project.id}`, { position: max + 1 }), '/position', 'project position');
+    expectInvalid(
+      await agent.patch(`/api/v1/projects/${project.body.project.id}`, { position: max + 1 }),
+      '/position',
+      'project position',
+    );
     expectInvalid(await agent.get('/api/v1/tasks?limit=2147483648'), '/limit', 'limit');
     expect((await agent.get(`/api/v1/tasks/${task.body.task.id}`)).body.task.position).toBe(max);
     // "After the last sibling" stays inside the column when the last one sits at the top.
@@ -120,9 +155,15 @@ describe.each(databases)('NUL bytes and integer bounds (%s)', (kind) => {
     const actor = userActor(await getUserByEmail(t.app.deps, alice.email), 'cli');
     const deps = t.app.deps;
     expect(await outcome(createTask(deps, actor, { tree_id: tree.id, title: `x${NUL}` }))).toBe('validation_failed');
-    expect(await outcome(createTask(deps, actor, { tree_id: tree.id, title: 'x', notes: NUL }))).toBe('validation_failed');
-    expect(await outcome(createTask(deps, actor, { tree_id: tree.id, title: 'x', position: 2_147_483_648 }))).toBe('validation_failed');
-    expect(await outcome(createTask(deps, actor, { tree_id: tree.id, title: 'x', position: 2_147_483_647 }))).toBe('ok');
+    expect(await outcome(createTask(deps, actor, { tree_id: tree.id, title: 'x', notes: NUL }))).toBe(
+      'validation_failed',
+    );
+    expect(await outcome(createTask(deps, actor, { tree_id: tree.id, title: 'x', position: 2_147_483_648 }))).toBe(
+      'validation_failed',
+    );
+    expect(await outcome(createTask(deps, actor, { tree_id: tree.id, title: 'x', position: 2_147_483_647 }))).toBe(
+      'ok',
+    );
     expect(await outcome(createTask(deps, actor, { tree_id: `${tree.id}${NUL}`, title: 'x' }))).toBe('not_found');
     expect(await outcome(createTree(deps, actor, { name: `t${NUL}` }))).toBe('validation_failed');
     expect(await outcome(searchTasks(deps, actor, { q: `a${NUL}` }))).toBe('validation_failed');

@@ -22,7 +22,12 @@ describe.each(databases)('tenant isolation (%s)', (kind) => {
   afterAll(async () => t.stop());
 
   it('answers 404 for foreign ids in paths, for every method', async () => {
-    const paths = [`/api/v1/trees/${tree.id}`, `/api/v1/trees/${tree.id}/export`, `/api/v1/projects/${project.id}`, `/api/v1/tasks/${task.id}`];
+    const paths = [
+      `/api/v1/trees/${tree.id}`,
+      `/api/v1/trees/${tree.id}/export`,
+      `/api/v1/projects/${project.id}`,
+      `/api/v1/tasks/${task.id}`,
+    ];
     for (const path of paths) {
       const read = await bob.get(path);
       expect(read.status, path).toBe(404);
@@ -45,7 +50,9 @@ describe.each(databases)('tenant isolation (%s)', (kind) => {
     expect((await bob.post('/api/v1/tasks', { tree_id: tree.id, title: 'x' })).status).toBe(404);
     expect((await bob.post('/api/v1/tasks', { tree_id: own.id, title: 'x', project_id: project.id })).status).toBe(404);
     expect((await bob.post('/api/v1/projects', { tree_id: tree.id, name: 'x' })).status).toBe(404);
-    expect((await bob.post('/api/v1/projects', { tree_id: own.id, name: 'x', parent_id: project.id })).status).toBe(404);
+    expect((await bob.post('/api/v1/projects', { tree_id: own.id, name: 'x', parent_id: project.id })).status).toBe(
+      404,
+    );
     expect((await bob.patch(`/api/v1/tasks/${ownTask.id}`, { tree_id: tree.id })).status).toBe(404);
     expect((await bob.patch(`/api/v1/tasks/${ownTask.id}`, { project_id: project.id })).status).toBe(404);
     expect((await bob.patch(`/api/v1/projects/${ownProject.id}`, { tree_id: tree.id })).status).toBe(404);
@@ -53,10 +60,13 @@ describe.each(databases)('tenant isolation (%s)', (kind) => {
     expect((await alice.get(`/api/v1/tasks?tree_id=${tree.id}`)).body.items).toHaveLength(1);
   });
 
-  it('never lists another owner\'s records', async () => {
+  it("never lists another owner's records", async () => {
     for (const path of ['/api/v1/trees', '/api/v1/projects', '/api/v1/tasks']) {
       const items = (await bob.get(`${path}?limit=200`)).body.items;
-      expect(items.some((r: any) => [tree.id, project.id, task.id].includes(r.id) || r.tree_id === tree.id), path).toBe(false);
+      expect(
+        items.some((r: any) => [tree.id, project.id, task.id].includes(r.id) || r.tree_id === tree.id),
+        path,
+      ).toBe(false);
     }
   });
 

@@ -9,7 +9,12 @@ import type { App } from '../../src/app.js';
 
 /** The operations of every call stored for the owner, oldest first, as the database holds them. */
 async function storedOperations(app: App, ownerId: string): Promise<string[]> {
-  const batches = await app.deps.db.selectFrom('agent_call_batches').select(['call_count', 'calls']).where('owner_id', '=', ownerId).orderBy('seq').execute();
+  const batches = await app.deps.db
+    .selectFrom('agent_call_batches')
+    .select(['call_count', 'calls'])
+    .where('owner_id', '=', ownerId)
+    .orderBy('seq')
+    .execute();
   return batches.flatMap((batch) => {
     const calls = JSON.parse(batch.calls) as StoredCall[];
     expect(calls).toHaveLength(batch.call_count);
@@ -53,7 +58,12 @@ describe.each(databases)('agent call journal (%s)', (kind) => {
     const items = await journalOf(person.browser, 8);
     const operations = items.map((item) => `${item.surface} ${item.operation} ${item.status}`);
     expect(operations.slice(-6).reverse()).toEqual([
-      'rest POST /trees 201', 'rest POST /tasks 201', 'rest GET /tasks/{id} 200', 'rest GET /search 200', 'rest GET /tasks/{id} 404', 'mcp initialize 200',
+      'rest POST /trees 201',
+      'rest POST /tasks 201',
+      'rest GET /tasks/{id} 200',
+      'rest GET /search 200',
+      'rest GET /tasks/{id} 404',
+      'mcp initialize 200',
     ]);
     expect(operations).toContain('mcp tools/call search 200');
     expect(operations.some((op) => op.startsWith('rest GET /trees'))).toBe(false);
@@ -62,12 +72,19 @@ describe.each(databases)('agent call journal (%s)', (kind) => {
 
     const curl = items.find((item) => item.operation === 'GET /tasks/{id}' && item.status === 200);
     expect(curl).toEqual({
-      id: expect.any(String), at: expect.any(String), surface: 'rest', operation: 'GET /tasks/{id}', status: 200,
-      duration_ms: expect.any(Number), token_id: made.token.id, client: 'curl',
+      id: expect.any(String),
+      at: expect.any(String),
+      surface: 'rest',
+      operation: 'GET /tasks/{id}',
+      status: 200,
+      duration_ms: expect.any(Number),
+      token_id: made.token.id,
+      client: 'curl',
     });
     expect(items.find((item) => item.operation === 'initialize')!.client).toBe('vitest-agent');
     const text = JSON.stringify(items);
-    for (const secret of ['zanzibar', 'mcp-secret-term', 'the-private-note', made.value, task.id, 'limit=']) expect(text).not.toContain(secret);
+    for (const secret of ['zanzibar', 'mcp-secret-term', 'the-private-note', made.value, task.id, 'limit='])
+      expect(text).not.toContain(secret);
   });
 
   it('is for the browser session only and shows only the own calls', async () => {
@@ -90,12 +107,21 @@ describe.each(databases)('agent call journal (%s)', (kind) => {
     const person = await makeUser(t.url, t.app);
     const ownerId = person.user.id;
     for (let i = 0; i < JOURNAL_KEEP_PER_OWNER + 150; i++) {
-      t.app.deps.journal.record(ownerId, { surface: 'rest', operation: `GET /op${i}`, status: 200, duration_ms: 1, token_id: 'tok_x', client: null });
+      t.app.deps.journal.record(ownerId, {
+        surface: 'rest',
+        operation: `GET /op${i}`,
+        status: 200,
+        duration_ms: 1,
+        token_id: 'tok_x',
+        client: null,
+      });
     }
     const items = await journalOf(person.browser, 100);
     expect(items).toHaveLength(100);
     expect(items[0].operation).toBe(`GET /op${JOURNAL_KEEP_PER_OWNER + 149}`);
-    expect(await storedOperations(t.app, ownerId)).toEqual(Array.from({ length: JOURNAL_KEEP_PER_OWNER }, (_, i) => `GET /op${i + 150}`));
+    expect(await storedOperations(t.app, ownerId)).toEqual(
+      Array.from({ length: JOURNAL_KEEP_PER_OWNER }, (_, i) => `GET /op${i + 150}`),
+    );
   });
 
   it('keeps at most the newest 2,000 of a busy owner over many flushes, the latest 100 whole and in order', async () => {
@@ -105,13 +131,22 @@ describe.each(databases)('agent call journal (%s)', (kind) => {
     // Flushes of uneven sizes, as a busy agent's seconds are: the kept calls never pass 2,000.
     for (const size of [700, 1, 333, 999, 57, 1_200, 640, 3]) {
       for (let i = 0; i < size; i++, made++) {
-        t.app.deps.journal.record(ownerId, { surface: 'mcp', operation: `tools/call n${made}`, status: 200, duration_ms: 1, token_id: 'tok_z', client: null });
+        t.app.deps.journal.record(ownerId, {
+          surface: 'mcp',
+          operation: `tools/call n${made}`,
+          status: 200,
+          duration_ms: 1,
+          token_id: 'tok_z',
+          client: null,
+        });
       }
       await t.app.deps.journal.flush();
       const stored = await storedOperations(t.app, ownerId);
       expect(stored.length).toBeLessThanOrEqual(JOURNAL_KEEP_PER_OWNER);
       expect(stored.length).toBeGreaterThanOrEqual(Math.min(made, JOURNAL_KEEP_PER_OWNER - CALLS_PER_BATCH));
-      expect(stored).toEqual(Array.from({ length: stored.length }, (_, i) => `tools/call n${made - stored.length + i}`));
+      expect(stored).toEqual(
+        Array.from({ length: stored.length }, (_, i) => `tools/call n${made - stored.length + i}`),
+      );
       const latest = await t.app.deps.journal.latest(ownerId);
       expect(latest.map((call) => call.operation)).toEqual(stored.slice(-100).reverse());
     }
@@ -122,7 +157,14 @@ describe.each(databases)('agent call journal (%s)', (kind) => {
     try {
       const first = await startApp(env);
       const person = await makeUser(first.url, first.app);
-      first.app.deps.journal.record(person.user.id, { surface: 'mcp', operation: 'tools/call get_task', status: 200, duration_ms: 3, token_id: 'tok_y', client: 'x' });
+      first.app.deps.journal.record(person.user.id, {
+        surface: 'mcp',
+        operation: 'tools/call get_task',
+        status: 200,
+        duration_ms: 3,
+        token_id: 'tok_y',
+        client: 'x',
+      });
       await first.close();
       const second = await startApp(env);
       try {

@@ -50,7 +50,10 @@ describe.each(databases)('server-rendered pages and a malformed return_to (%s)',
     // Percent-encoded invalid UTF-8 stays as its ASCII text in the query (well-formed): it is left out.
     for (const [name, bytes] of MALFORMED.filter(([name]) => name !== 'invalid UTF-8')) {
       for (const session of ['', `Cookie: ${cookie}\r\n`]) {
-        const answer = await send(t.url, `GET /login?return_to=${percentEncoded(bytes)}&lang=en HTTP/1.1\r\nHost: x\r\n${session}Connection: close\r\n\r\n`);
+        const answer = await send(
+          t.url,
+          `GET /login?return_to=${percentEncoded(bytes)}&lang=en HTTP/1.1\r\nHost: x\r\n${session}Connection: close\r\n\r\n`,
+        );
         expectBadReturnPage(answer, `${name}${session === '' ? '' : ', signed in'}`);
       }
     }
@@ -65,7 +68,11 @@ describe.each(databases)('server-rendered pages and a malformed return_to (%s)',
     for (const [name, bytes] of MALFORMED) {
       for (const value of [bytes, Buffer.from(percentEncoded(bytes))]) {
         const body = Buffer.concat([Buffer.from(`${fields}&return_to=`), value]);
-        const answer = await send(t.url, `POST /login HTTP/1.1\r\nHost: x\r\nCookie: ${session}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`, body);
+        const answer = await send(
+          t.url,
+          `POST /login HTTP/1.1\r\nHost: x\r\nCookie: ${session}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+          body,
+        );
         expectBadReturnPage(answer, name);
         expect(answer.headers['set-cookie'], name).toBeUndefined();
       }
@@ -76,14 +83,21 @@ describe.each(databases)('server-rendered pages and a malformed return_to (%s)',
   it('refuses raw control bytes and bytes beyond ASCII in the request line with 400 before any page runs', async () => {
     // A raw CR LF would end the request line: what follows is a header, not a return_to.
     for (const [name, bytes] of MALFORMED.filter(([name]) => name !== 'CR LF')) {
-      const answer = await send(t.url, `GET /login?return_to=${bytes.toString('latin1')} HTTP/1.1\r\nHost: x\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`);
+      const answer = await send(
+        t.url,
+        `GET /login?return_to=${bytes.toString('latin1')} HTTP/1.1\r\nHost: x\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`,
+      );
       expect(answer.status, name).toBe(400);
     }
   });
 
   it('still sends a well-formed return_to back into the authorization flow', async () => {
     const client = await register(t.url);
-    const url = authorizeUrl({ client_id: client.body.client_id, resource: `${t.url}/mcp`, challenge: pkce().challenge });
+    const url = authorizeUrl({
+      client_id: client.body.client_id,
+      resource: `${t.url}/mcp`,
+      challenge: pkce().challenge,
+    });
     const back = await browserFetch(person.browser, `/login?return_to=${encodeURIComponent(url)}`);
     expect(back.status).toBe(302);
     expect(back.location).toBe(url);
@@ -99,7 +113,10 @@ describe.each(databases)('server-rendered pages and a malformed return_to (%s)',
       for (const field of ['state', 'scope', 'resource', 'redirect_uri', 'code_challenge', 'lang']) {
         const page = await browserFetch(person.browser, authorizeUrl(params, { [field]: value }));
         expect(page.status, `GET ${field} ${name}`).toBeLessThan(500);
-        const decided = await browserFetch(person.browser, '/oauth/authorize', { method: 'POST', form: { ...fields, [field]: value, decision: 'deny' } });
+        const decided = await browserFetch(person.browser, '/oauth/authorize', {
+          method: 'POST',
+          form: { ...fields, [field]: value, decision: 'deny' },
+        });
         expect(decided.status, `POST ${field} ${name}`).toBeLessThan(500);
       }
     }

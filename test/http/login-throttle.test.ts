@@ -8,7 +8,9 @@ import type { Answer } from '../helpers/client.js';
 /** In memory always; in Redis too when TEST_REDIS_URL is set (the limiter instances share). */
 const limiters: [string, Record<string, string>][] = [
   ['memory', {}],
-  ...(process.env.TEST_REDIS_URL ? [['redis', { REDIS_URL: process.env.TEST_REDIS_URL }] as [string, Record<string, string>]] : []),
+  ...(process.env.TEST_REDIS_URL
+    ? [['redis', { REDIS_URL: process.env.TEST_REDIS_URL }] as [string, Record<string, string>]]
+    : []),
 ];
 const cases = databases.flatMap((kind) => limiters.map(([limiter, env]) => ({ kind, limiter, env })));
 
@@ -24,7 +26,12 @@ function statuses(answers: Answer[]): Record<number, number> {
 function expectRateLimited(answer: Answer): void {
   expect(answer.status).toBe(429);
   expect(answer.body).toEqual({
-    error: { code: 'rate_limited', message: expect.any(String), details: [{ retry_after: expect.any(Number) }], request_id: expect.any(String) },
+    error: {
+      code: 'rate_limited',
+      message: expect.any(String),
+      details: [{ retry_after: expect.any(Number) }],
+      request_id: expect.any(String),
+    },
   });
   expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
 }
@@ -46,8 +53,10 @@ describe.each(cases)('login throttling ($kind, limiter in $limiter)', ({ kind, e
   });
 
   const fromNewAddress = () => browserAt(proxy.url);
-  const login = (browser: ClientAt, email: string, password: string) => browser.post('/api/v1/auth/login', { email, password });
-  const burst = (browser: ClientAt, email: string, count: number) => Array.from({ length: count }, () => login(browser, email, WRONG));
+  const login = (browser: ClientAt, email: string, password: string) =>
+    browser.post('/api/v1/auth/login', { email, password });
+  const burst = (browser: ClientAt, email: string, count: number) =>
+    Array.from({ length: count }, () => login(browser, email, WRONG));
 
   it('checks at most 10 of 20 parallel attempts for one email from one address; the rest answer 429', async () => {
     const person = await makeUser(t.url);
@@ -103,7 +112,8 @@ describe.each(cases)('login throttling ($kind, limiter in $limiter)', ({ kind, e
   it('limits failures to 50 per address, whatever the emails; other addresses keep signing in', async () => {
     const person = await makeUser(t.url);
     const browser = await fromNewAddress();
-    for (let i = 0; i < 5; i++) expect(statuses(await Promise.all(burst(browser, uniqueEmail('nobody'), 10)))).toEqual({ 401: 10 });
+    for (let i = 0; i < 5; i++)
+      expect(statuses(await Promise.all(burst(browser, uniqueEmail('nobody'), 10)))).toEqual({ 401: 10 });
     expectRateLimited(await login(browser, uniqueEmail('nobody'), WRONG));
     expectRateLimited(await login(browser, person.email, PASSWORD));
     expect((await login(await fromNewAddress(), uniqueEmail('nobody'), WRONG)).status).toBe(401);
@@ -123,12 +133,18 @@ describe.each(cases)('login throttling ($kind, limiter in $limiter)', ({ kind, e
     expect(statuses(await Promise.all(burst(browser, person.email, 10)))).toEqual({ 401: 10 });
     const headers = { [CLIENT_HEADER]: browser.address };
     const page = await browserFetch(browser, '/login', { headers });
-    const refused = await browserFetch(browser, '/login', { method: 'POST', headers, form: { ...hiddenFields(page.text), email: person.email, password: PASSWORD } });
+    const refused = await browserFetch(browser, '/login', {
+      method: 'POST',
+      headers,
+      form: { ...hiddenFields(page.text), email: person.email, password: PASSWORD },
+    });
     expect(refused.status).toBe(429);
     const elsewhere = await fromNewAddress();
     const fresh = await browserFetch(elsewhere, '/login', { headers: { [CLIENT_HEADER]: elsewhere.address } });
     const signedIn = await browserFetch(elsewhere, '/login', {
-      method: 'POST', headers: { [CLIENT_HEADER]: elsewhere.address }, form: { ...hiddenFields(fresh.text), email: person.email, password: PASSWORD },
+      method: 'POST',
+      headers: { [CLIENT_HEADER]: elsewhere.address },
+      form: { ...hiddenFields(fresh.text), email: person.email, password: PASSWORD },
     });
     expect(signedIn.status).toBe(303);
   });

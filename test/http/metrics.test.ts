@@ -36,7 +36,12 @@ describe.each(databases)('GET /metrics on its own port (%s)', (kind) => {
   beforeAll(async () => {
     // The provider never answers: a job it was given stays running for as long as the test needs.
     provider = await startFakeSpeech(['slow']);
-    t = await startTestApp(kind, { METRICS_PORT: '0', METRICS_TOKEN: TOKEN, RATE_LIMIT_PER_MINUTE: '40', SPEECH_API_URL: provider.url });
+    t = await startTestApp(kind, {
+      METRICS_PORT: '0',
+      METRICS_TOKEN: TOKEN,
+      RATE_LIMIT_PER_MINUTE: '40',
+      SPEECH_API_URL: provider.url,
+    });
     metricsUrl = `${t.app.metricsServer!.url}/metrics`;
   });
   afterAll(async () => {
@@ -60,9 +65,18 @@ describe.each(databases)('GET /metrics on its own port (%s)', (kind) => {
     expect(sample(text, 'tasktree_http_requests_total{method="GET",route="/api/v1/tasks/:id",status="200"}')).toBe(3);
     expect(sample(text, 'tasktree_http_requests_total{method="GET",route="/api/v1/tasks/:id",status="404"}')).toBe(1);
     expect(sample(text, 'tasktree_http_requests_total{method="POST",route="/api/v1/tasks",status="201"}')).toBe(1);
-    expect(sample(text, 'tasktree_http_request_duration_seconds_count{method="GET",route="/api/v1/tasks/:id",status="200"}')).toBe(3);
-    expect(sample(text, 'tasktree_http_request_duration_seconds_bucket{method="GET",route="/api/v1/tasks/:id",status="200",le="+Inf"}')).toBe(3);
-    expect(sample(text, 'tasktree_http_requests_total{method="GET",route="unmatched",status="404"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'tasktree_http_request_duration_seconds_count{method="GET",route="/api/v1/tasks/:id",status="200"}'),
+    ).toBe(3);
+    expect(
+      sample(
+        text,
+        'tasktree_http_request_duration_seconds_bucket{method="GET",route="/api/v1/tasks/:id",status="200",le="+Inf"}',
+      ),
+    ).toBe(3);
+    expect(
+      sample(text, 'tasktree_http_requests_total{method="GET",route="unmatched",status="404"}'),
+    ).toBeGreaterThanOrEqual(1);
     // No id, no unknown path, no token ever becomes a label.
     for (const secret of [task.id, tree.id, nowhere, person.user.id]) expect(text).not.toContain(secret);
   });
@@ -87,7 +101,9 @@ describe.each(databases)('GET /metrics on its own port (%s)', (kind) => {
     const task = await makeTask(agent, (await makeTree(agent)).id);
     expect(sample((await scrape()).text, 'tasktree_speech_jobs{status="running"}')).toBe(0);
     for (const name of ['one.wav', 'two.wav']) {
-      expect((await upload(agent, `/api/v1/tasks/${task.id}/transcriptions`, [{ data: AUDIO, name }])).status).toBe(202);
+      expect((await upload(agent, `/api/v1/tasks/${task.id}/transcriptions`, [{ data: AUDIO, name }])).status).toBe(
+        202,
+      );
     }
     // One job at a time per process: the provider holds the first, the second waits its turn.
     await until(() => provider.calls.length === 1, 'the provider got the first job');
@@ -111,7 +127,9 @@ describe.each(databases)('GET /metrics on its own port (%s)', (kind) => {
     expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer/);
     expect((await scrape('metrics-scrape-token-0123456780')).status).toBe(401);
     expect((await scrape(TOKEN.slice(0, -1))).status).toBe(401);
-    expect((await fetch(metricsUrl, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(405);
+    expect((await fetch(metricsUrl, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(
+      405,
+    );
     expect((await fetch(`${t.app.metricsServer!.url}/healthz`)).status).toBe(404);
     // The service's own port keeps its JSON 404: metrics never reach the public side.
     const onService = await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });

@@ -22,13 +22,22 @@ describe('the OAuth pages find the browser app’s built stylesheet', () => {
   }
 
   it('links the entry’s CSS from Vite’s manifest, as served from the site root', () => {
-    const dir = build({ 'index.html': { file: 'assets/index-a1.js', isEntry: true, css: ['assets/index-b2.css'] }, 'src/x.tsx': { file: 'assets/x.js', css: ['assets/x.css'] } }, ['assets/index-b2.css', 'assets/x.css']);
+    const dir = build(
+      {
+        'index.html': { file: 'assets/index-a1.js', isEntry: true, css: ['assets/index-b2.css'] },
+        'src/x.tsx': { file: 'assets/x.js', css: ['assets/x.css'] },
+      },
+      ['assets/index-b2.css', 'assets/x.css'],
+    );
     expect(appStylesheets(dir)).toEqual(['/assets/index-b2.css']);
   });
 
   it('links nothing without a build, or for a file the manifest names but the build lacks', () => {
     expect(appStylesheets(join(tmpdir(), 'tt-no-such-build'))).toEqual([]);
-    const dir = build({ 'index.html': { file: 'assets/index-a1.js', isEntry: true, css: ['assets/index-gone.css'] } }, []);
+    const dir = build(
+      { 'index.html': { file: 'assets/index-a1.js', isEntry: true, css: ['assets/index-gone.css'] } },
+      [],
+    );
     expect(appStylesheets(dir)).toEqual([]);
   });
 });

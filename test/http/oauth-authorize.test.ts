@@ -22,9 +22,23 @@ describe.each(databases)('OAuth authorization: login, consent and refusals (%s)'
     const { challenge } = pkce();
     for (const [name, url] of [
       ['unknown client', authorizeUrl({ client_id: 'oac_unknown', resource: mcp, challenge })],
-      ['metadata document', authorizeUrl({ client_id: 'https://agent.example.test/client.json', resource: mcp, challenge })],
-      ['foreign redirect', authorizeUrl({ client_id: clientId, resource: mcp, challenge, redirect_uri: 'https://evil.example.test/cb' })],
-      ['other path on loopback', authorizeUrl({ client_id: clientId, resource: mcp, challenge, redirect_uri: 'http://127.0.0.1:43210/elsewhere' })],
+      [
+        'metadata document',
+        authorizeUrl({ client_id: 'https://agent.example.test/client.json', resource: mcp, challenge }),
+      ],
+      [
+        'foreign redirect',
+        authorizeUrl({ client_id: clientId, resource: mcp, challenge, redirect_uri: 'https://evil.example.test/cb' }),
+      ],
+      [
+        'other path on loopback',
+        authorizeUrl({
+          client_id: clientId,
+          resource: mcp,
+          challenge,
+          redirect_uri: 'http://127.0.0.1:43210/elsewhere',
+        }),
+      ],
     ] as const) {
       const page = await browserFetch(browser, url);
       expect(page.status, name).toBe(400);
@@ -35,7 +49,15 @@ describe.each(databases)('OAuth authorization: login, consent and refusals (%s)'
 
   it('matches a loopback redirect URI on any port (RFC 8252)', async () => {
     const browser = (await makeUser(t.url)).browser;
-    const page = await browserFetch(browser, authorizeUrl({ client_id: clientId, resource: mcp, challenge: pkce().challenge, redirect_uri: 'http://127.0.0.1:5999/callback' }));
+    const page = await browserFetch(
+      browser,
+      authorizeUrl({
+        client_id: clientId,
+        resource: mcp,
+        challenge: pkce().challenge,
+        redirect_uri: 'http://127.0.0.1:5999/callback',
+      }),
+    );
     expect(page.status).toBe(200);
   });
 
@@ -43,14 +65,34 @@ describe.each(databases)('OAuth authorization: login, consent and refusals (%s)'
     const browser = (await makeUser(t.url)).browser;
     const { challenge } = pkce();
     const cases: [string, string, string][] = [
-      ['plain PKCE', authorizeUrl({ client_id: clientId, resource: mcp, challenge }, { code_challenge_method: 'plain' }), 'invalid_request'],
+      [
+        'plain PKCE',
+        authorizeUrl({ client_id: clientId, resource: mcp, challenge }, { code_challenge_method: 'plain' }),
+        'invalid_request',
+      ],
       ['no PKCE', authorizeUrl({ client_id: clientId, resource: mcp, challenge: '' }), 'invalid_request'],
       ['no resource', authorizeUrl({ client_id: clientId, resource: '', challenge }), 'invalid_target'],
       ['inexact resource', authorizeUrl({ client_id: clientId, resource: `${mcp}/`, challenge }), 'invalid_target'],
-      ['foreign resource', authorizeUrl({ client_id: clientId, resource: 'https://other.example.test/mcp', challenge }), 'invalid_target'],
-      ['openid', authorizeUrl({ client_id: clientId, resource: mcp, challenge, scope: 'openid read' }), 'invalid_scope'],
-      ['unknown scope', authorizeUrl({ client_id: clientId, resource: mcp, challenge, scope: 'admin' }), 'invalid_scope'],
-      ['token response', authorizeUrl({ client_id: clientId, resource: mcp, challenge }, { response_type: 'token' }), 'unsupported_response_type'],
+      [
+        'foreign resource',
+        authorizeUrl({ client_id: clientId, resource: 'https://other.example.test/mcp', challenge }),
+        'invalid_target',
+      ],
+      [
+        'openid',
+        authorizeUrl({ client_id: clientId, resource: mcp, challenge, scope: 'openid read' }),
+        'invalid_scope',
+      ],
+      [
+        'unknown scope',
+        authorizeUrl({ client_id: clientId, resource: mcp, challenge, scope: 'admin' }),
+        'invalid_scope',
+      ],
+      [
+        'token response',
+        authorizeUrl({ client_id: clientId, resource: mcp, challenge }, { response_type: 'token' }),
+        'unsupported_response_type',
+      ],
     ];
     for (const [name, url, error] of cases) {
       const answer = await browserFetch(browser, url);
@@ -77,11 +119,20 @@ describe.each(databases)('OAuth authorization: login, consent and refusals (%s)'
     expect(login.text).toContain('<form method="post" action="/login"');
     expect(login.text).not.toContain('<script');
     const fields = hiddenFields(login.text);
-    const wrong = await browserFetch(visitor, '/login', { method: 'POST', form: { ...fields, email: person.email, password: 'wrong password!' } });
+    const wrong = await browserFetch(visitor, '/login', {
+      method: 'POST',
+      form: { ...fields, email: person.email, password: 'wrong password!' },
+    });
     expect(wrong.status).toBe(401);
-    const forged = await browserFetch(visitor, '/login', { method: 'POST', form: { return_to: fields.return_to!, email: person.email, password: PASSWORD } });
+    const forged = await browserFetch(visitor, '/login', {
+      method: 'POST',
+      form: { return_to: fields.return_to!, email: person.email, password: PASSWORD },
+    });
     expect(forged.status).toBe(403);
-    const signedIn = await browserFetch(visitor, '/login', { method: 'POST', form: { ...fields, email: person.email, password: PASSWORD } });
+    const signedIn = await browserFetch(visitor, '/login', {
+      method: 'POST',
+      form: { ...fields, email: person.email, password: PASSWORD },
+    });
     expect(signedIn.status).toBe(303);
     expect(signedIn.location).toBe(url);
     const page = await browserFetch(visitor, signedIn.location!);
@@ -94,7 +145,10 @@ describe.each(databases)('OAuth authorization: login, consent and refusals (%s)'
 
   it('serves consent unframeable, with every client string escaped, and the Seed plan dropping write', async () => {
     const browser = (await makeUser(t.url)).browser;
-    const page = await browserFetch(browser, authorizeUrl({ client_id: clientId, resource: mcp, challenge: pkce().challenge, scope: 'read write' }));
+    const page = await browserFetch(
+      browser,
+      authorizeUrl({ client_id: clientId, resource: mcp, challenge: pkce().challenge, scope: 'read write' }),
+    );
     expect(page.status).toBe(200);
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
@@ -114,14 +168,25 @@ describe.each(databases)('OAuth authorization: login, consent and refusals (%s)'
   it('speaks Russian to a Russian user and to a Russian browser', async () => {
     const person = await makeUser(t.url);
     await person.browser.patch('/api/v1/auth/profile', { language: 'ru' });
-    const page = await browserFetch(person.browser, authorizeUrl({ client_id: clientId, resource: mcp, challenge: pkce().challenge }));
+    const page = await browserFetch(
+      person.browser,
+      authorizeUrl({ client_id: clientId, resource: mcp, challenge: pkce().challenge }),
+    );
     expect(page.text).toContain('Разрешить');
     expect(page.text).toContain('<html lang="ru">');
-    const login = await browserFetch(new Client(t.url), '/login', { headers: { 'accept-language': 'ru-RU,ru;q=0.9,en;q=0.8' } });
+    const login = await browserFetch(new Client(t.url), '/login', {
+      headers: { 'accept-language': 'ru-RU,ru;q=0.9,en;q=0.8' },
+    });
     expect(login.text).toContain('Войти');
-    const english = await browserFetch(new Client(t.url), '/login', { headers: { 'accept-language': 'de-DE,en;q=0.5' } });
+    const english = await browserFetch(new Client(t.url), '/login', {
+      headers: { 'accept-language': 'de-DE,en;q=0.5' },
+    });
     expect(english.text).toContain('Sign in');
-    const untrusted = await browserFetch(new Client(t.url), authorizeUrl({ client_id: 'oac_unknown', resource: mcp, challenge: pkce().challenge }), { headers: { 'accept-language': 'ru' } });
+    const untrusted = await browserFetch(
+      new Client(t.url),
+      authorizeUrl({ client_id: 'oac_unknown', resource: mcp, challenge: pkce().challenge }),
+      { headers: { 'accept-language': 'ru' } },
+    );
     expect(untrusted.status).toBe(400);
     expect(untrusted.text).toContain('не зарегистрировано');
   });
@@ -137,7 +202,10 @@ describe.each(databases)('OAuth authorization: login, consent and refusals (%s)'
     expect(russian.text).toContain('<html lang="ru">');
     const fields = hiddenFields(russian.text);
     expect(fields).toMatchObject({ lang: 'ru', return_to: url });
-    const signedIn = await browserFetch(visitor, '/login', { method: 'POST', form: { ...fields, email: person.email, password: PASSWORD } });
+    const signedIn = await browserFetch(visitor, '/login', {
+      method: 'POST',
+      form: { ...fields, email: person.email, password: PASSWORD },
+    });
     expect(signedIn.status).toBe(303);
     // An English account that chose Russian on the page gets Russian consent.
     const consentPage = await browserFetch(visitor, signedIn.location!);
@@ -153,13 +221,25 @@ describe.each(databases)('OAuth authorization: login, consent and refusals (%s)'
     const alice = await makeUser(t.url);
     const mallory = await makeUser(t.url);
     const before = await grants();
-    const page = await browserFetch(alice.browser, authorizeUrl({ client_id: clientId, resource: mcp, challenge: pkce().challenge }));
+    const page = await browserFetch(
+      alice.browser,
+      authorizeUrl({ client_id: clientId, resource: mcp, challenge: pkce().challenge }),
+    );
     const { csrf, ...fields } = hiddenFields(page.text);
-    const bare = await browserFetch(alice.browser, '/oauth/authorize', { method: 'POST', form: { ...fields, decision: 'approve' } });
+    const bare = await browserFetch(alice.browser, '/oauth/authorize', {
+      method: 'POST',
+      form: { ...fields, decision: 'approve' },
+    });
     expect(bare.status).toBe(403);
     expect(bare.location).toBeNull();
-    const malloryPage = await browserFetch(mallory.browser, authorizeUrl({ client_id: clientId, resource: mcp, challenge: pkce().challenge }));
-    const foreign = await browserFetch(alice.browser, '/oauth/authorize', { method: 'POST', form: { ...fields, csrf: hiddenFields(malloryPage.text).csrf!, decision: 'approve' } });
+    const malloryPage = await browserFetch(
+      mallory.browser,
+      authorizeUrl({ client_id: clientId, resource: mcp, challenge: pkce().challenge }),
+    );
+    const foreign = await browserFetch(alice.browser, '/oauth/authorize', {
+      method: 'POST',
+      form: { ...fields, csrf: hiddenFields(malloryPage.text).csrf!, decision: 'approve' },
+    });
     expect(foreign.status).toBe(403);
     expect(csrf).toBeTruthy();
     expect(await grants()).toBe(before);
@@ -168,7 +248,11 @@ describe.each(databases)('OAuth authorization: login, consent and refusals (%s)'
   it('redirects a denial with access_denied and grants nothing', async () => {
     const browser = (await makeUser(t.url)).browser;
     const before = await grants();
-    const answer = await consent(browser, { client_id: clientId, resource: mcp, challenge: pkce().challenge, state: 'deny-state' }, 'deny');
+    const answer = await consent(
+      browser,
+      { client_id: clientId, resource: mcp, challenge: pkce().challenge, state: 'deny-state' },
+      'deny',
+    );
     expect(answer.get('error')).toBe('access_denied');
     expect(answer.get('state')).toBe('deny-state');
     expect(answer.get('iss')).toBe(t.url);
@@ -177,7 +261,12 @@ describe.each(databases)('OAuth authorization: login, consent and refusals (%s)'
 
   it('approves with a single code bound to state and iss', async () => {
     const browser = (await makeUser(t.url)).browser;
-    const answer = await consent(browser, { client_id: clientId, resource: mcp, challenge: pkce().challenge, state: 'xyz' });
+    const answer = await consent(browser, {
+      client_id: clientId,
+      resource: mcp,
+      challenge: pkce().challenge,
+      state: 'xyz',
+    });
     expect(answer.get('code')).toMatch(/^ttc_/);
     expect(answer.get('state')).toBe('xyz');
     expect(answer.get('iss')).toBe(t.url);

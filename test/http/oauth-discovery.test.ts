@@ -39,27 +39,44 @@ describe.each(databases)('OAuth discovery and registration (%s)', (kind) => {
   });
 
   it('names the resource document on every 401 of /mcp and /api/v1', async () => {
-    const mcp = await fetch(`${t.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const mcp = await fetch(`${t.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(mcp.status).toBe(401);
-    expect(mcp.headers.get('www-authenticate')).toContain(`resource_metadata="${t.url}/.well-known/oauth-protected-resource/mcp"`);
+    expect(mcp.headers.get('www-authenticate')).toContain(
+      `resource_metadata="${t.url}/.well-known/oauth-protected-resource/mcp"`,
+    );
     const api = await fetch(`${t.url}/api/v1/trees`);
     expect(api.status).toBe(401);
-    expect(api.headers.get('www-authenticate')).toContain(`resource_metadata="${t.url}/.well-known/oauth-protected-resource/api/v1"`);
+    expect(api.headers.get('www-authenticate')).toContain(
+      `resource_metadata="${t.url}/.well-known/oauth-protected-resource/api/v1"`,
+    );
     const bad = await fetch(`${t.url}/api/v1/auth/me`, { headers: { authorization: 'Bearer tto_nope' } });
     expect(bad.status).toBe(401);
     expect(bad.headers.get('www-authenticate')).toMatch(/^Bearer .*resource_metadata=/);
   });
 
   it('answers browser clients cross-origin (the MCP Inspector runs discovery and tokens from a page)', async () => {
-    const preflight = await fetch(`${t.url}/oauth/token`, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' } });
+    const preflight = await fetch(`${t.url}/oauth/token`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
-    const doc = await fetch(`${t.url}/.well-known/oauth-protected-resource/mcp`, { headers: { origin: 'http://localhost:6274' } });
+    const doc = await fetch(`${t.url}/.well-known/oauth-protected-resource/mcp`, {
+      headers: { origin: 'http://localhost:6274' },
+    });
     expect(doc.headers.get('access-control-allow-origin')).toBe('*');
   });
 
   it('registers public clients only, with https or loopback redirect URIs; unused members are ignored, never refused', async () => {
-    const ok = await register(t.url, { logo_uri: 'https://example.test/logo.png', scope: 'read write', redirect_uris: [REDIRECT, 'https://app.example.test/cb', 'http://[::1]/cb', 'http://localhost/cb'] });
+    const ok = await register(t.url, {
+      logo_uri: 'https://example.test/logo.png',
+      scope: 'read write',
+      redirect_uris: [REDIRECT, 'https://app.example.test/cb', 'http://[::1]/cb', 'http://localhost/cb'],
+    });
     expect(ok.status).toBe(201);
     expect(ok.body).toMatchObject({ token_endpoint_auth_method: 'none', client_name: 'Test agent' });
     expect(ok.body.client_id).toMatch(/^oac_/);
@@ -68,16 +85,28 @@ describe.each(databases)('OAuth discovery and registration (%s)', (kind) => {
     const secret = await register(t.url, { token_endpoint_auth_method: 'client_secret_basic' });
     expect(secret.status).toBe(400);
     expect(secret.body.error).toBe('invalid_client_metadata');
-    for (const uri of ['http://example.test/cb', 'javascript:alert(1)', 'https://x.test/cb#frag', 'not a url', 'http://127.0.0.2.example.test/cb']) {
+    for (const uri of [
+      'http://example.test/cb',
+      'javascript:alert(1)',
+      'https://x.test/cb#frag',
+      'not a url',
+      'http://127.0.0.2.example.test/cb',
+    ]) {
       const bad = await register(t.url, { redirect_uris: [uri] });
       expect(bad.status, uri).toBe(400);
       expect(bad.body.error, uri).toBe('invalid_redirect_uri');
     }
     expect((await register(t.url, { redirect_uris: [] })).body.error).toBe('invalid_redirect_uri');
     expect((await register(t.url, { scope: 'openid read' })).body.error).toBe('invalid_scope');
-    expect((await register(t.url, { client_id: 'https://agent.example.test/client.json' })).body.error).toBe('invalid_client_metadata');
+    expect((await register(t.url, { client_id: 'https://agent.example.test/client.json' })).body.error).toBe(
+      'invalid_client_metadata',
+    );
     expect((await register(t.url, { grant_types: ['client_credentials'] })).body.error).toBe('invalid_client_metadata');
-    const notJson = await fetch(`${t.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    const notJson = await fetch(`${t.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
     expect(notJson.status).toBe(400);
     expect(((await notJson.json()) as any).error).toBe('invalid_client_metadata');
     const rows = await t.app.deps.db.selectFrom('oauth_clients').select('id').execute();
@@ -85,11 +114,29 @@ describe.each(databases)('OAuth discovery and registration (%s)', (kind) => {
   });
 
   it('keeps only the members it uses, in the answer and the stored row (CONTRACT §19)', async () => {
-    const ok = await register(t.url, { logo_uri: 'https://example.test/logo.png', scope: 'read write', software_id: 'x', padding: 'p'.repeat(8_000), nested: { deep: [1, 2, 3] } });
+    const ok = await register(t.url, {
+      logo_uri: 'https://example.test/logo.png',
+      scope: 'read write',
+      software_id: 'x',
+      padding: 'p'.repeat(8_000),
+      nested: { deep: [1, 2, 3] },
+    });
     expect(ok.status).toBe(201);
-    const known = ['client_id', 'client_id_issued_at', 'client_name', 'redirect_uris', 'token_endpoint_auth_method', 'grant_types', 'response_types'];
+    const known = [
+      'client_id',
+      'client_id_issued_at',
+      'client_name',
+      'redirect_uris',
+      'token_endpoint_auth_method',
+      'grant_types',
+      'response_types',
+    ];
     expect(Object.keys(ok.body).sort()).toEqual([...known].sort());
-    const row = await t.app.deps.db.selectFrom('oauth_clients').selectAll().where('id', '=', ok.body.client_id).executeTakeFirstOrThrow();
+    const row = await t.app.deps.db
+      .selectFrom('oauth_clients')
+      .selectAll()
+      .where('id', '=', ok.body.client_id)
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(row.metadata)).toEqual(ok.body);
     expect(row.metadata.length).toBeLessThan(1_000);
   });
@@ -103,8 +150,16 @@ describe.each(databases)('OAuth discovery and registration (%s)', (kind) => {
     // Sent without a length (chunked), the limit holds as the body arrives.
     const chunks = [JSON.stringify({ redirect_uris: [REDIRECT], padding: 'p'.repeat(17 * 1024) })];
     const streamed = await fetch(`${t.url}/oauth/register`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, duplex: 'half',
-      body: new ReadableStream({ pull(controller) { const next = chunks.shift(); if (next === undefined) controller.close(); else controller.enqueue(new TextEncoder().encode(next)); } }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      duplex: 'half',
+      body: new ReadableStream({
+        pull(controller) {
+          const next = chunks.shift();
+          if (next === undefined) controller.close();
+          else controller.enqueue(new TextEncoder().encode(next));
+        },
+      }),
     } as RequestInit);
     expect(streamed.status).toBe(400);
     expect(((await streamed.json()) as any).error).toBe('invalid_client_metadata');
@@ -118,7 +173,11 @@ describe.each(databases)('OAuth discovery and registration (%s)', (kind) => {
     const old = await register(t.url);
     const recent = await register(t.url);
     const longAgo = new Date(Date.now() - (CLIENT_UNUSED_DAYS + 1) * 86_400_000).toISOString();
-    await t.app.deps.db.updateTable('oauth_clients').set({ last_used_at: longAgo }).where('id', '=', old.body.client_id).execute();
+    await t.app.deps.db
+      .updateTable('oauth_clients')
+      .set({ last_used_at: longAgo })
+      .where('id', '=', old.body.client_id)
+      .execute();
     await register(t.url);
     const ids = (await t.app.deps.db.selectFrom('oauth_clients').select('id').execute()).map((r) => r.id);
     expect(ids).not.toContain(old.body.client_id);

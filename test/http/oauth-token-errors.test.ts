@@ -28,20 +28,65 @@ describe.each(databases)('OAuth token and revocation errors (%s)', (kind) => {
     const alice = await makeUser(t.url);
     const client = await register(t.url);
     const { verifier, challenge } = pkce();
-    const code = (await consent(alice.browser, { client_id: client.body.client_id, resource: api, challenge })).get('code')!;
-    return { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: client.body.client_id as string, code_verifier: verifier, resource: api };
+    const code = (await consent(alice.browser, { client_id: client.body.client_id, resource: api, challenge })).get(
+      'code',
+    )!;
+    return {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: client.body.client_id as string,
+      code_verifier: verifier,
+      resource: api,
+    };
   }
 
   it('an unknown client_id is invalid_client (401) on both grants, and leaves the code unspent', async () => {
     const form = await freshCode();
-    expectOAuthError(await formPost(t.url, '/oauth/token', { ...form, client_id: 'oac_never_registered' }), 401, 'invalid_client', 'code, unknown client');
-    expectOAuthError(await formPost(t.url, '/oauth/token', { ...form, client_id: `oac_${'x'.repeat(200)}` }), 401, 'invalid_client', 'code, overlong client');
+    expectOAuthError(
+      await formPost(t.url, '/oauth/token', { ...form, client_id: 'oac_never_registered' }),
+      401,
+      'invalid_client',
+      'code, unknown client',
+    );
+    expectOAuthError(
+      await formPost(t.url, '/oauth/token', { ...form, client_id: `oac_${'x'.repeat(200)}` }),
+      401,
+      'invalid_client',
+      'code, overlong client',
+    );
     const tokens = await formPost(t.url, '/oauth/token', form);
     expect(tokens.status).toBe(200);
-    expectOAuthError(await formPost(t.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: 'oac_never_registered' }), 401, 'invalid_client', 'refresh, unknown client');
-    expectOAuthError(await formPost(t.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: 'ttr_malformed', client_id: 'oac_never_registered' }), 401, 'invalid_client', 'refresh, unknown client, bad token');
+    expectOAuthError(
+      await formPost(t.url, '/oauth/token', {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.body.refresh_token,
+        client_id: 'oac_never_registered',
+      }),
+      401,
+      'invalid_client',
+      'refresh, unknown client',
+    );
+    expectOAuthError(
+      await formPost(t.url, '/oauth/token', {
+        grant_type: 'refresh_token',
+        refresh_token: 'ttr_malformed',
+        client_id: 'oac_never_registered',
+      }),
+      401,
+      'invalid_client',
+      'refresh, unknown client, bad token',
+    );
     // The rightful client's refresh token was not spent by those attempts.
-    expect((await formPost(t.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: form.client_id! })).status).toBe(200);
+    expect(
+      (
+        await formPost(t.url, '/oauth/token', {
+          grant_type: 'refresh_token',
+          refresh_token: tokens.body.refresh_token,
+          client_id: form.client_id!,
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('a missing parameter is invalid_request, naming it; a repeated one too', async () => {
@@ -53,11 +98,20 @@ describe.each(databases)('OAuth token and revocation errors (%s)', (kind) => {
       expect(answer.body.error_description).toContain(name);
     }
     for (const name of ['refresh_token', 'client_id']) {
-      const answer = await formPost(t.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: 'ttr_x', client_id: form.client_id!, [name]: '' });
+      const answer = await formPost(t.url, '/oauth/token', {
+        grant_type: 'refresh_token',
+        refresh_token: 'ttr_x',
+        client_id: form.client_id!,
+        [name]: '',
+      });
       expectOAuthError(answer, 400, 'invalid_request', `refresh grant without ${name}`);
     }
     expectOAuthError(await formPost(t.url, '/oauth/token', {}), 400, 'invalid_request', 'no grant_type');
-    const repeated = await fetch(`${t.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `${new URLSearchParams(form).toString()}&code=ttc_other` });
+    const repeated = await fetch(`${t.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `${new URLSearchParams(form).toString()}&code=ttc_other`,
+    });
     expect(repeated.status).toBe(400);
     expect(((await repeated.json()) as { error: string }).error).toBe('invalid_request');
     // None of that spent the code.
@@ -65,13 +119,31 @@ describe.each(databases)('OAuth token and revocation errors (%s)', (kind) => {
   });
 
   it('an unknown grant type is unsupported_grant_type; a body that is not a form is invalid_request', async () => {
-    for (const grant of ['password', 'client_credentials', 'implicit', 'urn:ietf:params:oauth:grant-type:device_code']) {
-      expectOAuthError(await formPost(t.url, '/oauth/token', { grant_type: grant, client_id: 'x' }), 400, 'unsupported_grant_type', grant);
+    for (const grant of [
+      'password',
+      'client_credentials',
+      'implicit',
+      'urn:ietf:params:oauth:grant-type:device_code',
+    ]) {
+      expectOAuthError(
+        await formPost(t.url, '/oauth/token', { grant_type: grant, client_id: 'x' }),
+        400,
+        'unsupported_grant_type',
+        grant,
+      );
     }
-    const json = await fetch(`${t.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"grant_type":"refresh_token"}' });
+    const json = await fetch(`${t.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"grant_type":"refresh_token"}',
+    });
     expect(json.status).toBe(400);
     expect(((await json.json()) as { error: string }).error).toBe('invalid_request');
-    const code = await fetch(`${t.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&code=ttc_x&client_id=c&redirect_uri=r&code_verifier=v' });
+    const code = await fetch(`${t.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=authorization_code&code=ttc_x&client_id=c&redirect_uri=r&code_verifier=v',
+    });
     expect(code.status).toBe(401);
   });
 
@@ -86,16 +158,41 @@ describe.each(databases)('OAuth token and revocation errors (%s)', (kind) => {
   it('revocation: 200 for unknown tokens and any hint, invalid_request without a token, invalid_client for an unknown client_id', async () => {
     const alice = await makeUser(t.url);
     const one = await connect(t.url, alice.browser, api);
-    expectOAuthError(await formPost(t.url, '/oauth/revoke', { client_id: one.clientId }), 400, 'invalid_request', 'no token');
-    expectOAuthError(await formPost(t.url, '/oauth/revoke', { token: one.tokens.access_token, client_id: 'oac_never_registered' }), 401, 'invalid_client', 'unknown client');
-    const stillLive = await fetch(`${t.url}/api/v1/trees`, { headers: { authorization: `Bearer ${one.tokens.access_token}` } });
+    expectOAuthError(
+      await formPost(t.url, '/oauth/revoke', { client_id: one.clientId }),
+      400,
+      'invalid_request',
+      'no token',
+    );
+    expectOAuthError(
+      await formPost(t.url, '/oauth/revoke', { token: one.tokens.access_token, client_id: 'oac_never_registered' }),
+      401,
+      'invalid_client',
+      'unknown client',
+    );
+    const stillLive = await fetch(`${t.url}/api/v1/trees`, {
+      headers: { authorization: `Bearer ${one.tokens.access_token}` },
+    });
     expect(stillLive.status).toBe(200);
     // §2.1: an unknown hint is ignored, and a wrong one does not stop the search.
-    const hinted = await formPost(t.url, '/oauth/revoke', { token: one.tokens.access_token, token_type_hint: 'refresh_token', client_id: one.clientId });
+    const hinted = await formPost(t.url, '/oauth/revoke', {
+      token: one.tokens.access_token,
+      token_type_hint: 'refresh_token',
+      client_id: one.clientId,
+    });
     expect(hinted.status).toBe(200);
-    expect((await fetch(`${t.url}/api/v1/trees`, { headers: { authorization: `Bearer ${one.tokens.access_token}` } })).status).toBe(401);
-    expect((await formPost(t.url, '/oauth/revoke', { token: 'ttr_unknown', token_type_hint: 'something_else' })).status).toBe(200);
-    const json = await fetch(`${t.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"token":"x"}' });
+    expect(
+      (await fetch(`${t.url}/api/v1/trees`, { headers: { authorization: `Bearer ${one.tokens.access_token}` } }))
+        .status,
+    ).toBe(401);
+    expect(
+      (await formPost(t.url, '/oauth/revoke', { token: 'ttr_unknown', token_type_hint: 'something_else' })).status,
+    ).toBe(200);
+    const json = await fetch(`${t.url}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"token":"x"}',
+    });
     expect(json.status).toBe(400);
     expect(((await json.json()) as { error: string }).error).toBe('invalid_request');
   });

@@ -25,7 +25,14 @@ describe.each(databases)('OAuth tokens, replay, resources, revocation and connec
     const client = await register(t.url);
     const { verifier, challenge } = pkce();
     const code = (await consent(browser, { client_id: client.body.client_id, resource, challenge })).get('code')!;
-    const form = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: client.body.client_id as string, code_verifier: verifier, resource };
+    const form = {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: client.body.client_id as string,
+      code_verifier: verifier,
+      resource,
+    };
     return { clientId: client.body.client_id as string, form };
   }
 
@@ -47,8 +54,16 @@ describe.each(databases)('OAuth tokens, replay, resources, revocation and connec
   it('keeps codes and tokens only as hashes, with their lifetimes: code 60 s, access 1 hour, refresh 30 days', async () => {
     const alice = await makeUser(t.url);
     const { clientId, form } = await approvedCode(alice.browser, api);
-    const grant = await t.app.deps.db.selectFrom('oauth_grants').selectAll().where('client_id', '=', clientId).executeTakeFirstOrThrow();
-    const code = await t.app.deps.db.selectFrom('oauth_codes').selectAll().where('grant_id', '=', grant.id).executeTakeFirstOrThrow();
+    const grant = await t.app.deps.db
+      .selectFrom('oauth_grants')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .executeTakeFirstOrThrow();
+    const code = await t.app.deps.db
+      .selectFrom('oauth_codes')
+      .selectAll()
+      .where('grant_id', '=', grant.id)
+      .executeTakeFirstOrThrow();
     expect(code.code_hash).not.toContain(form.code);
     expect(Date.parse(code.expires_at) - Date.parse(grant.created_at)).toBe(60_000);
     const answer = (await formPost(t.url, '/oauth/token', form)).body;
@@ -56,7 +71,8 @@ describe.each(databases)('OAuth tokens, replay, resources, revocation and connec
     const stored = JSON.stringify(rows);
     expect(stored).not.toContain(answer.access_token);
     expect(stored).not.toContain(answer.refresh_token);
-    const lifetime = (kind: string) => rows.filter((r) => r.kind === kind).map((r) => Date.parse(r.expires_at) - Date.parse(r.created_at));
+    const lifetime = (kind: string) =>
+      rows.filter((r) => r.kind === kind).map((r) => Date.parse(r.expires_at) - Date.parse(r.created_at));
     expect(lifetime('access')).toEqual([3_600_000]);
     expect(lifetime('refresh')).toEqual([30 * 86_400_000]);
   });
@@ -72,7 +88,15 @@ describe.each(databases)('OAuth tokens, replay, resources, revocation and connec
     expect(replay.body).toMatchObject({ error: 'invalid_grant' });
     expect(typeof replay.body.error_description).toBe('string');
     expect((await bearer(first.body.access_token).get('/api/v1/trees')).status).toBe(401);
-    expect((await formPost(t.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: first.body.refresh_token, client_id: form.client_id })).body.error).toBe('invalid_grant');
+    expect(
+      (
+        await formPost(t.url, '/oauth/token', {
+          grant_type: 'refresh_token',
+          refresh_token: first.body.refresh_token,
+          client_id: form.client_id,
+        })
+      ).body.error,
+    ).toBe('invalid_grant');
   });
 
   it('a replayed code also ends the MCP sessions its grant opened', async () => {
@@ -81,9 +105,17 @@ describe.each(databases)('OAuth tokens, replay, resources, revocation and connec
     const tokens = (await formPost(t.url, '/oauth/token', form)).body;
     const session = await connectMcp(t.url, tokens.access_token);
     expect((await formPost(t.url, '/oauth/token', form)).body.error).toBe('invalid_grant');
-    const grant = await t.app.deps.db.selectFrom('oauth_grants').select(['id', 'revoked_at']).where('client_id', '=', clientId).executeTakeFirstOrThrow();
+    const grant = await t.app.deps.db
+      .selectFrom('oauth_grants')
+      .select(['id', 'revoked_at'])
+      .where('client_id', '=', clientId)
+      .executeTakeFirstOrThrow();
     expect(grant.revoked_at).not.toBeNull();
-    const sessions = await t.app.deps.db.selectFrom('mcp_sessions').select('ended_at').where('credential_id', '=', grant.id).execute();
+    const sessions = await t.app.deps.db
+      .selectFrom('mcp_sessions')
+      .select('ended_at')
+      .where('credential_id', '=', grant.id)
+      .execute();
     expect(sessions.length).toBeGreaterThan(0);
     for (const row of sessions) expect(row.ended_at).not.toBeNull();
     await expect(session.client.listTools()).rejects.toThrow();
@@ -113,7 +145,10 @@ describe.each(databases)('OAuth tokens, replay, resources, revocation and connec
   it('a code expires after 60 seconds', async () => {
     const alice = await makeUser(t.url);
     const { form } = await approvedCode(alice.browser, api);
-    await t.app.deps.db.updateTable('oauth_codes').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await t.app.deps.db
+      .updateTable('oauth_codes')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     expect((await formPost(t.url, '/oauth/token', form)).body.error).toBe('invalid_grant');
   });
 
@@ -124,19 +159,49 @@ describe.each(databases)('OAuth tokens, replay, resources, revocation and connec
     const sessionId = session.transport.sessionId!;
     expect((await session.client.listTools()).tools.length).toBeGreaterThan(0);
 
-    const rotated = await formPost(t.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId });
+    const rotated = await formPost(t.url, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+    });
     expect(rotated.status).toBe(200);
     expect(rotated.body.refresh_token).not.toBe(tokens.refresh_token);
     expect(rotated.body.access_token).not.toBe(tokens.access_token);
 
-    const reuse = await formPost(t.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId });
+    const reuse = await formPost(t.url, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+    });
     expect(reuse.status).toBe(400);
     expect(reuse.body.error).toBe('invalid_grant');
-    const row = await t.app.deps.db.selectFrom('mcp_sessions').select('ended_at').where('credential_id', '=', (await t.app.deps.db.selectFrom('oauth_grants').select('id').where('client_id', '=', clientId).executeTakeFirstOrThrow()).id).executeTakeFirstOrThrow();
+    const row = await t.app.deps.db
+      .selectFrom('mcp_sessions')
+      .select('ended_at')
+      .where(
+        'credential_id',
+        '=',
+        (
+          await t.app.deps.db
+            .selectFrom('oauth_grants')
+            .select('id')
+            .where('client_id', '=', clientId)
+            .executeTakeFirstOrThrow()
+        ).id,
+      )
+      .executeTakeFirstOrThrow();
     expect(row.ended_at).not.toBeNull();
     const fresh = await connectMcp(t.url, rotated.body.access_token).catch((err: Error) => err);
     expect(fresh).toBeInstanceOf(Error);
-    expect((await formPost(t.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: rotated.body.refresh_token, client_id: clientId })).body.error).toBe('invalid_grant');
+    expect(
+      (
+        await formPost(t.url, '/oauth/token', {
+          grant_type: 'refresh_token',
+          refresh_token: rotated.body.refresh_token,
+          client_id: clientId,
+        })
+      ).body.error,
+    ).toBe('invalid_grant');
     expect(sessionId).toBeTruthy();
     await session.close().catch(() => undefined);
   });
@@ -145,10 +210,41 @@ describe.each(databases)('OAuth tokens, replay, resources, revocation and connec
     const alice = await makeUser(t.url);
     const { clientId, tokens } = await connect(t.url, alice.browser, api, { scope: 'read' });
     const other = await register(t.url);
-    expect((await formPost(t.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: other.body.client_id })).body.error).toBe('invalid_grant');
-    expect((await formPost(t.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId, scope: 'read write' })).body.error).toBe('invalid_scope');
-    expect((await formPost(t.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId, resource: mcp })).body.error).toBe('invalid_target');
-    const ok = await formPost(t.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId, resource: api });
+    expect(
+      (
+        await formPost(t.url, '/oauth/token', {
+          grant_type: 'refresh_token',
+          refresh_token: tokens.refresh_token,
+          client_id: other.body.client_id,
+        })
+      ).body.error,
+    ).toBe('invalid_grant');
+    expect(
+      (
+        await formPost(t.url, '/oauth/token', {
+          grant_type: 'refresh_token',
+          refresh_token: tokens.refresh_token,
+          client_id: clientId,
+          scope: 'read write',
+        })
+      ).body.error,
+    ).toBe('invalid_scope');
+    expect(
+      (
+        await formPost(t.url, '/oauth/token', {
+          grant_type: 'refresh_token',
+          refresh_token: tokens.refresh_token,
+          client_id: clientId,
+          resource: mcp,
+        })
+      ).body.error,
+    ).toBe('invalid_target');
+    const ok = await formPost(t.url, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+      resource: api,
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.scope).toBe('read');
   });
@@ -171,7 +267,9 @@ describe.each(databases)('OAuth tokens, replay, resources, revocation and connec
     const seed = await makeUser(t.url);
     const seedGrant = await connect(t.url, seed.browser, api, { scope: 'read write' });
     expect(seedGrant.tokens.scope).toBe('read');
-    expect((await bearer(seedGrant.tokens.access_token).post('/api/v1/trees', { name: 'x' })).body.error.code).toBe('insufficient_scope');
+    expect((await bearer(seedGrant.tokens.access_token).post('/api/v1/trees', { name: 'x' })).body.error.code).toBe(
+      'insufficient_scope',
+    );
 
     const grower = await makeUser(t.url, t.app, { plan: 'sprout' });
     const { tokens } = await connect(t.url, grower.browser, api);
@@ -186,15 +284,30 @@ describe.each(databases)('OAuth tokens, replay, resources, revocation and connec
   it('revokes per RFC 7009: an access token alone, a refresh token with its grant; unknown tokens are fine', async () => {
     const alice = await makeUser(t.url);
     const one = await connect(t.url, alice.browser, api);
-    expect((await formPost(t.url, '/oauth/revoke', { token: one.tokens.access_token, client_id: one.clientId })).status).toBe(200);
+    expect(
+      (await formPost(t.url, '/oauth/revoke', { token: one.tokens.access_token, client_id: one.clientId })).status,
+    ).toBe(200);
     expect((await bearer(one.tokens.access_token).get('/api/v1/trees')).status).toBe(401);
-    expect((await formPost(t.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: one.tokens.refresh_token, client_id: one.clientId })).status).toBe(200);
+    expect(
+      (
+        await formPost(t.url, '/oauth/token', {
+          grant_type: 'refresh_token',
+          refresh_token: one.tokens.refresh_token,
+          client_id: one.clientId,
+        })
+      ).status,
+    ).toBe(200);
 
     const two = await connect(t.url, alice.browser, api);
     const foreign = await register(t.url);
-    expect((await formPost(t.url, '/oauth/revoke', { token: two.tokens.refresh_token, client_id: foreign.body.client_id })).status).toBe(200);
+    expect(
+      (await formPost(t.url, '/oauth/revoke', { token: two.tokens.refresh_token, client_id: foreign.body.client_id }))
+        .status,
+    ).toBe(200);
     expect((await bearer(two.tokens.access_token).get('/api/v1/trees')).status).toBe(200);
-    expect((await formPost(t.url, '/oauth/revoke', { token: two.tokens.refresh_token, client_id: two.clientId })).status).toBe(200);
+    expect(
+      (await formPost(t.url, '/oauth/revoke', { token: two.tokens.refresh_token, client_id: two.clientId })).status,
+    ).toBe(200);
     expect((await bearer(two.tokens.access_token).get('/api/v1/trees')).status).toBe(401);
     expect((await formPost(t.url, '/oauth/revoke', { token: 'ttr_unknown' })).status).toBe(200);
     expect((await formPost(t.url, '/oauth/revoke', {})).body.error).toBe('invalid_request');
@@ -228,21 +341,37 @@ describe.each(databases)('OAuth tokens, replay, resources, revocation and connec
     const alice = await makeUser(t.url);
     const { clientId, tokens } = await connect(t.url, alice.browser, api, { clientName: 'Journal Agent' });
     const first = await bearer(tokens.access_token).get('/api/v1/trees');
-    const rotated = await formPost(t.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId });
+    const rotated = await formPost(t.url, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+    });
     const second = await bearer(rotated.body.access_token).get('/api/v1/trees');
     // Two access tokens of one grant share one budget.
-    expect(Number(second.headers.get('ratelimit-remaining'))).toBe(Number(first.headers.get('ratelimit-remaining')) - 1);
+    expect(Number(second.headers.get('ratelimit-remaining'))).toBe(
+      Number(first.headers.get('ratelimit-remaining')) - 1,
+    );
     await t.app.deps.journal.flush();
     const calls = (await alice.browser.get('/api/v1/agent-calls')).body.items;
     const grantId = (await alice.browser.get('/api/v1/oauth/connections')).body.items[0].id;
     expect(calls.length).toBeGreaterThanOrEqual(2);
-    for (const call of calls) expect(call).toMatchObject({ token_id: grantId, client: 'Journal Agent', surface: 'rest', operation: 'GET /trees' });
+    for (const call of calls)
+      expect(call).toMatchObject({
+        token_id: grantId,
+        client: 'Journal Agent',
+        surface: 'rest',
+        operation: 'GET /trees',
+      });
   });
 
   it('a password reset ends every grant', async () => {
     const alice = await makeUser(t.url);
     const { tokens } = await connect(t.url, alice.browser, api);
-    const user = await t.app.deps.db.selectFrom('users').selectAll().where('email', '=', alice.email).executeTakeFirstOrThrow();
+    const user = await t.app.deps.db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', alice.email)
+      .executeTakeFirstOrThrow();
     const { token } = await mintResetLink(t.app.deps, user);
     const browser = new Client(t.url);
     await browser.get('/api/v1/auth/me');

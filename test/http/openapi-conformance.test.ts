@@ -14,7 +14,8 @@ import { billingEnv, checkoutCompleted, signEvent, startFakeBilling } from '../h
 async function resetTokenFor(smtp: Awaited<ReturnType<typeof startFakeSmtp>>, email: string): Promise<string> {
   for (let i = 0; i < 100; i++) {
     const mail = smtp.mails.find((m) => m.to.includes(email));
-    if (mail !== undefined) return /POST \/api\/v1\/auth\/reset\/complete: ([A-Za-z0-9_-]+)/.exec(mail.raw.replace(/=\r?\n/g, ''))![1]!;
+    if (mail !== undefined)
+      return /POST \/api\/v1\/auth\/reset\/complete: ([A-Za-z0-9_-]+)/.exec(mail.raw.replace(/=\r?\n/g, ''))![1]!;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error(`no mail for ${email}`);
@@ -41,7 +42,12 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     speech = await startFakeSpeech(['ok']);
     billing = await startFakeBilling();
     t = await startTestApp(kind, {
-      ...billingEnv(billing.url), RATE_LIMIT_PER_MINUTE: '400', SMTP_URL: smtp.url, MAIL_FROM: 'Task Tree <reset@tasktree.test>', SPEECH_API_URL: speech.url, SPEECH_API_KEY: 'sk-test',
+      ...billingEnv(billing.url),
+      RATE_LIMIT_PER_MINUTE: '400',
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Task Tree <reset@tasktree.test>',
+      SPEECH_API_URL: speech.url,
+      SPEECH_API_KEY: 'sk-test',
     });
     proxy = await startValidatingProxy(t.url);
   });
@@ -55,14 +61,19 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
 
   it('runs a scripted session with no mismatch', async () => {
     const base = proxy.url;
-    const expectStatus = (answer: { status: number }, status: number, what: string) => expect(answer.status, what).toBe(status);
+    const expectStatus = (answer: { status: number }, status: number, what: string) =>
+      expect(answer.status, what).toBe(status);
 
     // Service endpoints and the anonymous browser.
     expectStatus(await new Client(base).get('/healthz'), 200, 'healthz');
     expectStatus(await new Client(base).get('/readyz'), 200, 'readyz');
     const stranger = new Client(base);
     expectStatus(await stranger.get('/api/v1/auth/me'), 200, 'anonymous me');
-    expectStatus(await new Client(base).post('/api/v1/auth/login', { email: 'x@example.test', password: PASSWORD }), 403, 'login without a session');
+    expectStatus(
+      await new Client(base).post('/api/v1/auth/login', { email: 'x@example.test', password: PASSWORD }),
+      403,
+      'login without a session',
+    );
 
     // Accounts.
     const alice = await makeUser(base, t.app, { plan: 'sprout' });
@@ -70,25 +81,64 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     expectStatus(await browser.get('/api/v1/auth/me'), 200, 'me');
     const etag = (await browser.get('/api/v1/auth/me')).headers.get('etag')!;
     expectStatus(await browser.get('/api/v1/auth/me', { headers: { 'if-none-match': etag } }), 304, 'me revalidated');
-    expectStatus(await browser.get('/api/v1/auth/me', { headers: { 'x-service-user': 'usr_someone_else' } }), 409, 'me, wrong account');
-    expectStatus(await stranger.post('/api/v1/auth/register', { email: alice.email, password: PASSWORD }), 409, 'email taken');
-    expectStatus(await stranger.post('/api/v1/auth/register', { email: 'not-an-email', password: PASSWORD }), 400, 'bad register');
-    expectStatus(await stranger.post('/api/v1/auth/login', { email: alice.email, password: 'wrong password!' }), 401, 'wrong password');
+    expectStatus(
+      await browser.get('/api/v1/auth/me', { headers: { 'x-service-user': 'usr_someone_else' } }),
+      409,
+      'me, wrong account',
+    );
+    expectStatus(
+      await stranger.post('/api/v1/auth/register', { email: alice.email, password: PASSWORD }),
+      409,
+      'email taken',
+    );
+    expectStatus(
+      await stranger.post('/api/v1/auth/register', { email: 'not-an-email', password: PASSWORD }),
+      400,
+      'bad register',
+    );
+    expectStatus(
+      await stranger.post('/api/v1/auth/login', { email: alice.email, password: 'wrong password!' }),
+      401,
+      'wrong password',
+    );
     expectStatus(await browser.patch('/api/v1/auth/profile', { timezone: 'Europe/Berlin' }), 200, 'profile');
     expectStatus(await browser.patch('/api/v1/auth/profile', { bogus: 1 }), 400, 'bad profile');
     expectStatus(await stranger.patch('/api/v1/auth/profile', { name: 'x' }), 401, 'profile signed out');
-    expectStatus(await stranger.post('/api/v1/auth/reset/request', { email: 'not-an-email' }), 400, 'reset request, bad email');
+    expectStatus(
+      await stranger.post('/api/v1/auth/reset/request', { email: 'not-an-email' }),
+      400,
+      'reset request, bad email',
+    );
     const carol = await makeUser(base);
     expectStatus(await stranger.post('/api/v1/auth/reset/request', { email: carol.email }), 202, 'reset request');
-    expectStatus(await stranger.post('/api/v1/auth/reset/complete', { token: 'nope', password: PASSWORD }), 400, 'reset with a bad token');
+    expectStatus(
+      await stranger.post('/api/v1/auth/reset/complete', { token: 'nope', password: PASSWORD }),
+      400,
+      'reset with a bad token',
+    );
     // Completing signs that browser in: a browser of its own.
     const resetting = new Client(base);
     await resetting.get('/api/v1/auth/me');
-    expectStatus(await resetting.post('/api/v1/auth/reset/complete', { token: await resetTokenFor(smtp, carol.email), password: PASSWORD }), 200, 'reset');
+    expectStatus(
+      await resetting.post('/api/v1/auth/reset/complete', {
+        token: await resetTokenFor(smtp, carol.email),
+        password: PASSWORD,
+      }),
+      200,
+      'reset',
+    );
     const bob = new Client(base);
     await bob.get('/api/v1/auth/me');
-    expectStatus(await bob.post('/api/v1/auth/register', { email: uniqueEmail(), password: PASSWORD }), 201, 'register');
-    expectStatus(await bob.request('POST', '/api/v1/auth/logout', { headers: { 'x-csrf-token': 'forged' } }), 403, 'logout without CSRF');
+    expectStatus(
+      await bob.post('/api/v1/auth/register', { email: uniqueEmail(), password: PASSWORD }),
+      201,
+      'register',
+    );
+    expectStatus(
+      await bob.request('POST', '/api/v1/auth/logout', { headers: { 'x-csrf-token': 'forged' } }),
+      403,
+      'logout without CSRF',
+    );
     expectStatus(await bob.post('/api/v1/auth/logout'), 200, 'logout');
     expectStatus(await bob.post('/api/v1/auth/login', { email: alice.email, password: PASSWORD }), 200, 'login');
 
@@ -96,7 +146,11 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     const { agent, token } = await makeToken(alice);
     expectStatus(await browser.get('/api/v1/tokens'), 200, 'tokens');
     expectStatus(await agent.get('/api/v1/tokens'), 403, 'tokens with a Bearer token');
-    expectStatus(await browser.post('/api/v1/tokens', { name: 'x' }, { headers: { 'idempotency-key': 'key-00000001' } }), 400, 'token with Idempotency-Key');
+    expectStatus(
+      await browser.post('/api/v1/tokens', { name: 'x' }, { headers: { 'idempotency-key': 'key-00000001' } }),
+      400,
+      'token with Idempotency-Key',
+    );
     const spare = await makeToken(alice, { name: 'spare', scopes: ['read'] });
     expectStatus(await browser.delete(`/api/v1/tokens/${spare.token.id}`), 200, 'revoke');
     expectStatus(await browser.delete('/api/v1/tokens/pat_unknown'), 404, 'revoke unknown');
@@ -107,8 +161,16 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     const connections = await browser.get('/api/v1/oauth/connections');
     expectStatus(connections, 200, 'connections');
     expectStatus(await agent.get('/api/v1/oauth/connections'), 403, 'connections with a Bearer token');
-    expectStatus(await browser.delete(`/api/v1/oauth/connections/${connections.body.items[0].id}`), 200, 'revoke connection');
-    expectStatus(await browser.delete(`/api/v1/oauth/connections/${connections.body.items[0].id}`), 404, 'revoke connection again');
+    expectStatus(
+      await browser.delete(`/api/v1/oauth/connections/${connections.body.items[0].id}`),
+      200,
+      'revoke connection',
+    );
+    expectStatus(
+      await browser.delete(`/api/v1/oauth/connections/${connections.body.items[0].id}`),
+      404,
+      'revoke connection again',
+    );
     expectStatus(await agent.get('/api/v1/auth/me'), 200, 'me with a Bearer token');
     expectStatus(await agent.get('/api/v1/agent-calls'), 403, 'journal with a Bearer token');
     expectStatus(await browser.get('/api/v1/agent-calls'), 200, 'journal');
@@ -119,11 +181,23 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     expectStatus(tree, 201, 'create tree');
     const treeId = tree.body.tree.id as string;
     expectStatus(await agent.post('/api/v1/trees', { name: '' }), 400, 'bad tree');
-    expectStatus(await agent.request('POST', '/api/v1/trees', { raw: 'name=x', contentType: 'text/plain' }), 415, 'tree as text');
-    expectStatus(await agent.request('POST', '/api/v1/trees', { raw: '{"name":', contentType: 'application/json' }), 400, 'broken JSON');
+    expectStatus(
+      await agent.request('POST', '/api/v1/trees', { raw: 'name=x', contentType: 'text/plain' }),
+      415,
+      'tree as text',
+    );
+    expectStatus(
+      await agent.request('POST', '/api/v1/trees', { raw: '{"name":', contentType: 'application/json' }),
+      400,
+      'broken JSON',
+    );
     const trees = await agent.get('/api/v1/trees');
     expectStatus(trees, 200, 'trees');
-    expectStatus(await agent.get('/api/v1/trees', { headers: { 'if-none-match': trees.headers.get('etag')! } }), 304, 'trees revalidated');
+    expectStatus(
+      await agent.get('/api/v1/trees', { headers: { 'if-none-match': trees.headers.get('etag')! } }),
+      304,
+      'trees revalidated',
+    );
     expectStatus(await agent.get(`/api/v1/trees/${treeId}`), 200, 'tree snapshot');
     expectStatus(await agent.get('/api/v1/trees/tre_unknown'), 404, 'unknown tree');
     expectStatus(await agent.patch(`/api/v1/trees/${treeId}`, { style: 'lsystem' }), 200, 'rename tree');
@@ -136,7 +210,11 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     expectStatus(parent, 201, 'create project');
     const parentId = parent.body.project.id as string;
     const child = await agent.post('/api/v1/projects', { tree_id: treeId, name: 'Rootlets', parent_id: parentId });
-    expectStatus(await agent.post('/api/v1/projects', { tree_id: 'tre_unknown', name: 'x' }), 404, 'project in an unknown tree');
+    expectStatus(
+      await agent.post('/api/v1/projects', { tree_id: 'tre_unknown', name: 'x' }),
+      404,
+      'project in an unknown tree',
+    );
     expectStatus(await agent.get(`/api/v1/projects?tree_id=${treeId}`), 200, 'projects');
     expectStatus(await agent.get('/api/v1/projects?tree_id=tre_unknown'), 404, 'projects of an unknown tree');
     expectStatus(await agent.get(`/api/v1/projects/${parentId}`), 200, 'project');
@@ -147,13 +225,33 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     expectStatus(await agent.delete(`/api/v1/projects/${parentId}?cascade=true`), 200, 'cascade delete');
 
     // Tasks, search and idempotency.
-    const created = await agent.post('/api/v1/tasks', { tree_id: treeId, title: 'Prune the apple tree', notes: 'before spring' }, { headers: { 'idempotency-key': 'task-0000001' } });
+    const created = await agent.post(
+      '/api/v1/tasks',
+      { tree_id: treeId, title: 'Prune the apple tree', notes: 'before spring' },
+      { headers: { 'idempotency-key': 'task-0000001' } },
+    );
     expectStatus(created, 201, 'create task');
-    const replay = await agent.post('/api/v1/tasks', { tree_id: treeId, title: 'Prune the apple tree', notes: 'before spring' }, { headers: { 'idempotency-key': 'task-0000001' } });
+    const replay = await agent.post(
+      '/api/v1/tasks',
+      { tree_id: treeId, title: 'Prune the apple tree', notes: 'before spring' },
+      { headers: { 'idempotency-key': 'task-0000001' } },
+    );
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    expectStatus(await agent.post('/api/v1/tasks', { tree_id: treeId, title: 'other' }, { headers: { 'idempotency-key': 'task-0000001' } }), 409, 'key reused');
+    expectStatus(
+      await agent.post(
+        '/api/v1/tasks',
+        { tree_id: treeId, title: 'other' },
+        { headers: { 'idempotency-key': 'task-0000001' } },
+      ),
+      409,
+      'key reused',
+    );
     const taskId = created.body.task.id as string;
-    expectStatus(await agent.post('/api/v1/tasks', { tree_id: treeId, title: 'x', position: 2_147_483_648 }), 400, 'position too far');
+    expectStatus(
+      await agent.post('/api/v1/tasks', { tree_id: treeId, title: 'x', position: 2_147_483_648 }),
+      400,
+      'position too far',
+    );
     expectStatus(await agent.get(`/api/v1/tasks?tree_id=${treeId}&limit=1`), 200, 'tasks');
     expectStatus(await agent.get('/api/v1/tasks?cursor=forged'), 400, 'forged cursor');
     expectStatus(await agent.get(`/api/v1/tasks/${taskId}`), 200, 'task');
@@ -167,11 +265,17 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     expectStatus(await seedAgent.post('/api/v1/tasks', { tree_id: treeId, title: 'x' }), 403, 'write on Seed');
 
     // Attachments.
-    const uploaded = await upload(agent, `/api/v1/tasks/${taskId}/attachments`, [{ data: Buffer.from('hello, orchard'), name: 'note.txt', type: 'text/plain' }]);
+    const uploaded = await upload(agent, `/api/v1/tasks/${taskId}/attachments`, [
+      { data: Buffer.from('hello, orchard'), name: 'note.txt', type: 'text/plain' },
+    ]);
     expectStatus(uploaded, 201, 'upload');
     const attachmentId = uploaded.body.attachment.id as string;
     expectStatus(await upload(agent, `/api/v1/tasks/${taskId}/attachments`, []), 400, 'upload without a file');
-    expectStatus(await upload(agent, '/api/v1/tasks/tsk_unknown/attachments', [{ data: Buffer.from('x') }]), 404, 'upload to an unknown task');
+    expectStatus(
+      await upload(agent, '/api/v1/tasks/tsk_unknown/attachments', [{ data: Buffer.from('x') }]),
+      404,
+      'upload to an unknown task',
+    );
     expectStatus(await agent.get(`/api/v1/tasks/${taskId}/attachments`), 200, 'attachments');
     expectStatus(await agent.get('/api/v1/tasks/tsk_unknown/attachments'), 404, 'attachments of an unknown task');
     const link = await agent.get(`/api/v1/attachments/${attachmentId}`);
@@ -191,9 +295,15 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     // Speech, through a fake provider.
     expectStatus(await agent.get('/api/v1/speech/status'), 200, 'speech status');
     expectStatus(await stranger.get('/api/v1/speech/status'), 401, 'speech status signed out');
-    const job = await upload(agent, `/api/v1/tasks/${taskId}/transcriptions`, [{ data: Buffer.from('RIFF....WAVEfmt '), name: 'memo.wav', type: 'audio/wav' }]);
+    const job = await upload(agent, `/api/v1/tasks/${taskId}/transcriptions`, [
+      { data: Buffer.from('RIFF....WAVEfmt '), name: 'memo.wav', type: 'audio/wav' },
+    ]);
     expectStatus(job, 202, 'transcribe');
-    expectStatus(await agent.post(`/api/v1/tasks/${taskId}/transcriptions`, { attachment_id: 'att_unknown' }), 404, 'transcribe an unknown attachment');
+    expectStatus(
+      await agent.post(`/api/v1/tasks/${taskId}/transcriptions`, { attachment_id: 'att_unknown' }),
+      404,
+      'transcribe an unknown attachment',
+    );
     expectStatus(await agent.get(`/api/v1/tasks/${taskId}/transcriptions`), 200, 'transcriptions');
     expectStatus(await agent.get('/api/v1/tasks/tsk_unknown/transcriptions'), 404, 'transcriptions of an unknown task');
     expectStatus(await agent.get(`/api/v1/speech/jobs/${job.body.job.id}`), 200, 'job');
@@ -206,7 +316,11 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     expectStatus(await browser.post('/api/v1/billing/checkout', { plan: 'grove' }), 200, 'checkout');
     expectStatus(await browser.post('/api/v1/billing/checkout', { plan: 'seed' }), 400, 'checkout of Seed');
     const completed = signEvent(checkoutCompleted(alice.user.id, 'cus_conformance'));
-    const hook = (signature: string) => new Client(base).request('POST', '/api/v1/billing/webhook', { raw: completed.body, headers: { 'stripe-signature': signature } });
+    const hook = (signature: string) =>
+      new Client(base).request('POST', '/api/v1/billing/webhook', {
+        raw: completed.body,
+        headers: { 'stripe-signature': signature },
+      });
     expectStatus(await hook('t=1,v1=forged'), 400, 'webhook with a bad signature');
     expectStatus(await hook(completed.signature), 200, 'webhook');
     expectStatus(await browser.post('/api/v1/billing/portal'), 200, 'portal');
@@ -217,36 +331,69 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     const invited = await agent.post(`/api/v1/trees/${treeId}/members`, { email: dora.email, role: 'editor' });
     expectStatus(invited, 201, 'invite');
     const memberId = invited.body.member.id as string;
-    expectStatus(await agent.post(`/api/v1/trees/${treeId}/members`, { email: dora.email, role: 'editor' }), 409, 'invite twice');
+    expectStatus(
+      await agent.post(`/api/v1/trees/${treeId}/members`, { email: dora.email, role: 'editor' }),
+      409,
+      'invite twice',
+    );
     expectStatus(await agent.get(`/api/v1/trees/${treeId}/members`), 200, 'members');
     expectStatus(await agent.get('/api/v1/trees/tre_unknown/members'), 404, 'members of an unknown tree');
     expectStatus(await dora.browser.get('/api/v1/invitations'), 200, 'invitations');
     expectStatus(await stranger.get('/api/v1/invitations'), 401, 'invitations signed out');
-    expectStatus(await dora.browser.post('/api/v1/invitations/mbr_unknown/accept'), 404, 'accept an unknown invitation');
-    expectStatus(await dora.browser.post(`/api/v1/invitations/${memberId}/accept`, { token: 1 }), 400, 'accept with a bad token');
-    expectStatus(await agent.post(`/api/v1/invitations/${memberId}/accept`, { token: inviteToken(invited) }), 409, 'accept your own tree\'s link');
-    expectStatus(await dora.browser.post(`/api/v1/invitations/${memberId}/accept`, { token: inviteToken(invited) }), 200, 'accept with the link');
+    expectStatus(
+      await dora.browser.post('/api/v1/invitations/mbr_unknown/accept'),
+      404,
+      'accept an unknown invitation',
+    );
+    expectStatus(
+      await dora.browser.post(`/api/v1/invitations/${memberId}/accept`, { token: 1 }),
+      400,
+      'accept with a bad token',
+    );
+    expectStatus(
+      await agent.post(`/api/v1/invitations/${memberId}/accept`, { token: inviteToken(invited) }),
+      409,
+      "accept your own tree's link",
+    );
+    expectStatus(
+      await dora.browser.post(`/api/v1/invitations/${memberId}/accept`, { token: inviteToken(invited) }),
+      200,
+      'accept with the link',
+    );
     expectStatus(await agent.patch(`/api/v1/members/${memberId}`, { role: 'viewer' }), 200, 'change role');
     expectStatus(await agent.patch(`/api/v1/members/${memberId}`, { role: 'admin' }), 400, 'bad role');
     expectStatus(await agent.put(`/api/v1/tasks/${taskId}/assignees`, { user_ids: [dora.user.id] }), 200, 'assign');
-    expectStatus(await agent.put(`/api/v1/tasks/${taskId}/assignees`, { user_ids: ['usr_unknown'] }), 400, 'assign a stranger');
+    expectStatus(
+      await agent.put(`/api/v1/tasks/${taskId}/assignees`, { user_ids: ['usr_unknown'] }),
+      400,
+      'assign a stranger',
+    );
     const comment = await agent.post(`/api/v1/tasks/${taskId}/comments`, { body: 'Use the long ladder' });
     expectStatus(comment, 201, 'comment');
     const commentId = comment.body.comment.id as string;
     expectStatus(await agent.post(`/api/v1/tasks/${taskId}/comments`, { body: '' }), 400, 'empty comment');
     expectStatus(await agent.get(`/api/v1/tasks/${taskId}/comments`), 200, 'comments');
     expectStatus(await agent.get('/api/v1/tasks/tsk_unknown/comments'), 404, 'comments of an unknown task');
-    expectStatus(await agent.patch(`/api/v1/comments/${commentId}`, { body: 'Use the short ladder' }), 200, 'edit comment');
+    expectStatus(
+      await agent.patch(`/api/v1/comments/${commentId}`, { body: 'Use the short ladder' }),
+      200,
+      'edit comment',
+    );
     expectStatus(await dora.browser.patch(`/api/v1/comments/${commentId}`, { body: 'no' }), 403, 'edit as a viewer');
     expectStatus(await agent.delete(`/api/v1/comments/${commentId}`), 200, 'delete comment');
     expectStatus(await agent.delete(`/api/v1/comments/${commentId}`), 404, 'delete comment again');
     expectStatus(await agent.post(`/api/v1/trees/${treeId}/messages`, { body: 'Harvest on Saturday' }), 201, 'message');
-    expectStatus(await dora.browser.post(`/api/v1/trees/${treeId}/messages`, { body: 'me too' }), 403, 'message as a viewer');
+    expectStatus(
+      await dora.browser.post(`/api/v1/trees/${treeId}/messages`, { body: 'me too' }),
+      403,
+      'message as a viewer',
+    );
     expectStatus(await agent.get(`/api/v1/trees/${treeId}/messages`), 200, 'messages');
     expectStatus(await agent.get('/api/v1/trees/tre_unknown/messages'), 404, 'messages of an unknown tree');
     expectStatus(await agent.get(`/api/v1/trees/${treeId}/history`), 200, 'history');
     expectStatus(await agent.get('/api/v1/trees/tre_unknown/history'), 404, 'history of an unknown tree');
-    const csv = (raw: string, query = '') => agent.request('POST', `/api/v1/trees/${treeId}/import${query}`, { raw, contentType: 'text/csv' });
+    const csv = (raw: string, query = '') =>
+      agent.request('POST', `/api/v1/trees/${treeId}/import${query}`, { raw, contentType: 'text/csv' });
     expectStatus(await csv('title\nGraft\n', '?dry_run=true'), 200, 'import, dry run');
     expectStatus(await csv('title\nGraft\n'), 201, 'import');
     expectStatus(await csv('title,bogus\nx,y\n'), 400, 'import a bad file');
@@ -255,16 +402,34 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     // Email verification: an invitation to a verified email reaches the account without its link.
     const declining = await makeUser(base, t.app);
     const second = await agent.post(`/api/v1/trees/${treeId}/members`, { email: declining.email, role: 'viewer' });
-    expectStatus(await declining.browser.post(`/api/v1/invitations/${second.body.member.id}/decline`), 404, 'decline before verifying');
+    expectStatus(
+      await declining.browser.post(`/api/v1/invitations/${second.body.member.id}/decline`),
+      404,
+      'decline before verifying',
+    );
     expectStatus(await stranger.post('/api/v1/auth/verify/request'), 401, 'verify request signed out');
     expectStatus(await agent.post('/api/v1/auth/verify/request'), 403, 'verify request with a Bearer token');
     expectStatus(await declining.browser.post('/api/v1/auth/verify/request'), 202, 'verify request');
-    expectStatus(await declining.browser.post('/api/v1/auth/verify/complete', { token: 'nope' }), 400, 'verify with a bad token');
+    expectStatus(
+      await declining.browser.post('/api/v1/auth/verify/complete', { token: 'nope' }),
+      400,
+      'verify with a bad token',
+    );
     expectStatus(await stranger.post('/api/v1/auth/verify/complete', { token: 'nope' }), 401, 'verify signed out');
-    expectStatus(await declining.browser.post('/api/v1/auth/verify/complete', { token: await verifyTokenFor(smtp, declining.email) }), 200, 'verify');
+    expectStatus(
+      await declining.browser.post('/api/v1/auth/verify/complete', {
+        token: await verifyTokenFor(smtp, declining.email),
+      }),
+      200,
+      'verify',
+    );
     expectStatus(await declining.browser.post('/api/v1/auth/verify/request'), 409, 'verify request when verified');
     expectStatus(await declining.browser.post(`/api/v1/invitations/${second.body.member.id}/decline`), 200, 'decline');
-    expectStatus(await declining.browser.post(`/api/v1/invitations/${second.body.member.id}/decline`), 404, 'decline again');
+    expectStatus(
+      await declining.browser.post(`/api/v1/invitations/${second.body.member.id}/decline`),
+      404,
+      'decline again',
+    );
 
     // Deletes last; then a burst past the rate limit.
     expectStatus(await agent.delete(`/api/v1/tasks/${taskId}`), 200, 'delete task');
@@ -278,7 +443,9 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
 
     expect(proxy.mismatches).toEqual([]);
     // Every documented operation answered at least once, and every one with a success and a failure.
-    const operations = Object.entries<any>(proxy.document.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+    const operations = Object.entries<any>(proxy.document.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
     const unexercised = operations.filter((operation) => {
       const statuses = [...(proxy.validator.seen.get(operation) ?? [])];
       const failures = operation.endsWith('z') ? 1 : statuses.filter((status) => status >= 400).length;

@@ -24,30 +24,65 @@ describe('OpenAPI document', () => {
   it('describes every SPEC endpoint with responses, errors and security', async () => {
     const document: any = await (await fetch(`${t.url}/api/v1/openapi.json`)).json();
     const expected: [string, string][] = [
-      ['get', '/api/v1/trees'], ['post', '/api/v1/trees'], ['get', '/api/v1/trees/{id}'], ['patch', '/api/v1/trees/{id}'], ['delete', '/api/v1/trees/{id}'],
+      ['get', '/api/v1/trees'],
+      ['post', '/api/v1/trees'],
+      ['get', '/api/v1/trees/{id}'],
+      ['patch', '/api/v1/trees/{id}'],
+      ['delete', '/api/v1/trees/{id}'],
       ['get', '/api/v1/trees/{id}/export'],
-      ['get', '/api/v1/projects'], ['post', '/api/v1/projects'], ['get', '/api/v1/projects/{id}'], ['patch', '/api/v1/projects/{id}'], ['delete', '/api/v1/projects/{id}'],
-      ['get', '/api/v1/tasks'], ['post', '/api/v1/tasks'], ['get', '/api/v1/tasks/{id}'], ['patch', '/api/v1/tasks/{id}'], ['delete', '/api/v1/tasks/{id}'],
-      ['get', '/api/v1/search'], ['get', '/api/v1/tokens'], ['post', '/api/v1/tokens'], ['delete', '/api/v1/tokens/{id}'],
-      ['get', '/api/v1/auth/me'], ['patch', '/api/v1/auth/profile'], ['post', '/api/v1/auth/register'], ['post', '/api/v1/auth/login'],
-      ['post', '/api/v1/auth/logout'], ['post', '/api/v1/auth/reset/request'], ['post', '/api/v1/auth/reset/complete'],
-      ['post', '/api/v1/tasks/{id}/attachments'], ['get', '/api/v1/tasks/{id}/attachments'], ['get', '/api/v1/attachments/{id}'],
-      ['delete', '/api/v1/attachments/{id}'], ['get', '/api/v1/attachments/{id}/content'], ['get', '/api/v1/speech/status'],
-      ['post', '/api/v1/tasks/{id}/transcriptions'], ['get', '/api/v1/tasks/{id}/transcriptions'], ['get', '/api/v1/speech/jobs/{id}'],
+      ['get', '/api/v1/projects'],
+      ['post', '/api/v1/projects'],
+      ['get', '/api/v1/projects/{id}'],
+      ['patch', '/api/v1/projects/{id}'],
+      ['delete', '/api/v1/projects/{id}'],
+      ['get', '/api/v1/tasks'],
+      ['post', '/api/v1/tasks'],
+      ['get', '/api/v1/tasks/{id}'],
+      ['patch', '/api/v1/tasks/{id}'],
+      ['delete', '/api/v1/tasks/{id}'],
+      ['get', '/api/v1/search'],
+      ['get', '/api/v1/tokens'],
+      ['post', '/api/v1/tokens'],
+      ['delete', '/api/v1/tokens/{id}'],
+      ['get', '/api/v1/auth/me'],
+      ['patch', '/api/v1/auth/profile'],
+      ['post', '/api/v1/auth/register'],
+      ['post', '/api/v1/auth/login'],
+      ['post', '/api/v1/auth/logout'],
+      ['post', '/api/v1/auth/reset/request'],
+      ['post', '/api/v1/auth/reset/complete'],
+      ['post', '/api/v1/tasks/{id}/attachments'],
+      ['get', '/api/v1/tasks/{id}/attachments'],
+      ['get', '/api/v1/attachments/{id}'],
+      ['delete', '/api/v1/attachments/{id}'],
+      ['get', '/api/v1/attachments/{id}/content'],
+      ['get', '/api/v1/speech/status'],
+      ['post', '/api/v1/tasks/{id}/transcriptions'],
+      ['get', '/api/v1/tasks/{id}/transcriptions'],
+      ['get', '/api/v1/speech/jobs/{id}'],
       ['get', '/api/v1/agent-calls'],
     ];
     for (const [method, path] of expected) {
       const operation = document.paths[path]?.[method];
       expect(operation, `${method} ${path}`).toBeDefined();
       const statuses = Object.keys(operation.responses);
-      expect(statuses.some((s) => s.startsWith('2')), `${method} ${path}`).toBe(true);
+      expect(
+        statuses.some((s) => s.startsWith('2')),
+        `${method} ${path}`,
+      ).toBe(true);
       expect(statuses, `${method} ${path}`).toContain('400');
     }
-    expect(document.paths['/api/v1/tasks'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/TaskInput' });
+    expect(document.paths['/api/v1/tasks'].post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/TaskInput',
+    });
     expect(document.components.schemas.TaskInput.properties.title).toMatchObject({ minLength: 1, maxLength: 500 });
-    expect(document.components.schemas.TaskInput.properties.position).toMatchObject({ minimum: 0, maximum: 2147483647 });
+    expect(document.components.schemas.TaskInput.properties.position).toMatchObject({
+      minimum: 0,
+      maximum: 2147483647,
+    });
     expect(document.paths['/api/v1/tasks'].post.security).toBeDefined();
-    const upload = document.paths['/api/v1/tasks/{id}/attachments'].post.requestBody.content['multipart/form-data'].schema;
+    const upload =
+      document.paths['/api/v1/tasks/{id}/attachments'].post.requestBody.content['multipart/form-data'].schema;
     expect(upload.properties.file).toMatchObject({ type: 'string', format: 'binary' });
     const transcription = document.paths['/api/v1/tasks/{id}/transcriptions'].post.requestBody.content;
     expect(Object.keys(transcription).sort()).toEqual(['application/json', 'multipart/form-data']);
@@ -62,11 +97,26 @@ describe('OpenAPI document', () => {
   it('names every operation and schema and declares what the pipeline answers', async () => {
     const document: any = await (await fetch(`${t.url}/api/v1/openapi.json`)).json();
     const schemas = document.components.schemas;
-    for (const name of ['Task', 'Tree', 'Project', 'User', 'Token', 'TokenCreated', 'Error', 'Attachment', 'SpeechJob', 'TaskInput', 'TreeSnapshot', 'TreeExport']) {
+    for (const name of [
+      'Task',
+      'Tree',
+      'Project',
+      'User',
+      'Token',
+      'TokenCreated',
+      'Error',
+      'Attachment',
+      'SpeechJob',
+      'TaskInput',
+      'TreeSnapshot',
+      'TreeExport',
+    ]) {
       expect(schemas[name], name).toMatchObject({ type: 'object' });
     }
     expect(Object.keys(schemas).filter((name) => name.startsWith('def-'))).toEqual([]);
-    expect(document.paths['/api/v1/tasks/{id}'].get.responses['200'].content['application/json'].schema.properties.task).toEqual({ $ref: '#/components/schemas/Task' });
+    expect(
+      document.paths['/api/v1/tasks/{id}'].get.responses['200'].content['application/json'].schema.properties.task,
+    ).toEqual({ $ref: '#/components/schemas/Task' });
     const ids = new Set<string>();
     for (const [path, item] of Object.entries<any>(document.paths)) {
       for (const [method, operation] of Object.entries<any>(item)) {
@@ -79,20 +129,29 @@ describe('OpenAPI document', () => {
         const api = path.startsWith('/api/v1/');
         if (api && method !== 'get') expect(statuses, where).toContain('415');
         if (api && method !== 'get' && operation.requestBody?.content['application/json'] !== undefined) {
-          expect(operation.responses['415'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+          expect(operation.responses['415'].content['application/json'].schema).toEqual({
+            $ref: '#/components/schemas/Error',
+          });
         }
         if (api && method === 'get' && path !== '/api/v1/attachments/{id}/content') {
           expect(statuses, where).toContain('304');
           expect(operation.responses['304'].content, where).toBeUndefined();
-          expect(Object.keys(operation.responses['200'].headers), where).toEqual(expect.arrayContaining(['ETag', 'RateLimit-Limit']));
+          expect(Object.keys(operation.responses['200'].headers), where).toEqual(
+            expect.arrayContaining(['ETag', 'RateLimit-Limit']),
+          );
         }
-        if (api) expect(operation.responses['429'].headers['Retry-After'], where).toEqual({ $ref: '#/components/headers/Retry-After' });
+        if (api)
+          expect(operation.responses['429'].headers['Retry-After'], where).toEqual({
+            $ref: '#/components/headers/Retry-After',
+          });
         expect(JSON.stringify(operation).match(/CONTRACT|SPEC\b|\.md\b/)?.[0], where).toBeUndefined();
       }
     }
     expect(document.paths['/healthz'].get.security).toEqual([]);
     expect(document.paths['/readyz'].get.security).toEqual([]);
-    expect(document.paths['/api/v1/tasks'].post.responses['201'].headers['Idempotent-Replayed']).toEqual({ $ref: '#/components/headers/Idempotent-Replayed' });
+    expect(document.paths['/api/v1/tasks'].post.responses['201'].headers['Idempotent-Replayed']).toEqual({
+      $ref: '#/components/headers/Idempotent-Replayed',
+    });
     expect(document.paths['/api/v1/tokens'].post.responses['201'].headers['Idempotent-Replayed']).toBeUndefined();
     const content = document.paths['/api/v1/attachments/{id}/content'].get.responses;
     expect(content['200'].content).toEqual({ '*/*': { schema: { type: 'string', format: 'binary' } } });

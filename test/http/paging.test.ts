@@ -26,7 +26,9 @@ describe.each(databases)('paging, updated_since and ETags (%s)', (kind) => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const answer: any = await agent.get(`/api/v1/tasks?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const answer: any = await agent.get(
+        `/api/v1/tasks?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(answer.status).toBe(200);
       seen.push(...answer.body.items.map((x: any) => x.id));
       cursor = answer.body.next_cursor;
@@ -54,7 +56,9 @@ describe.each(databases)('paging, updated_since and ETags (%s)', (kind) => {
   it('excludes records inserted after page one', async () => {
     const first = await agent.get(`/api/v1/tasks?tree_id=${tree.id}&limit=4`);
     const late = await makeTask(agent, tree.id, { title: 'late' });
-    const second = await agent.get(`/api/v1/tasks?tree_id=${tree.id}&limit=4&cursor=${encodeURIComponent(first.body.next_cursor)}`);
+    const second = await agent.get(
+      `/api/v1/tasks?tree_id=${tree.id}&limit=4&cursor=${encodeURIComponent(first.body.next_cursor)}`,
+    );
     expect(second.body.items.map((x: any) => x.id)).toEqual(ids.slice(4));
     expect(second.body.next_cursor).toBeNull();
     await agent.delete(`/api/v1/tasks/${late.id}`);
@@ -79,7 +83,9 @@ describe.each(databases)('paging, updated_since and ETags (%s)', (kind) => {
     }
     const stranger = (await makeToken(await makeUser(t.url, t.app, { plan: 'sprout' }))).agent;
     expect((await stranger.get(`/api/v1/tasks?limit=2&cursor=${cursor}`)).body.error.code).toBe('invalid_cursor');
-    expect((await agent.get(`/api/v1/tasks?limit=2&cursor=${'a'.repeat(1025)}`)).body.error.code).toBe('validation_failed');
+    expect((await agent.get(`/api/v1/tasks?limit=2&cursor=${'a'.repeat(1025)}`)).body.error.code).toBe(
+      'validation_failed',
+    );
   });
 
   it('pages trees, projects and search alike, each cursor bound to its own list and filters', async () => {
@@ -124,7 +130,9 @@ describe.each(databases)('paging, updated_since and ETags (%s)', (kind) => {
     expect(answer.status).toBe(400);
     expect(answer.body.error.code).toBe('cursor_expired');
     const fresh = encodeCursor(t.env.config.secret, binding, { last: 0, high: 1_000_000 }, Date.now() - 14 * 60_000);
-    expect((await agent.get(`/api/v1/tasks?tree_id=${tree.id}&limit=2&cursor=${encodeURIComponent(fresh)}`)).status).toBe(200);
+    expect(
+      (await agent.get(`/api/v1/tasks?tree_id=${tree.id}&limit=2&cursor=${encodeURIComponent(fresh)}`)).status,
+    ).toBe(200);
   });
 
   it('treats updated_since as inclusive and requires a zone', async () => {
@@ -134,9 +142,13 @@ describe.each(databases)('paging, updated_since and ETags (%s)', (kind) => {
     const items = (await agent.get(`/api/v1/tasks?tree_id=${tree.id}&updated_since=${since}`)).body.items;
     expect(items.map((x: any) => x.id)).toContain(task.id);
     const offset = encodeURIComponent(updated.updated_at.replace('Z', '+00:00'));
-    expect((await agent.get(`/api/v1/tasks?tree_id=${tree.id}&updated_since=${offset}`)).body.items.map((x: any) => x.id)).toContain(task.id);
+    expect(
+      (await agent.get(`/api/v1/tasks?tree_id=${tree.id}&updated_since=${offset}`)).body.items.map((x: any) => x.id),
+    ).toContain(task.id);
     const later = new Date(Date.parse(updated.updated_at) + 1).toISOString();
-    expect((await agent.get(`/api/v1/tasks?tree_id=${tree.id}&updated_since=${later}`)).body.items.map((x: any) => x.id)).not.toContain(task.id);
+    expect(
+      (await agent.get(`/api/v1/tasks?tree_id=${tree.id}&updated_since=${later}`)).body.items.map((x: any) => x.id),
+    ).not.toContain(task.id);
     for (const bad of ['2026-11-22T10:00:00', '2026-11-22', 'yesterday']) {
       const answer = await agent.get(`/api/v1/tasks?updated_since=${bad}`);
       expect(answer.status, bad).toBe(400);
@@ -147,7 +159,13 @@ describe.each(databases)('paging, updated_since and ETags (%s)', (kind) => {
   });
 
   it('revalidates lists and items with ETags after authorization', async () => {
-    for (const path of [`/api/v1/tasks?tree_id=${tree.id}`, `/api/v1/trees/${tree.id}`, `/api/v1/tasks/${ids[0]}`, '/api/v1/trees', '/api/v1/projects']) {
+    for (const path of [
+      `/api/v1/tasks?tree_id=${tree.id}`,
+      `/api/v1/trees/${tree.id}`,
+      `/api/v1/tasks/${ids[0]}`,
+      '/api/v1/trees',
+      '/api/v1/projects',
+    ]) {
       const first = await agent.get(path);
       const etag = first.headers.get('etag');
       expect(etag, path).toMatch(/^"/);
@@ -158,7 +176,9 @@ describe.each(databases)('paging, updated_since and ETags (%s)', (kind) => {
     }
     const first = await agent.get(`/api/v1/tasks/${ids[0]}`);
     await agent.patch(`/api/v1/tasks/${ids[0]}`, { notes: 'changed' });
-    expect((await agent.get(`/api/v1/tasks/${ids[0]}`, { headers: { 'if-none-match': first.headers.get('etag')! } })).status).toBe(200);
+    expect(
+      (await agent.get(`/api/v1/tasks/${ids[0]}`, { headers: { 'if-none-match': first.headers.get('etag')! } })).status,
+    ).toBe(200);
     const unscoped = (await makeToken(await makeUser(t.url, t.app), { scopes: ['attachments'] })).agent;
     expect((await unscoped.get('/api/v1/trees', { headers: { 'if-none-match': '*' } })).status).toBe(403);
   });

@@ -31,7 +31,9 @@ describe.each(databases)('photo trailers (%s)', (kind) => {
 
   /** Uploads `data`; returns the record and the bytes stored. */
   async function store(data: Buffer, name: string) {
-    const created = await upload(agent, `/api/v1/tasks/${taskId}/attachments`, [{ data, name, type: 'application/octet-stream' }]);
+    const created = await upload(agent, `/api/v1/tasks/${taskId}/attachments`, [
+      { data, name, type: 'application/octet-stream' },
+    ]);
     expect(created.status, name).toBe(201);
     const stored = (await download(agent, `${t.url}/api/v1/attachments/${created.body.attachment.id}/content`)).bytes;
     return { attachment: created.body.attachment, stored };
@@ -42,7 +44,10 @@ describe.each(databases)('photo trailers (%s)', (kind) => {
     for (const text of ['CAM-12345', 'LENS-999', 'Alice Example', 'Canon', 'xmpmeta', 'motion video']) {
       expect(stored.includes(text), `${label} still holds ${text}`).toBe(false);
     }
-    const read = (await exifr.parse(stored, { gps: true, tiff: true, exif: true, xmp: true, iptc: true, mergeOutput: true }).catch(() => undefined)) ?? {};
+    const read =
+      (await exifr
+        .parse(stored, { gps: true, tiff: true, exif: true, xmp: true, iptc: true, mergeOutput: true })
+        .catch(() => undefined)) ?? {};
     expect(read.latitude, label).toBeUndefined();
     expect(read.SerialNumber, label).toBeUndefined();
     const [expected, got] = await Promise.all([sharp(image).raw().toBuffer(), sharp(stored).raw().toBuffer()]);
@@ -65,18 +70,24 @@ describe.each(databases)('photo trailers (%s)', (kind) => {
     await expectOnlyTheImage(cut.stored, progressive, 'progressive');
 
     const twice = await store(Buffer.concat([gps, gps]), 'twice.jpg');
-    expect(twice.attachment.metadata_removed).toEqual(expect.arrayContaining(['trailer', 'gps', 'camera', 'serial_numbers', 'thumbnail']));
+    expect(twice.attachment.metadata_removed).toEqual(
+      expect.arrayContaining(['trailer', 'gps', 'camera', 'serial_numbers', 'thumbnail']),
+    );
     await expectOnlyTheImage(twice.stored, gps, 'twice');
   });
 
   it('cuts the pages of a multi-picture (MPF) JPEG and its index', async () => {
     const clean = await plainImage('jpeg');
     const mpf = withMpfPage(clean, gps);
-    expect(Object.keys(await exiftool.readRaw(tempFile(mpf, 'jpg'))).some((key) => key.startsWith('MPImage'))).toBe(true);
+    expect(Object.keys(await exiftool.readRaw(tempFile(mpf, 'jpg'))).some((key) => key.startsWith('MPImage'))).toBe(
+      true,
+    );
     const { attachment, stored } = await store(mpf, 'mpf.jpg');
     expect(attachment.metadata_removed).toContain('trailer');
     await expectOnlyTheImage(stored, clean, 'mpf');
-    expect(Object.keys(await exiftool.readRaw(tempFile(stored, 'jpg'))).filter((key) => key.startsWith('MP'))).toEqual([]);
+    expect(Object.keys(await exiftool.readRaw(tempFile(stored, 'jpg'))).filter((key) => key.startsWith('MP'))).toEqual(
+      [],
+    );
   });
 
   it("cuts a motion photo's video after a JPEG or a HEIC", async () => {

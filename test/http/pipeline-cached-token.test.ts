@@ -64,7 +64,12 @@ describe.each(databases)('the pipeline for a cached token (%s)', (kind) => {
     const answers = [];
     for (let i = 0; i <= LIMIT; i++) answers.push(outcome(await agent.get('/api/v1/auth/me')));
     expect(answers.slice(0, LIMIT).every((a) => a.status === 200 && a.limit === String(LIMIT))).toBe(true);
-    expect(answers[LIMIT]).toEqual({ status: 429, code: 'rate_limited', limit: String(LIMIT), retryAfter: expect.stringMatching(/^\d+$/) });
+    expect(answers[LIMIT]).toEqual({
+      status: 429,
+      code: 'rate_limited',
+      limit: String(LIMIT),
+      retryAfter: expect.stringMatching(/^\d+$/),
+    });
 
     const second = await makeToken(person, { name: 'second' });
     expect((await second.agent.get('/api/v1/auth/me')).body.user.effective_plan).toBe('sprout');

@@ -15,7 +15,14 @@ describe.each(databases)('request pipeline (%s)', (kind) => {
   afterAll(async () => t.stop());
 
   function expectErrorBody(body: any, code: string) {
-    expect(body).toEqual({ error: { code, message: expect.any(String), request_id: expect.any(String), ...(body.error.details ? { details: expect.any(Array) } : {}) } });
+    expect(body).toEqual({
+      error: {
+        code,
+        message: expect.any(String),
+        request_id: expect.any(String),
+        ...(body.error.details ? { details: expect.any(Array) } : {}),
+      },
+    });
   }
 
   it('answers every failure with the CONTRACT error body', async () => {
@@ -63,19 +70,37 @@ describe.each(databases)('request pipeline (%s)', (kind) => {
 
   it('checks X-Service-User before any data access', async () => {
     const other = await makeUser(t.url);
-    const mismatch = await agent.post('/api/v1/trees', { name: 'guarded' }, { headers: { 'x-service-user': other.user.id } });
+    const mismatch = await agent.post(
+      '/api/v1/trees',
+      { name: 'guarded' },
+      { headers: { 'x-service-user': other.user.id } },
+    );
     expect(mismatch.status).toBe(409);
     expect(mismatch.body.error.code).toBe('account_mismatch');
     expect((await agent.get('/api/v1/trees', { headers: { 'x-service-user': other.user.id } })).status).toBe(409);
-    expect((await agent.get('/api/v1/trees?limit=200')).body.items.some((tr: any) => tr.name === 'guarded')).toBe(false);
+    expect((await agent.get('/api/v1/trees?limit=200')).body.items.some((tr: any) => tr.name === 'guarded')).toBe(
+      false,
+    );
     expect((await agent.get('/api/v1/trees', { headers: { 'x-service-user': person.user.id } })).status).toBe(200);
     expect((await agent.get('/api/v1/trees', { headers: { 'x-service-user': 'u'.repeat(161) } })).status).toBe(400);
-    const cookieKeyed = await person.browser.post('/api/v1/trees', { name: 'keyed' }, { headers: { 'idempotency-key': 'browser-key-1' } });
+    const cookieKeyed = await person.browser.post(
+      '/api/v1/trees',
+      { name: 'keyed' },
+      { headers: { 'idempotency-key': 'browser-key-1' } },
+    );
     expect(cookieKeyed.status).toBe(400);
     expect(cookieKeyed.body.error.code).toBe('account_guard_required');
-    const guarded = await person.browser.post('/api/v1/trees', { name: 'keyed' }, { headers: { 'idempotency-key': 'browser-key-1', 'x-service-user': person.user.id } });
+    const guarded = await person.browser.post(
+      '/api/v1/trees',
+      { name: 'keyed' },
+      { headers: { 'idempotency-key': 'browser-key-1', 'x-service-user': person.user.id } },
+    );
     expect(guarded.status).toBe(201);
-    const bearerKeyed = await agent.post('/api/v1/trees', { name: 'bearer keyed' }, { headers: { 'idempotency-key': 'bearer-key-1' } });
+    const bearerKeyed = await agent.post(
+      '/api/v1/trees',
+      { name: 'bearer keyed' },
+      { headers: { 'idempotency-key': 'bearer-key-1' } },
+    );
     expect(bearerKeyed.status).toBe(201);
   });
 
@@ -88,7 +113,9 @@ describe.each(databases)('request pipeline (%s)', (kind) => {
 
   it('replays idempotent writes and creates once under concurrent duplicates', async () => {
     const headers = { 'idempotency-key': `dup-${Date.now()}` };
-    const answers = await Promise.all(Array.from({ length: 10 }, () => agent.post('/api/v1/trees', { name: 'once only' }, { headers })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => agent.post('/api/v1/trees', { name: 'once only' }, { headers })),
+    );
     const ids = new Set(answers.filter((a) => a.status === 201).map((a) => a.body.tree.id));
     expect(ids.size).toBe(1);
     for (const a of answers.filter((x) => x.status !== 201)) {
@@ -101,19 +128,28 @@ describe.each(databases)('request pipeline (%s)', (kind) => {
     expect(replay.body.tree.id).toBe([...ids][0]);
     const otherPath = await agent.post('/api/v1/projects', { tree_id: replay.body.tree.id, name: 'x' }, { headers });
     expect(otherPath.body.error.code).toBe('idempotency_conflict');
-    expect((await agent.post('/api/v1/trees', { name: 'x' }, { headers: { 'idempotency-key': 'short' } })).status).toBe(400);
-    expect((await agent.post('/api/v1/trees', { name: 'x' }, { headers: { 'idempotency-key': 'has spaces in it' } })).status).toBe(400);
+    expect((await agent.post('/api/v1/trees', { name: 'x' }, { headers: { 'idempotency-key': 'short' } })).status).toBe(
+      400,
+    );
+    expect(
+      (await agent.post('/api/v1/trees', { name: 'x' }, { headers: { 'idempotency-key': 'has spaces in it' } })).status,
+    ).toBe(400);
   });
 
   it('claims an Idempotency-Key only on the writes that take one, not on a read or a write that ignores keys', async () => {
-    const stored = async (key: string) => (await t.app.deps.db.selectFrom('idempotency_keys').select('key').where('key', '=', key).execute()).length;
+    const stored = async (key: string) =>
+      (await t.app.deps.db.selectFrom('idempotency_keys').select('key').where('key', '=', key).execute()).length;
     const read = `read-${Date.now()}`;
     expect((await agent.get('/api/v1/trees', { headers: { 'idempotency-key': read } })).status).toBe(200);
     const ignored = `logout-${Date.now()}`;
     const leaving = await makeUser(t.url, t.app);
-    expect((await leaving.browser.post('/api/v1/auth/logout', {}, { headers: { 'idempotency-key': ignored } })).status).toBe(200);
+    expect(
+      (await leaving.browser.post('/api/v1/auth/logout', {}, { headers: { 'idempotency-key': ignored } })).status,
+    ).toBe(200);
     const write = `write-${Date.now()}`;
-    expect((await agent.post('/api/v1/trees', { name: 'keyed' }, { headers: { 'idempotency-key': write } })).status).toBe(201);
+    expect(
+      (await agent.post('/api/v1/trees', { name: 'keyed' }, { headers: { 'idempotency-key': write } })).status,
+    ).toBe(201);
     expect([await stored(read), await stored(ignored), await stored(write)]).toEqual([0, 0, 1]);
   });
 

@@ -50,39 +50,57 @@ describe.each(databases)('project parents under concurrency and bad data (%s)', 
     expect((await agent.get(`/api/v1/trees/${tree.id}`)).status).toBe(200);
   });
 
-  it('parallel moves across trees in opposite directions neither deadlock nor split a subtree', { timeout: 60_000 }, async () => {
-    const left = await makeTree(agent);
-    const right = await makeTree(agent);
-    for (let round = 0; round < 10; round++) {
-      const top = await makeProject(agent, left.id);
-      const child = await makeProject(agent, left.id, { parent_id: top.id });
-      const task = await makeTask(agent, left.id, { project_id: child.id });
-      const carried = await makeTask(agent, left.id, { project_id: child.id });
-      const other = await makeTask(agent, right.id);
-      const answers = await Promise.all([
-        agent.patch(`/api/v1/projects/${top.id}`, { tree_id: right.id }),
-        agent.patch(`/api/v1/tasks/${other.id}`, { tree_id: left.id }),
-        agent.patch(`/api/v1/tasks/${task.id}`, { project_id: null }),
-        // An edit of another field must not put the task back in the tree it read before the move.
-        agent.patch(`/api/v1/tasks/${carried.id}`, { title: `renamed ${round}` }),
-      ]);
-      expect(answers.map((x) => x.status), `round ${round}`).toEqual([200, 200, 200, 200]);
-      expect((await agent.get(`/api/v1/tasks/${carried.id}`)).body.task).toMatchObject({ tree_id: right.id, title: `renamed ${round}` });
-      const childNow = (await agent.get(`/api/v1/projects/${child.id}`)).body.project;
-      expect(childNow.tree_id).toBe(right.id);
-      // The task either left its project before the move (and stayed) or moved with it.
-      const taskNow = (await agent.get(`/api/v1/tasks/${task.id}`)).body.task;
-      expect(taskNow.project_id).toBeNull();
-      expect(taskNow.tree_id === left.id || taskNow.tree_id === right.id).toBe(true);
-    }
-    for (const tree of [left, right]) {
-      const { tree: counted } = (await agent.get(`/api/v1/trees/${tree.id}`)).body;
-      const rows = await t.app.deps.db.selectFrom('tasks').select('id').where('tree_id', '=', tree.id).execute();
-      const projects = await t.app.deps.db.selectFrom('projects').select('id').where('tree_id', '=', tree.id).execute();
-      const stored = await t.app.deps.db.selectFrom('trees').select(['task_count', 'project_count']).where('id', '=', counted.id).executeTakeFirstOrThrow();
-      expect(stored).toEqual({ task_count: rows.length, project_count: projects.length });
-    }
-  });
+  it(
+    'parallel moves across trees in opposite directions neither deadlock nor split a subtree',
+    { timeout: 60_000 },
+    async () => {
+      const left = await makeTree(agent);
+      const right = await makeTree(agent);
+      for (let round = 0; round < 10; round++) {
+        const top = await makeProject(agent, left.id);
+        const child = await makeProject(agent, left.id, { parent_id: top.id });
+        const task = await makeTask(agent, left.id, { project_id: child.id });
+        const carried = await makeTask(agent, left.id, { project_id: child.id });
+        const other = await makeTask(agent, right.id);
+        const answers = await Promise.all([
+          agent.patch(`/api/v1/projects/${top.id}`, { tree_id: right.id }),
+          agent.patch(`/api/v1/tasks/${other.id}`, { tree_id: left.id }),
+          agent.patch(`/api/v1/tasks/${task.id}`, { project_id: null }),
+          // An edit of another field must not put the task back in the tree it read before the move.
+          agent.patch(`/api/v1/tasks/${carried.id}`, { title: `renamed ${round}` }),
+        ]);
+        expect(
+          answers.map((x) => x.status),
+          `round ${round}`,
+        ).toEqual([200, 200, 200, 200]);
+        expect((await agent.get(`/api/v1/tasks/${carried.id}`)).body.task).toMatchObject({
+          tree_id: right.id,
+          title: `renamed ${round}`,
+        });
+        const childNow = (await agent.get(`/api/v1/projects/${child.id}`)).body.project;
+        expect(childNow.tree_id).toBe(right.id);
+        // The task either left its project before the move (and stayed) or moved with it.
+        const taskNow = (await agent.get(`/api/v1/tasks/${task.id}`)).body.task;
+        expect(taskNow.project_id).toBeNull();
+        expect(taskNow.tree_id === left.id || taskNow.tree_id === right.id).toBe(true);
+      }
+      for (const tree of [left, right]) {
+        const { tree: counted } = (await agent.get(`/api/v1/trees/${tree.id}`)).body;
+        const rows = await t.app.deps.db.selectFrom('tasks').select('id').where('tree_id', '=', tree.id).execute();
+        const projects = await t.app.deps.db
+          .selectFrom('projects')
+          .select('id')
+          .where('tree_id', '=', tree.id)
+          .execute();
+        const stored = await t.app.deps.db
+          .selectFrom('trees')
+          .select(['task_count', 'project_count'])
+          .where('id', '=', counted.id)
+          .executeTakeFirstOrThrow();
+        expect(stored).toEqual({ task_count: rows.length, project_count: projects.length });
+      }
+    },
+  );
 });
 
 // In a server process of its own: on SQLite a looping query would block the event loop that

@@ -13,7 +13,12 @@ function importCsv(client: Client, treeId: string, csv: string) {
 }
 
 /** A chain of `levels` projects made through the API, top first. */
-async function chainThroughApi(client: Client, treeId: string, levels: number, under: string | null = null): Promise<string[]> {
+async function chainThroughApi(
+  client: Client,
+  treeId: string,
+  levels: number,
+  under: string | null = null,
+): Promise<string[]> {
   const ids: string[] = [];
   let parent = under;
   for (let level = 1; level <= levels; level++) {
@@ -32,18 +37,38 @@ async function plantChain(db: Db, tree: { id: string; owner_id: string }, levels
   const now = nowIso();
   const ids = Array.from({ length: levels }, () => newId('prj'));
   const rows = ids.map((id, i) => ({
-    id, owner_id: tree.owner_id, tree_id: tree.id, parent_id: i === 0 ? null : ids[i - 1]!, name: `L${i + 1}`,
-    description: '', color: '#2e7d32', position: 0, created_at: now, updated_at: now,
+    id,
+    owner_id: tree.owner_id,
+    tree_id: tree.id,
+    parent_id: i === 0 ? null : ids[i - 1]!,
+    name: `L${i + 1}`,
+    description: '',
+    color: '#2e7d32',
+    position: 0,
+    created_at: now,
+    updated_at: now,
   }));
-  for (let start = 0; start < rows.length; start += 200) await db.insertInto('projects').values(rows.slice(start, start + 200)).execute();
-  await db.updateTable('trees').set((eb) => ({ project_count: eb('project_count', '+', levels) })).where('id', '=', tree.id).execute();
+  for (let start = 0; start < rows.length; start += 200)
+    await db
+      .insertInto('projects')
+      .values(rows.slice(start, start + 200))
+      .execute();
+  await db
+    .updateTable('trees')
+    .set((eb) => ({ project_count: eb('project_count', '+', levels) }))
+    .where('id', '=', tree.id)
+    .execute();
   return ids;
 }
 
 async function leftInStore(db: Db, column: 'tree_id' | 'owner_id', value: string): Promise<number[]> {
   const counts = [];
   for (const table of ['projects', 'tasks', 'history'] as const) {
-    const { n } = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where(column, '=', value).executeTakeFirstOrThrow();
+    const { n } = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(column, '=', value)
+      .executeTakeFirstOrThrow();
     counts.push(Number(n));
   }
   return counts;
@@ -67,47 +92,69 @@ describe.each(databases)('project nesting depth (%s)', (kind) => {
   it('creates projects 64 levels deep and refuses the 65th', { timeout: 60_000 }, async () => {
     const tree = await makeTree(owner.browser);
     const chain = await chainThroughApi(owner.browser, tree.id, MAX);
-    expectTooDeep(await owner.browser.post('/api/v1/projects', { tree_id: tree.id, name: 'L65', parent_id: chain.at(-1) }));
+    expectTooDeep(
+      await owner.browser.post('/api/v1/projects', { tree_id: tree.id, name: 'L65', parent_id: chain.at(-1) }),
+    );
     expect((await owner.browser.get(`/api/v1/projects?tree_id=${tree.id}&limit=100`)).body.items).toHaveLength(MAX);
     // One level up there is room.
-    expect((await owner.browser.post('/api/v1/projects', { tree_id: tree.id, name: 'L64b', parent_id: chain.at(-2) })).status).toBe(201);
+    expect(
+      (await owner.browser.post('/api/v1/projects', { tree_id: tree.id, name: 'L64b', parent_id: chain.at(-2) }))
+        .status,
+    ).toBe(201);
   });
 
-  it('refuses a move whose subtree would reach below level 64, in the tree and across trees', { timeout: 60_000 }, async () => {
-    const tree = await makeTree(owner.browser);
-    const chain = await chainThroughApi(owner.browser, tree.id, MAX - 2);
-    // A subtree three levels tall: its deepest project counts, not only the one moved.
-    const [top, middle] = await chainThroughApi(owner.browser, tree.id, 3);
-    expectTooDeep(await owner.browser.patch(`/api/v1/projects/${top}`, { parent_id: chain.at(-1) }));
-    expect((await owner.browser.get(`/api/v1/projects/${top}`)).body.project.parent_id).toBeNull();
-    // Two levels tall fit exactly: 62 + 2 = 64.
-    expect((await owner.browser.patch(`/api/v1/projects/${middle}`, { parent_id: chain.at(-1) })).status).toBe(200);
+  it(
+    'refuses a move whose subtree would reach below level 64, in the tree and across trees',
+    { timeout: 60_000 },
+    async () => {
+      const tree = await makeTree(owner.browser);
+      const chain = await chainThroughApi(owner.browser, tree.id, MAX - 2);
+      // A subtree three levels tall: its deepest project counts, not only the one moved.
+      const [top, middle] = await chainThroughApi(owner.browser, tree.id, 3);
+      expectTooDeep(await owner.browser.patch(`/api/v1/projects/${top}`, { parent_id: chain.at(-1) }));
+      expect((await owner.browser.get(`/api/v1/projects/${top}`)).body.project.parent_id).toBeNull();
+      // Two levels tall fit exactly: 62 + 2 = 64.
+      expect((await owner.browser.patch(`/api/v1/projects/${middle}`, { parent_id: chain.at(-1) })).status).toBe(200);
 
-    const other = await makeTree(owner.browser);
-    const [otherTop] = await chainThroughApi(owner.browser, other.id, 3);
-    expectTooDeep(await owner.browser.patch(`/api/v1/projects/${otherTop}`, { tree_id: tree.id, parent_id: chain.at(-1) }));
-    expect((await owner.browser.get(`/api/v1/projects/${otherTop}`)).body.project.tree_id).toBe(other.id);
-    expect((await owner.browser.patch(`/api/v1/projects/${otherTop}`, { tree_id: tree.id, parent_id: chain.at(-2) })).status).toBe(200);
-  });
+      const other = await makeTree(owner.browser);
+      const [otherTop] = await chainThroughApi(owner.browser, other.id, 3);
+      expectTooDeep(
+        await owner.browser.patch(`/api/v1/projects/${otherTop}`, { tree_id: tree.id, parent_id: chain.at(-1) }),
+      );
+      expect((await owner.browser.get(`/api/v1/projects/${otherTop}`)).body.project.tree_id).toBe(other.id);
+      expect(
+        (await owner.browser.patch(`/api/v1/projects/${otherTop}`, { tree_id: tree.id, parent_id: chain.at(-2) }))
+          .status,
+      ).toBe(200);
+    },
+  );
 
-  it('imports a 64-level path and refuses a deeper one, naming its row, importing nothing', { timeout: 60_000 }, async () => {
-    const tree = await makeTree(owner.browser);
-    const path = (levels: number) => Array.from({ length: levels }, (_, i) => `P${i + 1}`).join('/');
-    const accepted = await importCsv(owner.browser, tree.id, `title,project\nDeep enough,${path(MAX)}\n`);
-    expect(accepted.status, accepted.text).toBe(201);
-    expect(accepted.body.created).toEqual({ projects: MAX, tasks: 1 });
+  it(
+    'imports a 64-level path and refuses a deeper one, naming its row, importing nothing',
+    { timeout: 60_000 },
+    async () => {
+      const tree = await makeTree(owner.browser);
+      const path = (levels: number) => Array.from({ length: levels }, (_, i) => `P${i + 1}`).join('/');
+      const accepted = await importCsv(owner.browser, tree.id, `title,project\nDeep enough,${path(MAX)}\n`);
+      expect(accepted.status, accepted.text).toBe(201);
+      expect(accepted.body.created).toEqual({ projects: MAX, tasks: 1 });
 
-    const fresh = await makeTree(owner.browser);
-    const refused = await importCsv(owner.browser, fresh.id, `title,project\nFine,A/B\nToo deep,${path(MAX + 1)}\nMuch too deep,${path(1001)}\n`);
-    expect(refused.status, refused.text).toBe(400);
-    expect(refused.body.error.code).toBe('validation_failed');
-    expect(refused.body.error.details).toEqual([
-      { row: 3, column: 'project', message: expect.stringContaining(`${MAX + 1} levels deep; at most ${MAX}`) },
-      { row: 4, column: 'project', message: expect.stringContaining(`1001 levels deep; at most ${MAX}`) },
-    ]);
-    const snapshot = (await owner.browser.get(`/api/v1/trees/${fresh.id}`)).body;
-    expect([snapshot.projects.length, snapshot.tasks.length]).toEqual([0, 0]);
-  });
+      const fresh = await makeTree(owner.browser);
+      const refused = await importCsv(
+        owner.browser,
+        fresh.id,
+        `title,project\nFine,A/B\nToo deep,${path(MAX + 1)}\nMuch too deep,${path(1001)}\n`,
+      );
+      expect(refused.status, refused.text).toBe(400);
+      expect(refused.body.error.code).toBe('validation_failed');
+      expect(refused.body.error.details).toEqual([
+        { row: 3, column: 'project', message: expect.stringContaining(`${MAX + 1} levels deep; at most ${MAX}`) },
+        { row: 4, column: 'project', message: expect.stringContaining(`1001 levels deep; at most ${MAX}`) },
+      ]);
+      const snapshot = (await owner.browser.get(`/api/v1/trees/${fresh.id}`)).body;
+      expect([snapshot.projects.length, snapshot.tasks.length]).toEqual([0, 0]);
+    },
+  );
 });
 
 // Trees made before the limit: deletes take them whole, whatever their depth, on both databases.
@@ -144,7 +191,11 @@ describe.each(databases)('deleting 1,001 levels of projects (%s)', (kind) => {
     const snapshot = (await owner.browser.get(`/api/v1/trees/${tree.id}`)).body;
     expect(snapshot.projects.map((p: any) => p.id)).toEqual([kept.id]);
     expect(snapshot.tasks).toEqual([]);
-    const counts = await t.app.deps.db.selectFrom('trees').select(['project_count', 'task_count']).where('id', '=', tree.id).executeTakeFirstOrThrow();
+    const counts = await t.app.deps.db
+      .selectFrom('trees')
+      .select(['project_count', 'task_count'])
+      .where('id', '=', tree.id)
+      .executeTakeFirstOrThrow();
     expect(counts).toEqual({ project_count: 1, task_count: 0 });
   });
 

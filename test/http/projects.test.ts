@@ -18,10 +18,24 @@ describe.each(databases)('projects (%s)', (kind) => {
     const answer = await agent.post('/api/v1/projects', { tree_id: tree.id, name: 'Beds' });
     expect(answer.status).toBe(201);
     expect(answer.body.project).toEqual({
-      id: expect.stringMatching(/^prj_/), tree_id: tree.id, parent_id: null, name: 'Beds', description: '', color: '#6b8e23', position: 0,
-      created_at: expect.any(String), updated_at: expect.any(String),
+      id: expect.stringMatching(/^prj_/),
+      tree_id: tree.id,
+      parent_id: null,
+      name: 'Beds',
+      description: '',
+      color: '#6b8e23',
+      position: 0,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
-    for (const bad of [{ name: '' }, { name: 'p'.repeat(161) }, { description: 'd'.repeat(10_001) }, { color: '#zzzzzz' }, { position: -1 }, { extra: 1 }]) {
+    for (const bad of [
+      { name: '' },
+      { name: 'p'.repeat(161) },
+      { description: 'd'.repeat(10_001) },
+      { color: '#zzzzzz' },
+      { position: -1 },
+      { extra: 1 },
+    ]) {
       const refused = await agent.post('/api/v1/projects', { tree_id: tree.id, name: 'ok', ...bad });
       expect(refused.status, JSON.stringify(bad).slice(0, 60)).toBe(400);
     }
@@ -36,7 +50,9 @@ describe.each(databases)('projects (%s)', (kind) => {
     const b = await makeProject(agent, tree.id, { name: 'B', parent_id: a.id });
     const c = await makeProject(agent, tree.id, { name: 'C', parent_id: b.id });
     const elsewhere = await makeProject(agent, other.id);
-    expect((await agent.post('/api/v1/projects', { tree_id: tree.id, name: 'x', parent_id: elsewhere.id })).body.error.code).toBe('conflict');
+    expect(
+      (await agent.post('/api/v1/projects', { tree_id: tree.id, name: 'x', parent_id: elsewhere.id })).body.error.code,
+    ).toBe('conflict');
     for (const parent of [a.id, b.id, c.id]) {
       const cycle = await agent.patch(`/api/v1/projects/${a.id}`, { parent_id: parent });
       expect(cycle.status).toBe(409);
@@ -55,8 +71,14 @@ describe.each(databases)('projects (%s)', (kind) => {
     const stays = await makeTask(agent, from.id);
     const moved = await agent.patch(`/api/v1/projects/${top.id}`, { tree_id: to.id });
     expect(moved.body.project).toMatchObject({ tree_id: to.id, parent_id: null });
-    expect((await agent.get(`/api/v1/projects/${child.id}`)).body.project).toMatchObject({ tree_id: to.id, parent_id: top.id });
-    expect((await agent.get(`/api/v1/tasks/${task.id}`)).body.task).toMatchObject({ tree_id: to.id, project_id: child.id });
+    expect((await agent.get(`/api/v1/projects/${child.id}`)).body.project).toMatchObject({
+      tree_id: to.id,
+      parent_id: top.id,
+    });
+    expect((await agent.get(`/api/v1/tasks/${task.id}`)).body.task).toMatchObject({
+      tree_id: to.id,
+      project_id: child.id,
+    });
     expect((await agent.get(`/api/v1/tasks/${stays.id}`)).body.task.tree_id).toBe(from.id);
     const snapshot = (await agent.get(`/api/v1/trees/${to.id}`)).body;
     expect(snapshot.projects.map((p: any) => p.id).sort()).toEqual([top.id, child.id].sort());

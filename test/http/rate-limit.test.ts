@@ -5,7 +5,9 @@ import { makeToken, makeUser } from '../helpers/factories.js';
 
 async function spend(client: Client, count: number): Promise<void> {
   for (let i = 0; i < count; i += 50) {
-    const answers = await Promise.all(Array.from({ length: Math.min(50, count - i) }, () => client.get('/api/v1/auth/me')));
+    const answers = await Promise.all(
+      Array.from({ length: Math.min(50, count - i) }, () => client.get('/api/v1/auth/me')),
+    );
     for (const a of answers) expect(a.status).toBe(200);
   }
 }

@@ -50,11 +50,20 @@ describe('request loggers made on first use', () => {
     await app.inject({ url: '/talks', headers: { 'x-request-id': 'talking-1' } });
     await app.inject({ url: '/quiet', headers: { 'x-request-id': 'quiet-1' } });
     await app.close();
-    expect(lines.filter((l) => l.reqId === 'talking-1').map((l) => l.msg)).toEqual(['first word', 'from a child', 'second word', 'request completed']);
+    expect(lines.filter((l) => l.reqId === 'talking-1').map((l) => l.msg)).toEqual([
+      'first word',
+      'from a child',
+      'second word',
+      'request completed',
+    ]);
     expect(lines.find((l) => l.msg === 'first word')).toMatchObject({ level: 40, step: 1 });
     expect(lines.find((l) => l.msg === 'from a child')).toMatchObject({ part: 'inner' });
     expect(lines.filter((l) => l.reqId === 'quiet-1')).toEqual([
-      expect.objectContaining({ msg: 'request completed', req: { id: 'quiet-1', method: 'GET', path: '/quiet' }, res: { status: 200 } }),
+      expect.objectContaining({
+        msg: 'request completed',
+        req: { id: 'quiet-1', method: 'GET', path: '/quiet' },
+        res: { status: 200 },
+      }),
     ]);
   });
 
@@ -83,7 +92,14 @@ describe('request loggers made on first use', () => {
     const rendered = capture();
     const { logger } = loggingOptions('info', rendered.stream) as { logger: pino.LoggerOptions };
     const reference = pino({ level: 'info', serializers: logger.serializers }, rendered.stream);
-    reference.child({ reqId: 'access-1' }).info({ req: { id: 'access-1', method: 'GET', url: '/quiet?q=search-term-marker' }, res: { statusCode: 200 }, responseTime: ours.responseTime }, 'request completed');
+    reference.child({ reqId: 'access-1' }).info(
+      {
+        req: { id: 'access-1', method: 'GET', url: '/quiet?q=search-term-marker' },
+        res: { statusCode: 200 },
+        responseTime: ours.responseTime,
+      },
+      'request completed',
+    );
     await new Promise((resolve) => setImmediate(resolve));
     const theirs = rendered.lines[0]!;
     expect(Object.keys(ours)).toEqual(Object.keys(theirs));
@@ -106,8 +122,17 @@ describe('request loggers made on first use', () => {
   });
 
   it('print milliseconds to the microsecond from integers', () => {
-    expect([0, 0.0004, 0.0005, 0.007, 0.07, 0.6822449999999662, 1, 12.3456, 999.9996].map(millis))
-      .toEqual(['0.000', '0.000', '0.001', '0.007', '0.070', '0.682', '1.000', '12.346', '1000.000']);
+    expect([0, 0.0004, 0.0005, 0.007, 0.07, 0.6822449999999662, 1, 12.3456, 999.9996].map(millis)).toEqual([
+      '0.000',
+      '0.000',
+      '0.001',
+      '0.007',
+      '0.070',
+      '0.682',
+      '1.000',
+      '12.346',
+      '1000.000',
+    ]);
   });
 
   it('write no access line below info', async () => {

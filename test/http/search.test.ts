@@ -26,7 +26,10 @@ describe.each(databases)('search (%s)', (kind) => {
       reversed: { title: 'brown the quick fox' },
     };
     for (const [key, fields] of Object.entries(fixtures)) made[key] = await makeTask(agent, tree.id, fields);
-    await makeTask(other, (await makeTree(other)).id, { title: 'привет from a stranger', notes: 'alpha beta gamma 100%' });
+    await makeTask(other, (await makeTree(other)).id, {
+      title: 'привет from a stranger',
+      notes: 'alpha beta gamma 100%',
+    });
   });
   afterAll(async () => t.stop());
 
@@ -81,7 +84,7 @@ describe.each(databases)('search (%s)', (kind) => {
     expect(await find('У')).toEqual([made.hello.id]);
   });
 
-  it('follows updates and deletes, filters by tree and never leaks another owner\'s tasks', async () => {
+  it("follows updates and deletes, filters by tree and never leaks another owner's tasks", async () => {
     const task = await makeTask(agent, tree.id, { title: 'ephemeral zebra' });
     expect(await find('zebra')).toEqual([task.id]);
     await agent.patch(`/api/v1/tasks/${task.id}`, { title: 'ephemeral okapi' });
@@ -112,7 +115,8 @@ describe.each(databases)('search (%s)', (kind) => {
   it('pages through indexed terms too, newest matches held back, with updated_since and short terms applied', async () => {
     const own = await makeTree(agent);
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await makeTask(agent, own.id, { title: `walrus ${i}`, text: i % 2 === 0 ? 'on ice' : 'at sea' })).id);
+    for (let i = 0; i < 5; i++)
+      ids.push((await makeTask(agent, own.id, { title: `walrus ${i}`, text: i % 2 === 0 ? 'on ice' : 'at sea' })).id);
     const page = (extra: string) => agent.get(`/api/v1/search?q=walrus&tree_id=${own.id}&limit=2${extra}`);
     const first = await page('');
     expect(first.body.items.map((x: any) => x.id)).toEqual(ids.slice(0, 2));

@@ -22,7 +22,8 @@ describe.each(databases)('sharing trees (%s)', (kind) => {
     const person = await makeUser(t.url, t.app, { plan, verified: true });
     const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: person.email, role });
     expect(invited.status, invited.text).toBe(201);
-    if (accept) expect((await person.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`)).status).toBe(200);
+    if (accept)
+      expect((await person.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`)).status).toBe(200);
     return { person, memberId: invited.body.member.id as string };
   }
 
@@ -37,7 +38,10 @@ describe.each(databases)('sharing trees (%s)', (kind) => {
   it('needs the owner on Grove to invite (403 plan_limit_reached, sharing)', async () => {
     const sprout = await makeUser(t.url, t.app, { plan: 'sprout' });
     const own = await makeTree(sprout.browser);
-    const answer = await sprout.browser.post(`/api/v1/trees/${own.id}/members`, { email: uniqueEmail(), role: 'viewer' });
+    const answer = await sprout.browser.post(`/api/v1/trees/${own.id}/members`, {
+      email: uniqueEmail(),
+      role: 'viewer',
+    });
     expect(answer.status).toBe(403);
     expect(answer.body.error.code).toBe('plan_limit_reached');
     expect(answer.body.error.details[0].limit).toBe('sharing');
@@ -45,16 +49,29 @@ describe.each(databases)('sharing trees (%s)', (kind) => {
 
   it('invites, binds an account with that verified email at once, and the member accepts', async () => {
     const bob = await makeUser(t.url, t.app, { verified: true });
-    const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: bob.email.toUpperCase(), role: 'editor' });
+    const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, {
+      email: bob.email.toUpperCase(),
+      role: 'editor',
+    });
     expect(invited.status).toBe(201);
     expect(invited.body.member).toEqual({
-      id: expect.stringMatching(/^mbr_/), tree_id: tree.id, user_id: bob.user.id, email: bob.email, role: 'editor', status: 'pending',
-      expires_at: null, invited_by: owner.user.id, created_at: expect.stringMatching(/Z$/), updated_at: expect.stringMatching(/Z$/),
+      id: expect.stringMatching(/^mbr_/),
+      tree_id: tree.id,
+      user_id: bob.user.id,
+      email: bob.email,
+      role: 'editor',
+      status: 'pending',
+      expires_at: null,
+      invited_by: owner.user.id,
+      created_at: expect.stringMatching(/Z$/),
+      updated_at: expect.stringMatching(/Z$/),
     });
     // Pending: the tree is not visible yet.
     expect((await bob.browser.get(`/api/v1/trees/${tree.id}`)).status).toBe(404);
     const invitations = await bob.browser.get('/api/v1/invitations');
-    expect(invitations.body.items).toEqual([{ ...invitations.body.items[0], id: invited.body.member.id, tree_name: 'Shared garden', status: 'pending' }]);
+    expect(invitations.body.items).toEqual([
+      { ...invitations.body.items[0], id: invited.body.member.id, tree_name: 'Shared garden', status: 'pending' },
+    ]);
     const accepted = await bob.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`);
     expect(accepted.status).toBe(200);
     expect(accepted.body.member.status).toBe('active');
@@ -76,7 +93,9 @@ describe.each(databases)('sharing trees (%s)', (kind) => {
     await verifyEmailByOperator(t.app.deps, email);
     const invitations = await carol.browser.get('/api/v1/invitations');
     expect(invitations.body.items.map((x: any) => x.id)).toEqual([invited.body.member.id]);
-    expect((await carol.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`)).body.member.user_id).toBe(carol.user.id);
+    expect((await carol.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`)).body.member.user_id).toBe(
+      carol.user.id,
+    );
     expect((await carol.browser.get(`/api/v1/tasks/${taskId}`)).status).toBe(200);
   });
 
@@ -95,7 +114,13 @@ describe.each(databases)('sharing trees (%s)', (kind) => {
 
   it('refuses bad emails, roles and unknown properties, writing nothing', async () => {
     const before = (await owner.browser.get(`/api/v1/trees/${tree.id}/members`)).body.items.length;
-    for (const body of [{ email: 'not-an-email', role: 'viewer' }, { email: uniqueEmail(), role: 'admin' }, { email: uniqueEmail() }, { email: uniqueEmail(), role: 'viewer', bogus: 1 }, { email: uniqueEmail(), role: 'viewer', expires_at: 'tomorrow' }]) {
+    for (const body of [
+      { email: 'not-an-email', role: 'viewer' },
+      { email: uniqueEmail(), role: 'admin' },
+      { email: uniqueEmail() },
+      { email: uniqueEmail(), role: 'viewer', bogus: 1 },
+      { email: uniqueEmail(), role: 'viewer', expires_at: 'tomorrow' },
+    ]) {
       const answer = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.body.error.code).toBe('validation_failed');
@@ -124,7 +149,9 @@ describe.each(databases)('sharing trees (%s)', (kind) => {
       expect(answer.body.error.code).toBe('forbidden');
     }
     expect((await viewer.browser.get(`/api/v1/tasks/${taskId}`)).status).toBe(200);
-    expect((await viewer.browser.get(`/api/v1/tasks?tree_id=${tree.id}`)).body.items.map((x: any) => x.id)).toContain(taskId);
+    expect((await viewer.browser.get(`/api/v1/tasks?tree_id=${tree.id}`)).body.items.map((x: any) => x.id)).toContain(
+      taskId,
+    );
     expect((await viewer.browser.get('/api/v1/search?q=apple')).body.items.map((x: any) => x.id)).toEqual([taskId]);
     expect((await viewer.browser.get(`/api/v1/trees/${tree.id}/export`)).status).toBe(200);
     // A plan limit of a shared tree is the owner's: the editor's own Sprout is not what counts.
@@ -132,7 +159,7 @@ describe.each(databases)('sharing trees (%s)', (kind) => {
     expect(project.tree_id).toBe(tree.id);
   });
 
-  it('makes a revoked member\'s 404 byte-identical to an unknown id\'s, on every door', async () => {
+  it("makes a revoked member's 404 byte-identical to an unknown id's, on every door", async () => {
     const { person, memberId } = await member('editor');
     const { agent } = await makeToken(person, { scopes: ['read'] });
     expect((await agent.get(`/api/v1/tasks/${taskId}`)).status).toBe(200);
@@ -155,9 +182,15 @@ describe.each(databases)('sharing trees (%s)', (kind) => {
     const { person: revoked, memberId: revokedId } = await member('editor');
     await owner.browser.delete(`/api/v1/members/${revokedId}`);
     const expiredPerson = await makeUser(t.url, t.app, { verified: true });
-    const expiredInvite = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: expiredPerson.email, role: 'editor', expires_at: '2030-01-01T00:00:00Z' });
+    const expiredInvite = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, {
+      email: expiredPerson.email,
+      role: 'editor',
+      expires_at: '2030-01-01T00:00:00Z',
+    });
     await expiredPerson.browser.post(`/api/v1/invitations/${expiredInvite.body.member.id}/accept`);
-    await owner.browser.patch(`/api/v1/members/${expiredInvite.body.member.id}`, { expires_at: '2020-01-01T00:00:00Z' });
+    await owner.browser.patch(`/api/v1/members/${expiredInvite.body.member.id}`, {
+      expires_at: '2020-01-01T00:00:00Z',
+    });
     const stranger = await makeUser(t.url, t.app);
     const anonymous = (await makeUser(t.url)).browser;
     await anonymous.post('/api/v1/auth/logout');
@@ -176,7 +209,10 @@ describe.each(databases)('sharing trees (%s)', (kind) => {
       expect((await client.get(`/api/v1/trees/${tree.id}`)).status, `${who} read`).toBe(read);
       expect((await client.get(`/api/v1/tasks/${taskId}`)).status, `${who} task read`).toBe(read);
       expect((await client.get(`/api/v1/trees/${tree.id}/members`)).status, `${who} members`).toBe(read);
-      expect((await client.post('/api/v1/tasks', { tree_id: tree.id, title: `by ${who}` })).status, `${who} write`).toBe(write);
+      expect(
+        (await client.post('/api/v1/tasks', { tree_id: tree.id, title: `by ${who}` })).status,
+        `${who} write`,
+      ).toBe(write);
     }
     const members = (await owner.browser.get(`/api/v1/trees/${tree.id}/members`)).body.items;
     expect(members.find((m: any) => m.id === expiredInvite.body.member.id).status).toBe('expired');
@@ -208,7 +244,9 @@ describe.each(databases)('sharing trees (%s)', (kind) => {
     expect(left.body.member.status).toBe('revoked');
     expect((await person.browser.get(`/api/v1/trees/${tree.id}`)).status).toBe(404);
     const { person: invitee, memberId: invitation } = await member('viewer', false);
-    expect((await invitee.browser.post(`/api/v1/invitations/${invitation}/decline`)).body.member.status).toBe('revoked');
+    expect((await invitee.browser.post(`/api/v1/invitations/${invitation}/decline`)).body.member.status).toBe(
+      'revoked',
+    );
     expect((await invitee.browser.post(`/api/v1/invitations/${invitation}/accept`)).status).toBe(404);
   });
 });

@@ -32,11 +32,16 @@ describe.each(databases)('speech without a provider (%s)', (kind) => {
     const person = await makeUser(t.url, t.app, { plan: 'sprout' });
     const agent = (await makeToken(person)).agent;
     expect((await agent.get('/api/v1/speech/status')).body).toEqual({
-      configured: false, provider: null, max_bytes: 26_214_400, formats: expect.arrayContaining(['mp3', 'wav', 'webm']),
+      configured: false,
+      provider: null,
+      max_bytes: 26_214_400,
+      formats: expect.arrayContaining(['mp3', 'wav', 'webm']),
     });
     const tree = await makeTree(agent);
     const task = await makeTask(agent, tree.id);
-    const multipart = await upload(agent, `/api/v1/tasks/${task.id}/transcriptions`, [{ data: AUDIO, name: 'memo.wav' }]);
+    const multipart = await upload(agent, `/api/v1/tasks/${task.id}/transcriptions`, [
+      { data: AUDIO, name: 'memo.wav' },
+    ]);
     expect(multipart.status).toBe(503);
     expect(multipart.body.error.code).toBe('speech_unavailable');
     const { body } = await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: AUDIO, name: 'memo.wav' }]);
@@ -66,7 +71,13 @@ describe.each(storeMatrix)('speech jobs (%s, %s)', (kind, storeKind) => {
   beforeAll(async () => {
     provider = await startFakeSpeech(script);
     store = await startBlobStore(storeKind);
-    t = await startTestApp(kind, { ...store.env, SPEECH_API_URL: provider.url, SPEECH_API_KEY: 'sk-test-key', SPEECH_MODEL: 'whisper-test', SPEECH_TIMEOUT_SECONDS: '0.5' });
+    t = await startTestApp(kind, {
+      ...store.env,
+      SPEECH_API_URL: provider.url,
+      SPEECH_API_KEY: 'sk-test-key',
+      SPEECH_MODEL: 'whisper-test',
+      SPEECH_TIMEOUT_SECONDS: '0.5',
+    });
     t.app.deps.speech.retryBaseMs = 50;
     person = await makeUser(t.url, t.app, { plan: 'sprout' });
     agent = (await makeToken(person)).agent;
@@ -85,16 +96,34 @@ describe.each(storeMatrix)('speech jobs (%s, %s)', (kind, storeKind) => {
 
     const tree = await makeTree(agent);
     const task = await makeTask(agent, tree.id);
-    const created = await upload(agent, `/api/v1/tasks/${task.id}/transcriptions`, [{ data: AUDIO, name: 'memo.wav', type: 'audio/wav' }]);
+    const created = await upload(agent, `/api/v1/tasks/${task.id}/transcriptions`, [
+      { data: AUDIO, name: 'memo.wav', type: 'audio/wav' },
+    ]);
     expect(created.status).toBe(202);
     expect(created.body.job).toEqual({
-      id: expect.stringMatching(/^spj_/), task_id: task.id, attachment_id: expect.stringMatching(/^att_/), status: 'queued', transcript: null, error: null,
-      created_at: expect.any(String), updated_at: expect.any(String), finished_at: null,
+      id: expect.stringMatching(/^spj_/),
+      task_id: task.id,
+      attachment_id: expect.stringMatching(/^att_/),
+      status: 'queued',
+      transcript: null,
+      error: null,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      finished_at: null,
     });
     const job = await jobUntil(agent, created.body.job.id, finished);
-    expect(job).toMatchObject({ status: 'succeeded', transcript: `heard ${AUDIO.length} bytes`, error: null, finished_at: expect.any(String) });
+    expect(job).toMatchObject({
+      status: 'succeeded',
+      transcript: `heard ${AUDIO.length} bytes`,
+      error: null,
+      finished_at: expect.any(String),
+    });
     expect(provider.calls).toHaveLength(1);
-    expect(provider.calls[0]).toMatchObject({ authorization: 'Bearer sk-test-key', model: 'whisper-test', filename: 'memo.wav' });
+    expect(provider.calls[0]).toMatchObject({
+      authorization: 'Bearer sk-test-key',
+      model: 'whisper-test',
+      filename: 'memo.wav',
+    });
     expect(provider.calls[0]!.bytes.equals(AUDIO)).toBe(true);
 
     const attachments = await agent.get(`/api/v1/tasks/${task.id}/attachments`);
@@ -108,11 +137,15 @@ describe.each(storeMatrix)('speech jobs (%s, %s)', (kind, storeKind) => {
     const tree = await makeTree(agent);
     const task = await makeTask(agent, tree.id);
     const other = await makeTask(agent, tree.id);
-    const { body } = await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: AUDIO, name: 'call.mp3', type: 'audio/mpeg' }]);
+    const { body } = await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [
+      { data: AUDIO, name: 'call.mp3', type: 'audio/mpeg' },
+    ]);
     const created = await agent.post(`/api/v1/tasks/${task.id}/transcriptions`, { attachment_id: body.attachment.id });
     expect(created.status).toBe(202);
     expect((await jobUntil(agent, created.body.job.id, finished)).status).toBe('succeeded');
-    const wrongTask = await agent.post(`/api/v1/tasks/${other.id}/transcriptions`, { attachment_id: body.attachment.id });
+    const wrongTask = await agent.post(`/api/v1/tasks/${other.id}/transcriptions`, {
+      attachment_id: body.attachment.id,
+    });
     expect(wrongTask.status).toBe(409);
     for (const bad of [{}, { attachment_id: '' }, { attachment_id: 'att_x', extra: 1 }, { attachment_id: 5 }]) {
       expect((await agent.post(`/api/v1/tasks/${task.id}/transcriptions`, bad)).status, JSON.stringify(bad)).toBe(400);
@@ -122,8 +155,12 @@ describe.each(storeMatrix)('speech jobs (%s, %s)', (kind, storeKind) => {
     const eve = (await makeToken(mallory)).agent;
     const eveTree = await makeTree(eve);
     const eveTask = await makeTask(eve, eveTree.id);
-    expect((await eve.post(`/api/v1/tasks/${eveTask.id}/transcriptions`, { attachment_id: body.attachment.id })).status).toBe(404);
-    expect((await eve.post(`/api/v1/tasks/${task.id}/transcriptions`, { attachment_id: body.attachment.id })).status).toBe(404);
+    expect(
+      (await eve.post(`/api/v1/tasks/${eveTask.id}/transcriptions`, { attachment_id: body.attachment.id })).status,
+    ).toBe(404);
+    expect(
+      (await eve.post(`/api/v1/tasks/${task.id}/transcriptions`, { attachment_id: body.attachment.id })).status,
+    ).toBe(404);
     expect((await eve.get(`/api/v1/speech/jobs/${created.body.job.id}`)).status).toBe(404);
     expect((await eve.get(`/api/v1/tasks/${task.id}/transcriptions`)).status).toBe(404);
   });
@@ -132,7 +169,9 @@ describe.each(storeMatrix)('speech jobs (%s, %s)', (kind, storeKind) => {
     await withProvider(['ok']);
     const tree = await makeTree(agent);
     const task = await makeTask(agent, tree.id);
-    const created = await upload(agent, `/api/v1/tasks/${task.id}/transcriptions`, [{ data: AUDIO, name: 'memo.wav', type: 'audio/wav' }]);
+    const created = await upload(agent, `/api/v1/tasks/${task.id}/transcriptions`, [
+      { data: AUDIO, name: 'memo.wav', type: 'audio/wav' },
+    ]);
     const job = await jobUntil(agent, created.body.job.id, finished);
     expect(job.transcript).toEqual(expect.any(String));
 
@@ -141,7 +180,10 @@ describe.each(storeMatrix)('speech jobs (%s, %s)', (kind, storeKind) => {
     expect(audio.status).toBe(403);
     for (const path of [`/api/v1/speech/jobs/${job.id}`, `/api/v1/tasks/${task.id}/transcriptions`]) {
       const refused = await readOnly.get(path);
-      expect({ status: refused.status, code: refused.body.error?.code }, path).toEqual({ status: audio.status, code: audio.body.error.code });
+      expect({ status: refused.status, code: refused.body.error?.code }, path).toEqual({
+        status: audio.status,
+        code: audio.body.error.code,
+      });
       expect(refused.headers.get('www-authenticate'), path).toBe(audio.headers.get('www-authenticate'));
       expect(refused.text, path).not.toContain(job.transcript);
     }
@@ -176,7 +218,9 @@ describe.each(storeMatrix)('speech jobs (%s, %s)', (kind, storeKind) => {
   it('retries provider failures and timeouts, and fails on a refusal with a readable error', async () => {
     const tree = await makeTree(agent);
     const task = await makeTask(agent, tree.id);
-    const transcribe = async () => (await upload(agent, `/api/v1/tasks/${task.id}/transcriptions`, [{ data: AUDIO, name: 'memo.wav' }])).body.job.id as string;
+    const transcribe = async () =>
+      (await upload(agent, `/api/v1/tasks/${task.id}/transcriptions`, [{ data: AUDIO, name: 'memo.wav' }])).body.job
+        .id as string;
 
     await withProvider(['fail-500', 'ok']);
     const recovered = await jobUntil(agent, await transcribe(), finished);
@@ -190,7 +234,9 @@ describe.each(storeMatrix)('speech jobs (%s, %s)', (kind, storeKind) => {
     await withProvider(['refuse-400']);
     const refused = await jobUntil(agent, await transcribe(), finished);
     expect(refused).toMatchObject({ status: 'failed', transcript: null, finished_at: expect.any(String) });
-    expect(refused.error).toBe('The provider refused the audio (400): Invalid file format. Supported formats: mp3, wav.');
+    expect(refused.error).toBe(
+      'The provider refused the audio (400): Invalid file format. Supported formats: mp3, wav.',
+    );
     expect(provider.calls).toHaveLength(1);
 
     await withProvider(['fail-500']);
@@ -212,7 +258,8 @@ describe.each(storeMatrix)('speech jobs across restarts (%s, %s)', (kind, storeK
       const agent = (await makeToken(person)).agent;
       const tree = await makeTree(agent);
       const task = await makeTask(agent, tree.id);
-      const stopped = (await upload(agent, `/api/v1/tasks/${task.id}/transcriptions`, [{ data: AUDIO }])).body.job.id as string;
+      const stopped = (await upload(agent, `/api/v1/tasks/${task.id}/transcriptions`, [{ data: AUDIO }])).body.job
+        .id as string;
       await jobUntil(agent, stopped, (job) => job.status === 'running');
       await first.close();
 
@@ -220,13 +267,33 @@ describe.each(storeMatrix)('speech jobs across restarts (%s, %s)', (kind, storeK
       // its job running with a lease; seed one whose lease has run out.
       const probe = await startApp(env, { speech: { ...env.config.speech, apiUrl: null } });
       const { db } = probe.app.deps;
-      expect((await db.selectFrom('speech_jobs').select('status').where('id', '=', stopped).executeTakeFirstOrThrow()).status).toBe('queued');
+      expect(
+        (await db.selectFrom('speech_jobs').select('status').where('id', '=', stopped).executeTakeFirstOrThrow())
+          .status,
+      ).toBe('queued');
       const now = new Date().toISOString();
-      const attachment = await db.selectFrom('attachments').select('id').where('task_id', '=', task.id).executeTakeFirstOrThrow();
-      await db.insertInto('speech_jobs').values({
-        id: 'spj_crashed', owner_id: person.user.id, task_id: task.id, attachment_id: attachment.id, status: 'running', transcript: null, error: null,
-        attempts: 1, run_at: new Date(Date.now() - 1000).toISOString(), created_at: now, updated_at: now, finished_at: null,
-      }).execute();
+      const attachment = await db
+        .selectFrom('attachments')
+        .select('id')
+        .where('task_id', '=', task.id)
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('speech_jobs')
+        .values({
+          id: 'spj_crashed',
+          owner_id: person.user.id,
+          task_id: task.id,
+          attachment_id: attachment.id,
+          status: 'running',
+          transcript: null,
+          error: null,
+          attempts: 1,
+          run_at: new Date(Date.now() - 1000).toISOString(),
+          created_at: now,
+          updated_at: now,
+          finished_at: null,
+        })
+        .execute();
       await probe.close();
 
       provider.calls.splice(0);

@@ -38,14 +38,26 @@ describe.each(databases)('concurrent task creates sharing a commit (%s)', (kind)
   /** Makes `viewer` a viewer of the owner's tree (sharing needs the owner on Grove). */
   async function shareWithViewer(tree: string): Promise<void> {
     const invited = await owner.browser.post(`/api/v1/trees/${tree}/members`, { email: viewer.email, role: 'viewer' });
-    expect((await viewer.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`, { token: inviteToken(invited) })).status).toBe(200);
+    expect(
+      (
+        await viewer.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`, {
+          token: inviteToken(invited),
+        })
+      ).status,
+    ).toBe(200);
   }
 
   async function counted(tree: string): Promise<{ counter: number; tasks: number; history: number }> {
     const db = t.app.deps.db;
     const [row] = await db.selectFrom('trees').select('task_count').where('id', '=', tree).execute();
     const tasks = await db.selectFrom('tasks').select('id').where('tree_id', '=', tree).execute();
-    const history = await db.selectFrom('history').select('id').where('tree_id', '=', tree).where('entity', '=', 'task').where('action', '=', 'created').execute();
+    const history = await db
+      .selectFrom('history')
+      .select('id')
+      .where('tree_id', '=', tree)
+      .where('entity', '=', 'task')
+      .where('action', '=', 'created')
+      .execute();
     return { counter: row!.task_count, tasks: tasks.length, history: history.length };
   }
 
@@ -57,7 +69,11 @@ describe.each(databases)('concurrent task creates sharing a commit (%s)', (kind)
     const otherTreeProject = await makeProject(owner.browser, treeId);
     const project = await makeProject(owner.browser, tree);
     // The counter is what the limit reads: the tree is 5 tasks short of the Grove limit.
-    await t.app.deps.db.updateTable('trees').set({ task_count: limit - 5 }).where('id', '=', tree).execute();
+    await t.app.deps.db
+      .updateTable('trees')
+      .set({ task_count: limit - 5 })
+      .where('id', '=', tree)
+      .execute();
     const create = (actor: Actor, fields: Record<string, unknown>) =>
       createTask(t.app.deps, actor, { tree_id: tree, title: 'placeholder', ...fields }).then(
         (task) => ({ ok: true as const, task }),
@@ -66,7 +82,9 @@ describe.each(databases)('concurrent task creates sharing a commit (%s)', (kind)
     // All started in one tick: they share a transaction, failures interleaved with successes.
     const outcomes = await Promise.all([
       create(viewerActor, { title: 'by a viewer' }),
-      ...Array.from({ length: 6 }, (_, i) => create(ownerActor, { title: `batched marigold ${i}`, project_id: project.id })),
+      ...Array.from({ length: 6 }, (_, i) =>
+        create(ownerActor, { title: `batched marigold ${i}`, project_id: project.id }),
+      ),
       create(ownerActor, { title: 'foreign project', project_id: foreignProject.id }),
       create(ownerActor, { title: 'project of another tree', project_id: otherTreeProject.id }),
       ...Array.from({ length: 6 }, (_, i) => create(ownerActor, { title: `batched marigold ${i + 6}` })),
@@ -77,7 +95,9 @@ describe.each(databases)('concurrent task creates sharing a commit (%s)', (kind)
     const creates = [...outcomes.slice(1, 7), ...outcomes.slice(9)];
     const made = creates.flatMap((o) => (o.ok ? [o.task] : []));
     expect(made).toHaveLength(5);
-    expect(creates.filter((o) => !o.ok).map((o) => (o.ok ? null : o.code))).toEqual(Array(7).fill('plan_limit_reached'));
+    expect(creates.filter((o) => !o.ok).map((o) => (o.ok ? null : o.code))).toEqual(
+      Array(7).fill('plan_limit_reached'),
+    );
     // The first five in arrival order won, each placed after the one before it.
     expect(made.map((task) => task.title)).toEqual([0, 1, 2, 3, 4].map((i) => `batched marigold ${i}`));
     expect(made.map((task) => task.position)).toEqual([0, 1, 2, 3, 4]);
@@ -92,7 +112,9 @@ describe.each(databases)('concurrent task creates sharing a commit (%s)', (kind)
     const tree = (await makeTree(owner.browser)).id;
     // Over twice the 32 of a batch, all started in one tick.
     const titles = Array.from({ length: 70 }, (_, i) => `task ${i}`);
-    const created = await Promise.all(titles.map((title) => createTask(t.app.deps, ownerActor, { tree_id: tree, title })));
+    const created = await Promise.all(
+      titles.map((title) => createTask(t.app.deps, ownerActor, { tree_id: tree, title })),
+    );
     expect(created.map((task) => task.title)).toEqual(titles);
     expect(new Set(created.map((task) => task.position)).size).toBe(70);
     expect(await counted(tree)).toEqual({ counter: 70, tasks: 70, history: 70 });
@@ -100,12 +122,19 @@ describe.each(databases)('concurrent task creates sharing a commit (%s)', (kind)
 
   it('answers the same over HTTP: 20 parallel creates all commit, each with its history entry', async () => {
     const tree = (await makeTree(owner.browser)).id;
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => agent.post('/api/v1/tasks', { tree_id: tree, title: `parallel tulip ${i}` })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        agent.post('/api/v1/tasks', { tree_id: tree, title: `parallel tulip ${i}` }),
+      ),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(201));
     expect(new Set(answers.map((a) => a.body.task.position)).size).toBe(20);
     expect(await counted(tree)).toEqual({ counter: 20, tasks: 20, history: 20 });
     const history = await owner.browser.get(`/api/v1/trees/${tree}/history?limit=100`);
-    const logged = history.body.items.filter((h: { entity: string }) => h.entity === 'task').map((h: { entity_id: string }) => h.entity_id).sort();
+    const logged = history.body.items
+      .filter((h: { entity: string }) => h.entity === 'task')
+      .map((h: { entity_id: string }) => h.entity_id)
+      .sort();
     expect(logged).toEqual(answers.map((a) => a.body.task.id).sort());
     const found = await agent.get(`/api/v1/search?q=${encodeURIComponent('parallel tulip')}&tree_id=${tree}&limit=100`);
     expect(found.body.items).toHaveLength(20);
@@ -114,12 +143,14 @@ describe.each(databases)('concurrent task creates sharing a commit (%s)', (kind)
   it('creates once for an Idempotency-Key sent three times at once, replays it, and refuses it with another body', async () => {
     const tree = (await makeTree(owner.browser)).id;
     const key = `batch-key-${kind}-0001`;
-    const send = (title: string) => agent.request('POST', '/api/v1/tasks', { body: { tree_id: tree, title }, headers: { 'idempotency-key': key } });
+    const send = (title: string) =>
+      agent.request('POST', '/api/v1/tasks', { body: { tree_id: tree, title }, headers: { 'idempotency-key': key } });
     const first = await Promise.all([send('only once'), send('only once'), send('only once')]);
     const created = first.filter((a) => a.status === 201);
     expect(created.length).toBeGreaterThanOrEqual(1);
     // The others wait for the first (409 idempotency_in_progress) or replay its answer.
-    for (const answer of first.filter((a) => a.status !== 201)) expect(answer.body.error.code).toBe('idempotency_in_progress');
+    for (const answer of first.filter((a) => a.status !== 201))
+      expect(answer.body.error.code).toBe('idempotency_in_progress');
     expect(new Set(created.map((a) => a.body.task.id)).size).toBe(1);
     const replay = await send('only once');
     expect(replay.status).toBe(201);

@@ -26,14 +26,17 @@ describe.each(databases)('versioned task ETags (%s)', (kind) => {
   });
   afterAll(async () => t.stop());
 
-  const read = (client: Client, id: string, etag?: string) => client.get(`/api/v1/tasks/${id}`, etag === undefined ? {} : { headers: { 'if-none-match': etag } });
+  const read = (client: Client, id: string, etag?: string) =>
+    client.get(`/api/v1/tasks/${id}`, etag === undefined ? {} : { headers: { 'if-none-match': etag } });
 
   it('answers a matching If-None-Match with a bare 304 carrying the same tag', async () => {
     const task = await makeTask(agent, (await makeTree(agent)).id, { title: 'Water the roses' });
     const first = await read(agent, task.id);
     const etag = first.headers.get('etag')!;
     expect(etag).toMatch(/^"v[A-Za-z0-9_-]{32}"$/);
-    const again = await fetch(`${t.url}/api/v1/tasks/${task.id}`, { headers: { authorization: bearer, 'if-none-match': `"other", ${etag}` } });
+    const again = await fetch(`${t.url}/api/v1/tasks/${task.id}`, {
+      headers: { authorization: bearer, 'if-none-match': `"other", ${etag}` },
+    });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
     expect(again.headers.get('etag')).toBe(etag);
@@ -50,7 +53,10 @@ describe.each(databases)('versioned task ETags (%s)', (kind) => {
       ['title', () => agent.patch(`/api/v1/tasks/${task.id}`, { title: 'b' })],
       ['title back', () => agent.patch(`/api/v1/tasks/${task.id}`, { title: 'a' })],
       ['assignees', () => agent.put(`/api/v1/tasks/${task.id}/assignees`, { user_ids: [owner.user.id] })],
-      ['project', async () => agent.patch(`/api/v1/tasks/${task.id}`, { project_id: (await makeProject(agent, tree.id)).id })],
+      [
+        'project',
+        async () => agent.patch(`/api/v1/tasks/${task.id}`, { project_id: (await makeProject(agent, tree.id)).id }),
+      ],
       ['tree', async () => agent.patch(`/api/v1/tasks/${task.id}`, { tree_id: (await makeTree(agent)).id })],
     ];
     for (const [what, write] of writes) {
@@ -78,7 +84,10 @@ describe.each(databases)('versioned task ETags (%s)', (kind) => {
     const task = await makeTask(agent, tree.id);
     const etag = (await read(agent, task.id)).headers.get('etag')!;
     const viewer = await makeUser(t.url, t.app, { plan: 'sprout' });
-    const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: viewer.email, role: 'viewer' });
+    const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, {
+      email: viewer.email,
+      role: 'viewer',
+    });
     await viewer.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`, { token: inviteToken(invited) });
     const viewerRead = await read(viewer.browser, task.id, etag);
     expect(viewerRead.status).toBe(200);
@@ -92,12 +101,15 @@ describe.each(databases)('versioned task ETags (%s)', (kind) => {
     expect((await fetch(`${t.url}/api/v1/tasks/${task.id}`, { headers: { 'if-none-match': etag } })).status).toBe(401);
   });
 
-  it('answers 404, not 304, to a member once the owner\'s plan no longer shares, and 304 again once it does', async () => {
+  it("answers 404, not 304, to a member once the owner's plan no longer shares, and 304 again once it does", async () => {
     const sharer = await makeUser(t.url, t.app, { plan: 'grove' });
     const tree = await makeTree(sharer.browser);
     const task = await makeTask(sharer.browser, tree.id);
     const viewer = await makeUser(t.url, t.app, { plan: 'sprout' });
-    const invited = await sharer.browser.post(`/api/v1/trees/${tree.id}/members`, { email: viewer.email, role: 'viewer' });
+    const invited = await sharer.browser.post(`/api/v1/trees/${tree.id}/members`, {
+      email: viewer.email,
+      role: 'viewer',
+    });
     await viewer.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`, { token: inviteToken(invited) });
     const etag = (await read(viewer.browser, task.id)).headers.get('etag')!;
     expect((await read(viewer.browser, task.id, etag)).status).toBe(304);

@@ -21,9 +21,21 @@ describe.each(databases)('tasks (%s)', (kind) => {
     const answer = await agent.post('/api/v1/tasks', { tree_id: tree.id, title: 'Prune' });
     expect(answer.status).toBe(201);
     expect(answer.body.task).toEqual({
-      id: expect.stringMatching(/^tsk_/), tree_id: tree.id, project_id: null, title: 'Prune', text: '', notes: '',
-      status: 'todo', deadline: null, color: '#6b8e23', position: 0, completed_at: null, created_by: userId, assignee_ids: [],
-      created_at: expect.any(String), updated_at: expect.any(String),
+      id: expect.stringMatching(/^tsk_/),
+      tree_id: tree.id,
+      project_id: null,
+      title: 'Prune',
+      text: '',
+      notes: '',
+      status: 'todo',
+      deadline: null,
+      color: '#6b8e23',
+      position: 0,
+      completed_at: null,
+      created_by: userId,
+      assignee_ids: [],
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     const second = await makeTask(agent, tree.id);
     expect(second.position).toBe(1);
@@ -33,13 +45,34 @@ describe.each(databases)('tasks (%s)', (kind) => {
 
   it('accepts every field at its bounds and refuses one past them', async () => {
     const tree = await makeTree(agent);
-    const full = { tree_id: tree.id, title: 't'.repeat(500), text: 'x'.repeat(10_000), notes: 'n'.repeat(50_000), status: 'deferred', color: '#ABCdef', position: 0 };
+    const full = {
+      tree_id: tree.id,
+      title: 't'.repeat(500),
+      text: 'x'.repeat(10_000),
+      notes: 'n'.repeat(50_000),
+      status: 'deferred',
+      color: '#ABCdef',
+      position: 0,
+    };
     expect((await agent.post('/api/v1/tasks', full)).status).toBe(201);
     const bad: Record<string, unknown>[] = [
-      { title: '' }, { title: 't'.repeat(501) }, { text: 'x'.repeat(10_001) }, { notes: 'n'.repeat(50_001) },
-      { status: 'doing' }, { color: 'red' }, { color: '#12345' }, { position: -1 }, { position: 1.5 }, { position: '1' },
-      { deadline: '2026-13-01' }, { deadline: '2026-02-30' }, { deadline: '2026-12-31T10:00:00' }, { deadline: '2026-12-31T10:00:00.1234567Z' },
-      { deadline: 'tomorrow' }, { assignee: 'me' }, { tree_id: 'x'.repeat(161) },
+      { title: '' },
+      { title: 't'.repeat(501) },
+      { text: 'x'.repeat(10_001) },
+      { notes: 'n'.repeat(50_001) },
+      { status: 'doing' },
+      { color: 'red' },
+      { color: '#12345' },
+      { position: -1 },
+      { position: 1.5 },
+      { position: '1' },
+      { deadline: '2026-13-01' },
+      { deadline: '2026-02-30' },
+      { deadline: '2026-12-31T10:00:00' },
+      { deadline: '2026-12-31T10:00:00.1234567Z' },
+      { deadline: 'tomorrow' },
+      { assignee: 'me' },
+      { tree_id: 'x'.repeat(161) },
     ];
     for (const patch of bad) {
       const answer = await agent.post('/api/v1/tasks', { tree_id: tree.id, title: 'ok', ...patch });
@@ -110,8 +143,13 @@ describe.each(databases)('tasks (%s)', (kind) => {
     const a = await makeTask(agent, tree.id, { project_id: project.id, status: 'open' });
     const b = await makeTask(agent, tree.id, { status: 'open' });
     await makeTask(agent, tree.id, { status: 'done' });
-    expect((await agent.get(`/api/v1/tasks?tree_id=${tree.id}&status=open`)).body.items.map((x: any) => x.id)).toEqual([a.id, b.id]);
-    expect((await agent.get(`/api/v1/tasks?project_id=${project.id}`)).body.items.map((x: any) => x.id)).toEqual([a.id]);
+    expect((await agent.get(`/api/v1/tasks?tree_id=${tree.id}&status=open`)).body.items.map((x: any) => x.id)).toEqual([
+      a.id,
+      b.id,
+    ]);
+    expect((await agent.get(`/api/v1/tasks?project_id=${project.id}`)).body.items.map((x: any) => x.id)).toEqual([
+      a.id,
+    ]);
     expect((await agent.get('/api/v1/tasks?status=doing')).status).toBe(400);
   });
 
@@ -131,7 +169,12 @@ describe.each(databases)('tasks (%s)', (kind) => {
     const history = (await agent.get(`/api/v1/trees/${tree.id}/export`)).body.history;
     const forTask = history.filter((h: any) => h.entity_id === task.id);
     expect(forTask.map((h: any) => h.action)).toEqual(['created', 'completed', 'deleted']);
-    expect(forTask[1]).toMatchObject({ actor_id: userId, via: 'token', entity: 'task', changes: { title: { from: 'One', to: 'Two' }, status: { from: 'todo', to: 'done' } } });
+    expect(forTask[1]).toMatchObject({
+      actor_id: userId,
+      via: 'token',
+      entity: 'task',
+      changes: { title: { from: 'One', to: 'Two' }, status: { from: 'todo', to: 'done' } },
+    });
     expect(history[0]).toMatchObject({ entity: 'tree', action: 'created' });
   });
 

@@ -19,14 +19,26 @@ describe.each(databases)('trees (%s)', (kind) => {
     const answer = await agent.post('/api/v1/trees', { name: 'Home' });
     expect(answer.status).toBe(201);
     expect(answer.body.tree).toEqual({
-      id: expect.stringMatching(/^tre_/), name: 'Home', style: 'tidy-fan', owner_id: alice.user.id, access: 'owner',
-      created_at: expect.stringMatching(/Z$/), updated_at: expect.stringMatching(/Z$/),
+      id: expect.stringMatching(/^tre_/),
+      name: 'Home',
+      style: 'tidy-fan',
+      owner_id: alice.user.id,
+      access: 'owner',
+      created_at: expect.stringMatching(/Z$/),
+      updated_at: expect.stringMatching(/Z$/),
     });
   });
 
   it('refuses names outside 1..120, unknown styles and unknown properties, creating nothing', async () => {
     const before = (await agent.get('/api/v1/trees?limit=200')).body.items.length;
-    for (const body of [{ name: '' }, { name: 'x'.repeat(121) }, { name: 'ok', style: 'spiral' }, { name: 'ok', owner_id: 'usr_x' }, { name: 7 }, {}]) {
+    for (const body of [
+      { name: '' },
+      { name: 'x'.repeat(121) },
+      { name: 'ok', style: 'spiral' },
+      { name: 'ok', owner_id: 'usr_x' },
+      { name: 7 },
+      {},
+    ]) {
       const answer = await agent.post('/api/v1/trees', body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.body.error.code).toBe('validation_failed');

@@ -40,7 +40,9 @@ async function anonymousRemaining(client: ClientAt): Promise<number> {
 async function failFiftyTimes(client: ClientAt): Promise<void> {
   for (let i = 0; i < 5; i++) {
     const email = uniqueEmail('nobody');
-    const answers = await Promise.all(Array.from({ length: 10 }, () => client.post('/api/v1/auth/login', { email, password: 'wrong password!' })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => client.post('/api/v1/auth/login', { email, password: 'wrong password!' })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(401));
   }
   const next = await client.post('/api/v1/auth/login', { email: uniqueEmail('nobody'), password: 'wrong password!' });

@@ -12,7 +12,9 @@ afterEach(async () => {
 
 /** A server holding its answers to the turn's end, with routes that tell what happened when. */
 async function serve(logged: unknown[] = []): Promise<string> {
-  const app = Fastify({ logger: { level: 'error', stream: { write: (line: string) => logged.push(JSON.parse(line)) } } });
+  const app = Fastify({
+    logger: { level: 'error', stream: { write: (line: string) => logged.push(JSON.parse(line)) } },
+  });
   apps.push(app);
   writeAnswersAtTurnEnd(app);
   app.get('/headers-at-next-immediate', (_request, reply) => {
@@ -47,7 +49,9 @@ describe('answers leave at the end of their turn', () => {
 
   it('answers every one of many requests made at once, each its own', async () => {
     const url = await serve();
-    const answers = await Promise.all(Array.from({ length: 200 }, (_, n) => fetch(`${url}/n/${n}`).then((r) => r.json())));
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, n) => fetch(`${url}/n/${n}`).then((r) => r.json())),
+    );
     expect(answers).toEqual(Array.from({ length: 200 }, (_, n) => ({ n })));
   });
 

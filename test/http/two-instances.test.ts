@@ -40,7 +40,9 @@ function onInstance(client: Client, url: string): Client {
 
 async function spend(client: Client, count: number): Promise<void> {
   for (let i = 0; i < count; i += 25) {
-    const answers = await Promise.all(Array.from({ length: Math.min(25, count - i) }, () => client.get('/api/v1/auth/me')));
+    const answers = await Promise.all(
+      Array.from({ length: Math.min(25, count - i) }, () => client.get('/api/v1/auth/me')),
+    );
     for (const a of answers) expect(a.status).toBe(200);
   }
 }
@@ -57,7 +59,12 @@ describe.skipIf(!shared)('two instances, one service (PostgreSQL + Redis)', () =
   beforeAll(async () => {
     provider = await startFakeSpeech(['ok']);
     s3 = await startS3Server();
-    const settings = { REDIS_URL: redisUrl!, RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), SPEECH_API_URL: provider.url, ...s3.env };
+    const settings = {
+      REDIS_URL: redisUrl!,
+      RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+      SPEECH_API_URL: provider.url,
+      ...s3.env,
+    };
     env = makeTestEnv('postgres', settings);
     one = await startApp(env);
     // Nothing of the first instance's disk is visible to the second: files reach it through the bucket only.
@@ -92,9 +99,15 @@ describe.skipIf(!shared)('two instances, one service (PostgreSQL + Redis)', () =
     expect(resumed.transport.sessionId).toBe(sessionId);
     // Ended through the second instance, the session is gone on the first.
     await resumed.transport.terminateSession();
-    const afterEnd = await rawMcp(one.url, { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }, {
-      authorization: `Bearer ${made.value}`, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25',
-    });
+    const afterEnd = await rawMcp(
+      one.url,
+      { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} },
+      {
+        authorization: `Bearer ${made.value}`,
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+      },
+    );
     expect(afterEnd.status).toBe(404);
     await opened.close();
     await resumed.close();
@@ -134,18 +147,26 @@ describe.skipIf(!shared)('two instances, one service (PostgreSQL + Redis)', () =
     const names = Array.from({ length: 8 }, (_, i) => `memo-${i}.wav`);
     const attachments: string[] = [];
     for (const [i, name] of names.entries()) {
-      const stored = await upload(agents[i % 2]!, `/api/v1/tasks/${task.id}/attachments`, [{ data: AUDIO, name, type: 'audio/wav' }]);
+      const stored = await upload(agents[i % 2]!, `/api/v1/tasks/${task.id}/attachments`, [
+        { data: AUDIO, name, type: 'audio/wav' },
+      ]);
       expect(stored.status).toBe(201);
       attachments.push(stored.body.attachment.id);
     }
     // Queued through both at once: each instance's worker is nudged and both drain the one queue.
-    const queued = await Promise.all(attachments.map((id, i) => agents[i % 2]!.post(`/api/v1/tasks/${task.id}/transcriptions`, { attachment_id: id })));
+    const queued = await Promise.all(
+      attachments.map((id, i) => agents[i % 2]!.post(`/api/v1/tasks/${task.id}/transcriptions`, { attachment_id: id })),
+    );
     for (const answer of queued) expect(answer.status).toBe(202);
     const jobIds = queued.map((answer) => answer.body.job.id as string);
 
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const jobs = await one.app.deps.db.selectFrom('speech_jobs').select(['id', 'status', 'attempts']).where('id', 'in', jobIds).execute();
+      const jobs = await one.app.deps.db
+        .selectFrom('speech_jobs')
+        .select(['id', 'status', 'attempts'])
+        .where('id', 'in', jobIds)
+        .execute();
       if (jobs.every((job) => job.status === 'succeeded')) {
         expect(jobs.map((job) => job.attempts)).toEqual(jobIds.map(() => 1));
         break;
@@ -162,7 +183,9 @@ describe.skipIf(!shared)('two instances, one service (PostgreSQL + Redis)', () =
       const { agent } = await makeToken(person, { scopes: ['read', 'write', 'attachments'] });
       const task = await makeTask(agent, (await makeTree(agent)).id);
       const bytes = Buffer.from('a note written on the first instance');
-      const stored = await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: bytes, name: 'note.txt', type: 'text/plain' }]);
+      const stored = await upload(agent, `/api/v1/tasks/${task.id}/attachments`, [
+        { data: bytes, name: 'note.txt', type: 'text/plain' },
+      ]);
       expect(stored.status).toBe(201);
       const id = stored.body.attachment.id as string;
       const onTwo = onInstance(agent, two.url);
@@ -179,7 +202,9 @@ describe.skipIf(!shared)('two instances, one service (PostgreSQL + Redis)', () =
     it('deletes the object for both when the attachment is deleted through either', async () => {
       const { agent } = await makeToken(person, { scopes: ['read', 'write', 'attachments'] });
       const task = await makeTask(agent, (await makeTree(agent)).id);
-      const stored = await upload(onInstance(agent, two.url), `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from('short-lived'), name: 'gone.txt', type: 'text/plain' }]);
+      const stored = await upload(onInstance(agent, two.url), `/api/v1/tasks/${task.id}/attachments`, [
+        { data: Buffer.from('short-lived'), name: 'gone.txt', type: 'text/plain' },
+      ]);
       const id = stored.body.attachment.id as string;
       const key = (await s3.keys()).find((k) => k.endsWith(id));
       expect(key).toBeDefined();

@@ -15,7 +15,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function expectContractError(answer: RawAnswer, status: number, code: string) {
   expect(answer.status).toBe(status);
-  expect(answer.body).toEqual({ error: { code, message: expect.any(String), request_id: expect.any(String), ...(answer.body?.error?.details ? { details: expect.any(Array) } : {}) } });
+  expect(answer.body).toEqual({
+    error: {
+      code,
+      message: expect.any(String),
+      request_id: expect.any(String),
+      ...(answer.body?.error?.details ? { details: expect.any(Array) } : {}),
+    },
+  });
   expect(answer.headers['x-request-id']).toBe(answer.body.error.request_id);
 }
 
@@ -29,7 +36,10 @@ describe.each(databases)('uploads that never finish (%s)', (kind) => {
     // Short timeouts so the test waits fractions of a second; a fake provider address so the
     // transcription route reads its upload (no job is ever created, so it is never called).
     t = await startTestApp(kind, {
-      BODY_IDLE_TIMEOUT_SECONDS: '0.4', REQUEST_TIMEOUT_SECONDS: '2', HEADERS_TIMEOUT_SECONDS: '1', SPEECH_API_URL: 'http://127.0.0.1:9/v1',
+      BODY_IDLE_TIMEOUT_SECONDS: '0.4',
+      REQUEST_TIMEOUT_SECONDS: '2',
+      HEADERS_TIMEOUT_SECONDS: '1',
+      SPEECH_API_URL: 'http://127.0.0.1:9/v1',
     });
     tmpDir = join(t.env.dataDir, 'blobs', 'tmp');
     const alice = await makeUser(t.url, t.app, { plan: 'sprout' });
@@ -43,7 +53,11 @@ describe.each(databases)('uploads that never finish (%s)', (kind) => {
     `POST ${path} HTTP/1.1\r\nHost: tasktree.test\r\nAuthorization: Bearer ${token}\r\nContent-Type: ${contentType}\r\nContent-Length: ${length}\r\n\r\n`;
   const tempFiles = () => (existsSync(tmpDir) ? readdirSync(tmpDir) : []);
   const storedRows = async () => {
-    const attachments = await t.app.deps.db.selectFrom('attachments').select('id').where('task_id', '=', taskId).execute();
+    const attachments = await t.app.deps.db
+      .selectFrom('attachments')
+      .select('id')
+      .where('task_id', '=', taskId)
+      .execute();
     const jobs = await t.app.deps.db.selectFrom('speech_jobs').select('id').where('task_id', '=', taskId).execute();
     return attachments.length + jobs.length;
   };
@@ -53,21 +67,30 @@ describe.each(databases)('uploads that never finish (%s)', (kind) => {
     expect(tempFiles()).toEqual([]);
   }
 
-  it.each(['attachments', 'transcriptions'])('a body that stops arriving is 400 after the idle timeout, closed, and leaves nothing (%s)', async (route) => {
-    const partial = HEAD + CONTENT.slice(0, 3000);
-    const exchange = await rawRequest(t.url, head(`/api/v1/tasks/${taskId}/${route}`, Buffer.byteLength(WHOLE)) + partial);
-    const started = Date.now();
-    const answer = await exchange.answer(5000);
-    expect(Date.now() - started).toBeLessThan(4000);
-    expectContractError(answer, 400, 'validation_failed');
-    expect(answer.headers.connection).toBe('close');
-    expect(await exchange.closes(2000)).toBe(true);
-    await noTempFileSoon();
-    expect(await storedRows()).toBe(0);
-  });
+  it.each(['attachments', 'transcriptions'])(
+    'a body that stops arriving is 400 after the idle timeout, closed, and leaves nothing (%s)',
+    async (route) => {
+      const partial = HEAD + CONTENT.slice(0, 3000);
+      const exchange = await rawRequest(
+        t.url,
+        head(`/api/v1/tasks/${taskId}/${route}`, Buffer.byteLength(WHOLE)) + partial,
+      );
+      const started = Date.now();
+      const answer = await exchange.answer(5000);
+      expect(Date.now() - started).toBeLessThan(4000);
+      expectContractError(answer, 400, 'validation_failed');
+      expect(answer.headers.connection).toBe('close');
+      expect(await exchange.closes(2000)).toBe(true);
+      await noTempFileSoon();
+      expect(await storedRows()).toBe(0);
+    },
+  );
 
   it('a client that leaves mid-upload leaves no temp file and no row', async () => {
-    const exchange = await rawRequest(t.url, head(`/api/v1/tasks/${taskId}/attachments`, Buffer.byteLength(WHOLE)) + HEAD + CONTENT.slice(0, 3000));
+    const exchange = await rawRequest(
+      t.url,
+      head(`/api/v1/tasks/${taskId}/attachments`, Buffer.byteLength(WHOLE)) + HEAD + CONTENT.slice(0, 3000),
+    );
     // Let the server start streaming the file into its temp file, then vanish.
     for (let i = 0; i < 40 && tempFiles().length === 0; i++) await sleep(10);
     exchange.socket.destroy();
@@ -76,7 +99,10 @@ describe.each(databases)('uploads that never finish (%s)', (kind) => {
   });
 
   it('a client that ends its side early gets 400 and leaves nothing', async () => {
-    const exchange = await rawRequest(t.url, head(`/api/v1/tasks/${taskId}/attachments`, Buffer.byteLength(WHOLE)) + HEAD + CONTENT.slice(0, 3000));
+    const exchange = await rawRequest(
+      t.url,
+      head(`/api/v1/tasks/${taskId}/attachments`, Buffer.byteLength(WHOLE)) + HEAD + CONTENT.slice(0, 3000),
+    );
     await sleep(50);
     exchange.socket.end();
     const answer = await exchange.answer(3000);
@@ -87,7 +113,10 @@ describe.each(databases)('uploads that never finish (%s)', (kind) => {
   });
 
   it('a body that trickles in past the request timeout is 408, closed, and leaves nothing', async () => {
-    const exchange = await rawRequest(t.url, head(`/api/v1/tasks/${taskId}/attachments`, Buffer.byteLength(WHOLE)) + HEAD);
+    const exchange = await rawRequest(
+      t.url,
+      head(`/api/v1/tasks/${taskId}/attachments`, Buffer.byteLength(WHOLE)) + HEAD,
+    );
     const trickle = setInterval(() => exchange.socket.write('x'), 100);
     try {
       const answer = await exchange.answer(6000);
@@ -102,7 +131,10 @@ describe.each(databases)('uploads that never finish (%s)', (kind) => {
 
   it('a complete body without its closing boundary, or with a broken part header, is 400', async () => {
     const unclosed = HEAD + 'short file';
-    const a = await rawRequest(t.url, head(`/api/v1/tasks/${taskId}/attachments`, Buffer.byteLength(unclosed)) + unclosed);
+    const a = await rawRequest(
+      t.url,
+      head(`/api/v1/tasks/${taskId}/attachments`, Buffer.byteLength(unclosed)) + unclosed,
+    );
     expectContractError(await a.answer(3000), 400, 'validation_failed');
     const broken = `--${BOUNDARY}\r\nthis is not a header line\r\n\r\ncontent\r\n--${BOUNDARY}--\r\n`;
     const b = await rawRequest(t.url, head(`/api/v1/tasks/${taskId}/attachments`, Buffer.byteLength(broken)) + broken);
@@ -114,7 +146,10 @@ describe.each(databases)('uploads that never finish (%s)', (kind) => {
 
   it('multipart/form-data without a boundary is 400 validation_failed naming the header', async () => {
     for (const route of ['attachments', 'transcriptions']) {
-      const exchange = await rawRequest(t.url, head(`/api/v1/tasks/${taskId}/${route}`, Buffer.byteLength(WHOLE), 'multipart/form-data') + WHOLE);
+      const exchange = await rawRequest(
+        t.url,
+        head(`/api/v1/tasks/${taskId}/${route}`, Buffer.byteLength(WHOLE), 'multipart/form-data') + WHOLE,
+      );
       const answer = await exchange.answer(3000);
       expectContractError(answer, 400, 'validation_failed');
       expect(answer.body.error.details).toEqual([{ path: '/content-type', message: expect.any(String), in: 'header' }]);
@@ -124,7 +159,10 @@ describe.each(databases)('uploads that never finish (%s)', (kind) => {
   });
 
   it('a whole upload over the same raw socket still works (the guard does not get in the way)', async () => {
-    const exchange = await rawRequest(t.url, head(`/api/v1/tasks/${taskId}/attachments`, Buffer.byteLength(WHOLE)) + WHOLE);
+    const exchange = await rawRequest(
+      t.url,
+      head(`/api/v1/tasks/${taskId}/attachments`, Buffer.byteLength(WHOLE)) + WHOLE,
+    );
     const answer = await exchange.answer(3000);
     expect(answer.status).toBe(201);
     expect(answer.body.attachment.size).toBe(Buffer.byteLength(CONTENT));

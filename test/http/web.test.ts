@@ -22,7 +22,15 @@ describe.each(databases)('browser app serving (%s)', (kind) => {
     expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
     expect(answer.text).toContain('<div id="app">');
     const csp = answer.headers.get('content-security-policy') ?? '';
-    for (const rule of ["script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'", "object-src 'none'", "base-uri 'self'"]) expect(csp).toContain(rule);
+    for (const rule of [
+      "script-src 'self'",
+      "style-src 'self'",
+      "connect-src 'self'",
+      "frame-ancestors 'none'",
+      "object-src 'none'",
+      "base-uri 'self'",
+    ])
+      expect(csp).toContain(rule);
     expect(csp).not.toContain('unsafe-inline');
     expect(answer.headers.get('x-frame-options')).toBe('DENY');
     expect(answer.headers.get('cache-control')).toBe('no-cache');
@@ -36,7 +44,10 @@ describe.each(databases)('browser app serving (%s)', (kind) => {
   });
 
   it('serves hashed assets as immutable for 30 days', async () => {
-    const manifest = JSON.parse(readFileSync(join(webDir, '.vite/manifest.json'), 'utf8')) as Record<string, { file: string; isEntry?: boolean }>;
+    const manifest = JSON.parse(readFileSync(join(webDir, '.vite/manifest.json'), 'utf8')) as Record<
+      string,
+      { file: string; isEntry?: boolean }
+    >;
     const entry = Object.values(manifest).find((chunk) => chunk.isEntry)!;
     const answer = await new Client(t.url).get(`/${entry.file}`);
     expect(answer.status).toBe(200);
@@ -45,7 +56,14 @@ describe.each(databases)('browser app serving (%s)', (kind) => {
   });
 
   it('answers client-side routes with index.html for a browser', async () => {
-    for (const path of ['/trees', '/trees/tre_123', '/reset?token=abc', '/verify?token=abc', '/invite?token=abc&id=mbr_123', '/agents']) {
+    for (const path of [
+      '/trees',
+      '/trees/tre_123',
+      '/reset?token=abc',
+      '/verify?token=abc',
+      '/invite?token=abc&id=mbr_123',
+      '/agents',
+    ]) {
       const answer = await new Client(t.url).get(path, { headers: HTML });
       expect(answer.status, path).toBe(200);
       expect(answer.text, path).toContain('<div id="app">');

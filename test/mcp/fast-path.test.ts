@@ -26,9 +26,16 @@ function comparable(answer: Awaited<ReturnType<typeof rawMcp>>) {
     .replace(/(\\?"position\\?":)\d+/g, '$1-1')
     .replace(/(\\?"content_url\\?":\\?")[^"\\]*/g, '$1LINK')
     .replace(/"request_id":"[^"]*"/g, '"request_id":"R"');
-  const sorted = (value: unknown): unknown => Array.isArray(value) ? value.map(sorted)
-    : typeof value === 'object' && value !== null ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, sorted(v)]))
-    : value;
+  const sorted = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(sorted)
+      : typeof value === 'object' && value !== null
+        ? Object.fromEntries(
+            Object.entries(value)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([k, v]) => [k, sorted(v)]),
+          )
+        : value;
   return { status: answer.status, type: answer.headers.get('content-type'), body: sorted(JSON.parse(text)) };
 }
 
@@ -65,33 +72,71 @@ describe.each(databases)('MCP fast path against the SDK (%s)', (kind) => {
     const made = await makeToken(person, { scopes });
     const tree = await makeTree(person.browser);
     const task = await makeTask(person.browser, tree.id, { title: `task of ${person.email}` });
-    const { body } = await upload(made.agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from('audio bytes'), name: 'memo.webm', type: 'audio/webm' }]);
-    return { person, token: made.value, tokenId: made.token.id, tree, task, attachment: body.attachment as { id: string } };
+    const { body } = await upload(made.agent, `/api/v1/tasks/${task.id}/attachments`, [
+      { data: Buffer.from('audio bytes'), name: 'memo.webm', type: 'audio/webm' },
+    ]);
+    return {
+      person,
+      token: made.value,
+      tokenId: made.token.id,
+      tree,
+      task,
+      attachment: body.attachment as { id: string },
+    };
   }
 
   it('answers every tool, succeeding and refused, in both eras, as the SDK does', async () => {
     const me = await someone(['read', 'write', 'attachments']);
     const other = await someone(['read', 'write', 'attachments']);
     const cases: [name: string, args: unknown][] = [
-      ['list_trees', { limit: 5 }], ['list_trees', { limit: 0 }],
-      ['list_tasks', { tree_id: me.tree.id }], ['list_tasks', { status: 'someday' }],
-      ['get_task', { id: me.task.id }], ['get_task', { id: other.task.id }], ['get_task', undefined],
-      ['search', { q: 'task of' }], ['search', { q: 'x', extra: true }],
-      ['create_task', { tree_id: me.tree.id, title: 'made twice' }], ['create_task', { tree_id: other.tree.id, title: 'foreign' }],
-      ['complete_task', { id: me.task.id }], ['complete_task', { id: other.task.id }],
-      ['get_attachment', { id: me.attachment.id }], ['get_attachment', { id: other.attachment.id }],
-      ['transcribe_audio', { task_id: me.task.id, attachment_id: me.attachment.id }], ['transcribe_audio', { task_id: me.task.id, attachment_id: 'att_missing' }],
+      ['list_trees', { limit: 5 }],
+      ['list_trees', { limit: 0 }],
+      ['list_tasks', { tree_id: me.tree.id }],
+      ['list_tasks', { status: 'someday' }],
+      ['get_task', { id: me.task.id }],
+      ['get_task', { id: other.task.id }],
+      ['get_task', undefined],
+      ['search', { q: 'task of' }],
+      ['search', { q: 'x', extra: true }],
+      ['create_task', { tree_id: me.tree.id, title: 'made twice' }],
+      ['create_task', { tree_id: other.tree.id, title: 'foreign' }],
+      ['complete_task', { id: me.task.id }],
+      ['complete_task', { id: other.task.id }],
+      ['get_attachment', { id: me.attachment.id }],
+      ['get_attachment', { id: other.attachment.id }],
+      ['transcribe_audio', { task_id: me.task.id, attachment_id: me.attachment.id }],
+      ['transcribe_audio', { task_id: me.task.id, attachment_id: 'att_missing' }],
     ];
     const opened = await rawMcp(fast.url, initializeMessage, { authorization: `Bearer ${me.token}` });
     // A session lives in the database, so either service serves it.
-    const session = { authorization: `Bearer ${me.token}`, 'mcp-session-id': opened.headers.get('mcp-session-id')!, 'mcp-protocol-version': LEGACY };
+    const session = {
+      authorization: `Bearer ${me.token}`,
+      'mcp-session-id': opened.headers.get('mcp-session-id')!,
+      'mcp-protocol-version': LEGACY,
+    };
     const eras = {
       [LEGACY]: (name: string, args: unknown) => ({
-        body: { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, ...(args !== undefined ? { arguments: args } : {}) } }, headers: session,
+        body: {
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name, ...(args !== undefined ? { arguments: args } : {}) },
+        },
+        headers: session,
       }),
       [MODERN]: (name: string, args: unknown) => ({
-        body: { jsonrpc: '2.0', id: 'm', method: 'tools/call', params: { name, ...(args !== undefined ? { arguments: args } : {}), _meta: ENVELOPE } },
-        headers: { authorization: `Bearer ${me.token}`, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name },
+        body: {
+          jsonrpc: '2.0',
+          id: 'm',
+          method: 'tools/call',
+          params: { name, ...(args !== undefined ? { arguments: args } : {}), _meta: ENVELOPE },
+        },
+        headers: {
+          authorization: `Bearer ${me.token}`,
+          'mcp-protocol-version': MODERN,
+          'mcp-method': 'tools/call',
+          'mcp-name': name,
+        },
       }),
     };
     const serverContexts = vi.spyOn(Server.prototype as unknown as { buildContext: () => unknown }, 'buildContext');
@@ -109,13 +154,23 @@ describe.each(databases)('MCP fast path against the SDK (%s)', (kind) => {
       }
     }
     // Every tool both succeeded and was refused, so the comparison covered both kinds of answer.
-    expect([...outcomes].sort()).toEqual(cases.map(([name]) => name).flatMap((name) => [`${name} refused`, `${name} succeeded`]).filter((x, i, all) => all.indexOf(x) === i).sort());
+    expect([...outcomes].sort()).toEqual(
+      cases
+        .map(([name]) => name)
+        .flatMap((name) => [`${name} refused`, `${name} succeeded`])
+        .filter((x, i, all) => all.indexOf(x) === i)
+        .sort(),
+    );
   });
 
   it('leaves anything not plain to the SDK, and still decides per call', async () => {
     const me = await someone(['read']);
     const opened = await rawMcp(fast.url, initializeMessage, { authorization: `Bearer ${me.token}` });
-    const session = { authorization: `Bearer ${me.token}`, 'mcp-session-id': opened.headers.get('mcp-session-id')!, 'mcp-protocol-version': LEGACY };
+    const session = {
+      authorization: `Bearer ${me.token}`,
+      'mcp-session-id': opened.headers.get('mcp-session-id')!,
+      'mcp-protocol-version': LEGACY,
+    };
     const call = (body: unknown, headers: Record<string, string> = session) => rawMcp(fast.url, body, headers);
     const get = { name: 'get_task', arguments: { id: me.task.id } };
     // A fractional id, a member it does not know, arguments that are no object, an unknown
@@ -125,13 +180,27 @@ describe.each(databases)('MCP fast path against the SDK (%s)', (kind) => {
       await call({ jsonrpc: '2.0', id: 1.5, method: 'tools/call', params: get }),
       await call({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { ...get, task: 1 } }),
       await call({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_task', arguments: [] } }),
-      await call({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: get }, { ...session, 'mcp-protocol-version': '1999-01-01' }),
-      await call({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: get }, { ...session, accept: 'application/json' }),
+      await call(
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: get },
+        { ...session, 'mcp-protocol-version': '1999-01-01' },
+      ),
+      await call(
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: get },
+        { ...session, accept: 'application/json' },
+      ),
     ];
-    expect(refusals.map((answer) => [answer.status, answer.json.error?.code])).toEqual([[400, -32600], [200, -32602], [200, -32602], [400, -32000], [406, -32000]]);
+    expect(refusals.map((answer) => [answer.status, answer.json.error?.code])).toEqual([
+      [400, -32600],
+      [200, -32602],
+      [200, -32602],
+      [400, -32000],
+      [406, -32000],
+    ]);
     expect(serverContexts).toHaveBeenCalledTimes(2);
 
-    expect((await call({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: get })).json.result.structuredContent.task.id).toBe(me.task.id);
+    expect(
+      (await call({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: get })).json.result.structuredContent.task.id,
+    ).toBe(me.task.id);
     expect((await me.person.browser.delete(`/api/v1/tokens/${me.tokenId}`)).status).toBe(200);
     expect((await call({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: get })).status).toBe(401);
   });

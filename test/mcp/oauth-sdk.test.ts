@@ -1,10 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+  type OAuthClientProvider,
+} from '@modelcontextprotocol/client';
 import { databases, startTestApp } from '../helpers/app.js';
 import { makeUser, type Person } from '../helpers/factories.js';
 import { browserFetch, hiddenFields, REDIRECT } from '../helpers/oauth.js';
 
-type Provider = OAuthClientProvider & { callback: URLSearchParams | null; saved: { access_token: string; refresh_token?: string } | undefined };
+type Provider = OAuthClientProvider & {
+  callback: URLSearchParams | null;
+  saved: { access_token: string; refresh_token?: string } | undefined;
+};
 
 /**
  * The agent's side, as an MCP host implements it: it keeps what the SDK hands it, and when the
@@ -21,7 +29,13 @@ function agentProvider(person: Person): Provider {
       return REDIRECT;
     },
     get clientMetadata() {
-      return { client_name: 'SDK Agent', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+      return {
+        client_name: 'SDK Agent',
+        redirect_uris: [REDIRECT],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      };
     },
     state: () => 'sdk-state',
     clientInformation: () => client,
@@ -39,7 +53,10 @@ function agentProvider(person: Person): Provider {
     async redirectToAuthorization(url: URL) {
       const page = await browserFetch(person.browser, url.toString());
       if (page.status !== 200) throw new Error(`consent page ${page.status}: ${page.text}`);
-      const answer = await browserFetch(person.browser, '/oauth/authorize', { method: 'POST', form: { ...hiddenFields(page.text), decision: 'approve' } });
+      const answer = await browserFetch(person.browser, '/oauth/authorize', {
+        method: 'POST',
+        form: { ...hiddenFields(page.text), decision: 'approve' },
+      });
       provider.callback = new URL(answer.location!).searchParams;
     },
   };
@@ -59,7 +76,9 @@ describe.each(databases)('the official MCP SDK client connects through OAuth (%s
     const endpoint = new URL('/mcp', t.url);
 
     const first = new Client({ name: 'sdk-oauth-agent', version: '1.0.0' });
-    const unauthorized = await first.connect(new StreamableHTTPClientTransport(endpoint, { authProvider: provider })).catch((err: unknown) => err);
+    const unauthorized = await first
+      .connect(new StreamableHTTPClientTransport(endpoint, { authProvider: provider }))
+      .catch((err: unknown) => err);
     expect(unauthorized).toBeInstanceOf(UnauthorizedError);
     expect(provider.callback?.get('state')).toBe('sdk-state');
     expect(provider.callback?.get('iss')).toBe(t.url);
@@ -75,7 +94,11 @@ describe.each(databases)('the official MCP SDK client connects through OAuth (%s
 
     // The access token runs out; the SDK meets the 401, refreshes (rotation) and carries on.
     const before = provider.saved!;
-    await t.app.deps.db.updateTable('oauth_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('kind', '=', 'access').execute();
+    await t.app.deps.db
+      .updateTable('oauth_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('kind', '=', 'access')
+      .execute();
     const later = new Client({ name: 'sdk-oauth-agent', version: '1.0.0' });
     await later.connect(new StreamableHTTPClientTransport(endpoint, { authProvider: provider }));
     expect((await later.listTools()).tools.length).toBe(tools.length);
@@ -85,11 +108,16 @@ describe.each(databases)('the official MCP SDK client connects through OAuth (%s
 
     const connections = (await person.browser.get('/api/v1/oauth/connections')).body.items;
     expect(connections).toHaveLength(1);
-    expect(connections[0]).toMatchObject({ client_name: 'SDK Agent', resource: `${t.url}/mcp`, scopes: ['read', 'write', 'attachments'] });
+    expect(connections[0]).toMatchObject({
+      client_name: 'SDK Agent',
+      resource: `${t.url}/mcp`,
+      scopes: ['read', 'write', 'attachments'],
+    });
     // The journal names the connection and the app as it registered, not the MCP clientInfo.
     await t.app.deps.journal.flush();
     const calls = (await person.browser.get('/api/v1/agent-calls')).body.items;
     expect(calls.map((call: { operation: string }) => call.operation)).toContain('tools/list');
-    for (const call of calls) expect(call).toMatchObject({ surface: 'mcp', token_id: connections[0].id, client: 'SDK Agent' });
+    for (const call of calls)
+      expect(call).toMatchObject({ surface: 'mcp', token_id: connections[0].id, client: 'SDK Agent' });
   });
 });

@@ -33,7 +33,10 @@ describe.each(databases)('MCP on shared trees (%s)', (kind) => {
       expect((trees.structuredContent as any).items.map((x: any) => [x.id, x.access])).toEqual([[tree.id, 'editor']]);
       const found = await mcp.client.callTool({ name: 'search', arguments: { q: 'fence' } });
       expect((found.structuredContent as any).items.map((x: any) => x.id)).toEqual([taskId]);
-      const created = await mcp.client.callTool({ name: 'create_task', arguments: { tree_id: tree.id, title: 'Paint the gate' } });
+      const created = await mcp.client.callTool({
+        name: 'create_task',
+        arguments: { tree_id: tree.id, title: 'Paint the gate' },
+      });
       expect(created.isError).toBeFalsy();
       const done = await mcp.client.callTool({ name: 'complete_task', arguments: { id: taskId } });
       expect(done.isError).toBeFalsy();
@@ -44,18 +47,23 @@ describe.each(databases)('MCP on shared trees (%s)', (kind) => {
     }
   });
 
-  it('never lets a viewer\'s write tool succeed, and a revoked member loses the tree at the next call', async () => {
+  it("never lets a viewer's write tool succeed, and a revoked member loses the tree at the next call", async () => {
     const { value, memberId } = await memberToken('viewer');
     const mcp = await connectMcp(t.url, value);
     try {
       expect((await mcp.client.callTool({ name: 'get_task', arguments: { id: taskId } })).isError).toBeFalsy();
-      for (const [name, args] of [['create_task', { tree_id: tree.id, title: 'nope' }], ['complete_task', { id: taskId }]] as const) {
+      for (const [name, args] of [
+        ['create_task', { tree_id: tree.id, title: 'nope' }],
+        ['complete_task', { id: taskId }],
+      ] as const) {
         expect(toolErrorOf(await mcp.client.callTool({ name, arguments: args })).code, name).toBe('forbidden');
       }
       await owner.browser.delete(`/api/v1/members/${memberId}`);
       const gone = await mcp.client.callTool({ name: 'get_task', arguments: { id: taskId } });
       expect(toolErrorOf(gone).code).toBe('not_found');
-      expect((await mcp.client.callTool({ name: 'list_trees', arguments: {} })).structuredContent).toMatchObject({ items: [] });
+      expect((await mcp.client.callTool({ name: 'list_trees', arguments: {} })).structuredContent).toMatchObject({
+        items: [],
+      });
     } finally {
       await mcp.close();
     }

@@ -26,20 +26,57 @@ describe.each(databases)('MCP tool errors through the SDK 1.x client (%s)', (kin
   it('reports every refusal of every tool as a tool error carrying the CONTRACT error, after tools/list', async () => {
     const me = await someone(t, ['read', 'write', 'attachments']);
     const other = await someone(t, ['read', 'write', 'attachments']);
-    const mine = (await upload(me.person.browser, `/api/v1/tasks/${me.task.id}/attachments`, [{ data: Buffer.from('mine'), name: 'a.webm', type: 'audio/webm' }])).body.attachment;
+    const mine = (
+      await upload(me.person.browser, `/api/v1/tasks/${me.task.id}/attachments`, [
+        { data: Buffer.from('mine'), name: 'a.webm', type: 'audio/webm' },
+      ])
+    ).body.attachment;
     const elsewhere = await makeTask(me.person.browser, me.tree.id, { title: 'another task' });
-    const foreign = (await upload(other.person.browser, `/api/v1/tasks/${other.task.id}/attachments`, [{ data: Buffer.from('theirs'), name: 'b.webm', type: 'audio/webm' }])).body.attachment;
+    const foreign = (
+      await upload(other.person.browser, `/api/v1/tasks/${other.task.id}/attachments`, [
+        { data: Buffer.from('theirs'), name: 'b.webm', type: 'audio/webm' },
+      ])
+    ).body.attachment;
 
     const refusals: Record<string, Refusal[]> = {
-      list_trees: [[{ limit: 0 }, 'validation_failed'], [{ cursor: 'forged' }, 'invalid_cursor'], [{ bogus: 1 }, 'validation_failed']],
-      list_tasks: [[{ tree_id: other.tree.id }, 'not_found'], [{ tree_id: me.tree.id, cursor: 'forged' }, 'invalid_cursor'], [{ updated_since: '2026-01-01T00:00:00' }, 'validation_failed']],
-      get_task: [[{ id: other.task.id }, 'not_found'], [{ id: 'tsk_unknown' }, 'not_found'], [{}, 'validation_failed'], [{ id: 't'.repeat(161) }, 'validation_failed']],
-      search: [[{ q: 'task', tree_id: other.tree.id }, 'not_found'], [{}, 'validation_failed'], [{ q: 'x', limit: 'many' }, 'validation_failed']],
-      create_task: [[{ tree_id: other.tree.id, title: 'x' }, 'not_found'], [{ tree_id: me.tree.id, title: '' }, 'validation_failed'], [{ tree_id: me.tree.id, title: 'x', bogus: 1 }, 'validation_failed']],
-      complete_task: [[{ id: other.task.id }, 'not_found'], [{ id: 5 }, 'validation_failed']],
-      get_attachment: [[{ id: foreign.id }, 'not_found'], [{ id: 'att_unknown' }, 'not_found'], [{}, 'validation_failed']],
+      list_trees: [
+        [{ limit: 0 }, 'validation_failed'],
+        [{ cursor: 'forged' }, 'invalid_cursor'],
+        [{ bogus: 1 }, 'validation_failed'],
+      ],
+      list_tasks: [
+        [{ tree_id: other.tree.id }, 'not_found'],
+        [{ tree_id: me.tree.id, cursor: 'forged' }, 'invalid_cursor'],
+        [{ updated_since: '2026-01-01T00:00:00' }, 'validation_failed'],
+      ],
+      get_task: [
+        [{ id: other.task.id }, 'not_found'],
+        [{ id: 'tsk_unknown' }, 'not_found'],
+        [{}, 'validation_failed'],
+        [{ id: 't'.repeat(161) }, 'validation_failed'],
+      ],
+      search: [
+        [{ q: 'task', tree_id: other.tree.id }, 'not_found'],
+        [{}, 'validation_failed'],
+        [{ q: 'x', limit: 'many' }, 'validation_failed'],
+      ],
+      create_task: [
+        [{ tree_id: other.tree.id, title: 'x' }, 'not_found'],
+        [{ tree_id: me.tree.id, title: '' }, 'validation_failed'],
+        [{ tree_id: me.tree.id, title: 'x', bogus: 1 }, 'validation_failed'],
+      ],
+      complete_task: [
+        [{ id: other.task.id }, 'not_found'],
+        [{ id: 5 }, 'validation_failed'],
+      ],
+      get_attachment: [
+        [{ id: foreign.id }, 'not_found'],
+        [{ id: 'att_unknown' }, 'not_found'],
+        [{}, 'validation_failed'],
+      ],
       transcribe_audio: [
-        [{ task_id: other.task.id, attachment_id: foreign.id }, 'not_found'], [{ task_id: elsewhere.id, attachment_id: mine.id }, 'conflict'],
+        [{ task_id: other.task.id, attachment_id: foreign.id }, 'not_found'],
+        [{ task_id: elsewhere.id, attachment_id: mine.id }, 'conflict'],
         [{ task_id: me.task.id }, 'validation_failed'],
       ],
     };
@@ -54,10 +91,17 @@ describe.each(databases)('MCP tool errors through the SDK 1.x client (%s)', (kin
         for (const [name, cases] of Object.entries(refusals)) {
           for (const [args, code] of cases) {
             const label = `${name} ${JSON.stringify(args)}${meta === undefined ? '' : ' with _meta'}`;
-            const result = await sdk.client.callTool({ name, arguments: args, ...(meta === undefined ? {} : { _meta: meta }) });
+            const result = await sdk.client.callTool({
+              name,
+              arguments: args,
+              ...(meta === undefined ? {} : { _meta: meta }),
+            });
             const error = toolErrorOf(result);
             expect(error.code, label).toBe(code);
-            if (code === 'validation_failed') expect(error.details, label).toEqual(expect.arrayContaining([expect.objectContaining({ path: expect.any(String) })]));
+            if (code === 'validation_failed')
+              expect(error.details, label).toEqual(
+                expect.arrayContaining([expect.objectContaining({ path: expect.any(String) })]),
+              );
           }
         }
       }
@@ -82,7 +126,10 @@ describe.each(databases)('MCP tool errors through the SDK 1.x client (%s)', (kin
       expect(listed.isError).toBeFalsy();
       expect(listed.structuredContent).toMatchObject({ items: [], next_cursor: null });
       for (const name of ['create_task', 'no_such_tool']) {
-        const refused = await sdk.client.callTool({ name, arguments: { tree_id: 'tre_x', title: 'x' } }).then(() => null, (err: unknown) => err);
+        const refused = await sdk.client.callTool({ name, arguments: { tree_id: 'tre_x', title: 'x' } }).then(
+          () => null,
+          (err: unknown) => err,
+        );
         expect(refused, name).toBeInstanceOf(McpError);
         expect((refused as McpError).code, name).toBe(-32602);
         expect((refused as McpError).message, name).toContain(`Tool ${name} not found`);

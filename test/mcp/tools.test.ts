@@ -48,16 +48,37 @@ describe.each(databases)('MCP tools (%s)', (kind) => {
           expect(tool.annotations?.readOnlyHint).toBe(READ_TOOLS.includes(tool.name));
         }
         const listTasks = tools.find((tool) => tool.name === 'list_tasks')!;
-        expect(Object.keys(listTasks.inputSchema.properties ?? {}).sort()).toEqual(['assignee_id', 'cursor', 'limit', 'project_id', 'status', 'tree_id', 'updated_since']);
+        expect(Object.keys(listTasks.inputSchema.properties ?? {}).sort()).toEqual([
+          'assignee_id',
+          'cursor',
+          'limit',
+          'project_id',
+          'status',
+          'tree_id',
+          'updated_since',
+        ]);
       });
 
       it('creates, reads, lists, searches and completes tasks like REST', async () => {
         const tree = await makeTree(agent, { name: `MCP ${era}` });
         const project = await makeProject(agent, tree.id);
-        const created = await mcp.client.callTool({ name: 'create_task', arguments: { tree_id: tree.id, project_id: project.id, title: 'Graft the apple', notes: 'scion from the old tree' } });
+        const created = await mcp.client.callTool({
+          name: 'create_task',
+          arguments: {
+            tree_id: tree.id,
+            project_id: project.id,
+            title: 'Graft the apple',
+            notes: 'scion from the old tree',
+          },
+        });
         expect(created.isError).toBeFalsy();
         const task = (created.structuredContent as any).task;
-        expect(task).toMatchObject({ tree_id: tree.id, project_id: project.id, title: 'Graft the apple', status: 'todo' });
+        expect(task).toMatchObject({
+          tree_id: tree.id,
+          project_id: project.id,
+          title: 'Graft the apple',
+          status: 'todo',
+        });
         expect(JSON.parse(textOf(created))).toEqual(created.structuredContent);
 
         const viaRest = await agent.get(`/api/v1/tasks/${task.id}`);
@@ -72,50 +93,87 @@ describe.each(databases)('MCP tools (%s)', (kind) => {
         const first = await mcp.client.callTool({ name: 'list_tasks', arguments: { tree_id: tree.id, limit: 2 } });
         const page = first.structuredContent as any;
         expect(page.items.map((x: any) => x.title)).toEqual(['Graft the apple', 'Mulch 0']);
-        const second = await mcp.client.callTool({ name: 'list_tasks', arguments: { tree_id: tree.id, limit: 2, cursor: page.next_cursor } });
-        expect((second.structuredContent as any)).toMatchObject({ items: [{ title: 'Mulch 1' }], next_cursor: null });
+        const second = await mcp.client.callTool({
+          name: 'list_tasks',
+          arguments: { tree_id: tree.id, limit: 2, cursor: page.next_cursor },
+        });
+        expect(second.structuredContent as any).toMatchObject({ items: [{ title: 'Mulch 1' }], next_cursor: null });
 
         const trees = await mcp.client.callTool({ name: 'list_trees', arguments: {} });
         expect((trees.structuredContent as any).items.map((x: any) => x.id)).toContain(tree.id);
 
-        const found = await mcp.client.callTool({ name: 'search', arguments: { q: 'OLD "the apple"', tree_id: tree.id } });
+        const found = await mcp.client.callTool({
+          name: 'search',
+          arguments: { q: 'OLD "the apple"', tree_id: tree.id },
+        });
         expect((found.structuredContent as any).items.map((x: any) => x.id)).toEqual([task.id]);
 
         const done = await mcp.client.callTool({ name: 'complete_task', arguments: { id: task.id } });
-        expect((done.structuredContent as any).task).toMatchObject({ id: task.id, status: 'done', completed_at: expect.any(String) });
+        expect((done.structuredContent as any).task).toMatchObject({
+          id: task.id,
+          status: 'done',
+          completed_at: expect.any(String),
+        });
       });
 
       it('turns domain errors into tool errors with the CONTRACT code', async () => {
         const missing = await mcp.client.callTool({ name: 'get_task', arguments: { id: 'tsk_nope' } });
         expect(toolErrorOf(missing).code).toBe('not_found');
         const tree = await makeTree(agent);
-        const badCursor = await mcp.client.callTool({ name: 'list_tasks', arguments: { tree_id: tree.id, cursor: 'forged' } });
+        const badCursor = await mcp.client.callTool({
+          name: 'list_tasks',
+          arguments: { tree_id: tree.id, cursor: 'forged' },
+        });
         expect(toolErrorOf(badCursor).code).toBe('invalid_cursor');
-        const badDate = await mcp.client.callTool({ name: 'list_tasks', arguments: { updated_since: '2026-01-01T00:00:00' } });
+        const badDate = await mcp.client.callTool({
+          name: 'list_tasks',
+          arguments: { updated_since: '2026-01-01T00:00:00' },
+        });
         expect(toolErrorOf(badDate).code).toBe('validation_failed');
       });
 
       it('refuses wrong arguments without changing anything', async () => {
         const tree = await makeTree(agent);
-        for (const args of [{ tree_id: tree.id }, { tree_id: tree.id, title: '' }, { tree_id: tree.id, title: 'x', extra: 1, status: 'doing' }, { tree_id: 5, title: 'x' }]) {
-          const answer = await mcp.client.callTool({ name: 'create_task', arguments: args }).catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }] }));
+        for (const args of [
+          { tree_id: tree.id },
+          { tree_id: tree.id, title: '' },
+          { tree_id: tree.id, title: 'x', extra: 1, status: 'doing' },
+          { tree_id: 5, title: 'x' },
+        ]) {
+          const answer = await mcp.client
+            .callTool({ name: 'create_task', arguments: args })
+            .catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }] }));
           expect(answer.isError, JSON.stringify(args)).toBe(true);
         }
         expect((await agent.get(`/api/v1/tasks?tree_id=${tree.id}`)).body.items).toEqual([]);
-        await expect(mcp.client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Tool no_such_tool not found/);
+        await expect(mcp.client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(
+          /Tool no_such_tool not found/,
+        );
       });
 
       it('refuses unknown arguments on every tool, as REST refuses unknown body properties', async () => {
         const { tools } = await mcp.client.listTools();
         for (const tool of tools) expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
         const tree = await makeTree(agent);
-        const bogus = await mcp.client.callTool({ name: 'create_task', arguments: { tree_id: tree.id, title: 'x', bogus: 1 } });
-        expect(toolErrorOf(bogus)).toEqual({ code: 'validation_failed', message: expect.any(String), details: [{ path: '/bogus', message: 'is not a known property' }] });
+        const bogus = await mcp.client.callTool({
+          name: 'create_task',
+          arguments: { tree_id: tree.id, title: 'x', bogus: 1 },
+        });
+        expect(toolErrorOf(bogus)).toEqual({
+          code: 'validation_failed',
+          message: expect.any(String),
+          details: [{ path: '/bogus', message: 'is not a known property' }],
+        });
         expect((await agent.get(`/api/v1/tasks?tree_id=${tree.id}`)).body.items).toEqual([]);
         const rest = await agent.post('/api/v1/tasks', { tree_id: tree.id, title: 'x', bogus: 1 });
         expect(rest.body.error.code).toBe('validation_failed');
         const task = await makeTask(agent, tree.id);
-        for (const [name, args] of [['get_task', { id: task.id, extra: true }], ['list_trees', { page: 2 }], ['search', { q: 'x', tree: tree.id }], ['complete_task', { id: task.id, force: true }]] as const) {
+        for (const [name, args] of [
+          ['get_task', { id: task.id, extra: true }],
+          ['list_trees', { page: 2 }],
+          ['search', { q: 'x', tree: tree.id }],
+          ['complete_task', { id: task.id, force: true }],
+        ] as const) {
           const answer = await mcp.client.callTool({ name, arguments: args });
           expect(toolErrorOf(answer).code, name).toBe('validation_failed');
         }
@@ -125,13 +183,17 @@ describe.each(databases)('MCP tools (%s)', (kind) => {
       it('carries the CONTRACT error as JSON text, and no structured content, on every tool error', async () => {
         const missing = await mcp.client.callTool({ name: 'get_task', arguments: { id: 'tsk_nope' } });
         expect(toolErrorOf(missing)).toEqual({ code: 'not_found', message: expect.any(String) });
-        const tooLong = await mcp.client.callTool({ name: 'create_task', arguments: { tree_id: 'tre_x', title: 'x'.repeat(501) } });
+        const tooLong = await mcp.client.callTool({
+          name: 'create_task',
+          arguments: { tree_id: 'tre_x', title: 'x'.repeat(501) },
+        });
         expect(toolErrorOf(tooLong)).toMatchObject({ code: 'validation_failed', details: [{ path: '/title' }] });
       });
 
       it('derives tool schemas from the REST schemas', async () => {
         const { TaskInput, Task } = await import('../../src/http/schemas/data.js');
-        const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema), (key, value) => (key === '$id' ? undefined : value));
+        const plain = (schema: unknown) =>
+          JSON.parse(JSON.stringify(schema), (key, value) => (key === '$id' ? undefined : value));
         const { tools } = await mcp.client.listTools();
         const createTool = tools.find((tool) => tool.name === 'create_task')!;
         expect(createTool.inputSchema.properties).toEqual(plain(TaskInput).properties);
@@ -158,7 +220,9 @@ describe.each(databases)('MCP tools (%s)', (kind) => {
         expect(snapshot.tasks.map((x: any) => x.id)).toEqual([task.id]);
 
         const { resources } = await mcp.client.listResources();
-        expect(resources).toContainEqual(expect.objectContaining({ uri: `service://tree/${tree.id}`, name: 'Orchard', mimeType: 'application/json' }));
+        expect(resources).toContainEqual(
+          expect.objectContaining({ uri: `service://tree/${tree.id}`, name: 'Orchard', mimeType: 'application/json' }),
+        );
         const { resourceTemplates } = await mcp.client.listResourceTemplates();
         expect(resourceTemplates.map((x) => x.uriTemplate)).toEqual(['service://tree/{id}']);
       });
@@ -172,13 +236,24 @@ describe.each(databases)('MCP tools (%s)', (kind) => {
     const bobTask = await makeTask(bobToken.agent, bobTree.id, { title: 'secret rhubarb' });
     const mcp = await connectMcp(t.url, token);
     try {
-      expect(toolErrorOf(await mcp.client.callTool({ name: 'get_task', arguments: { id: bobTask.id } })).code).toBe('not_found');
-      expect(toolErrorOf(await mcp.client.callTool({ name: 'complete_task', arguments: { id: bobTask.id } })).code).toBe('not_found');
-      expect(toolErrorOf(await mcp.client.callTool({ name: 'create_task', arguments: { tree_id: bobTree.id, title: 'x' } })).code).toBe('not_found');
-      expect(toolErrorOf(await mcp.client.callTool({ name: 'list_tasks', arguments: { tree_id: bobTree.id } })).code).toBe('not_found');
+      expect(toolErrorOf(await mcp.client.callTool({ name: 'get_task', arguments: { id: bobTask.id } })).code).toBe(
+        'not_found',
+      );
+      expect(
+        toolErrorOf(await mcp.client.callTool({ name: 'complete_task', arguments: { id: bobTask.id } })).code,
+      ).toBe('not_found');
+      expect(
+        toolErrorOf(await mcp.client.callTool({ name: 'create_task', arguments: { tree_id: bobTree.id, title: 'x' } }))
+          .code,
+      ).toBe('not_found');
+      expect(
+        toolErrorOf(await mcp.client.callTool({ name: 'list_tasks', arguments: { tree_id: bobTree.id } })).code,
+      ).toBe('not_found');
       const search = await mcp.client.callTool({ name: 'search', arguments: { q: 'rhubarb' } });
       expect((search.structuredContent as any).items).toEqual([]);
-      await expect(mcp.client.readResource({ uri: `service://tree/${bobTree.id}` })).rejects.toThrow(/not_found|not found/i);
+      await expect(mcp.client.readResource({ uri: `service://tree/${bobTree.id}` })).rejects.toThrow(
+        /not_found|not found/i,
+      );
       await expect(mcp.client.readResource({ uri: 'service://tree/trе_unknown' })).rejects.toThrow();
       const { resources } = await mcp.client.listResources();
       expect(resources.map((r) => r.uri)).not.toContain(`service://tree/${bobTree.id}`);
@@ -199,7 +274,9 @@ describe.each(databases)('MCP tools (%s)', (kind) => {
     const full = await connectMcp(t.url, writer.value);
     try {
       expect((await reader.client.listTools()).tools.map((x) => x.name).sort()).toEqual(READ_TOOLS);
-      const hidden = await reader.client.callTool({ name: 'complete_task', arguments: { id: task.id } }).catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }] }));
+      const hidden = await reader.client
+        .callTool({ name: 'complete_task', arguments: { id: task.id } })
+        .catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }] }));
       expect(hidden.isError).toBe(true);
       expect(textOf(hidden)).toMatch(/not found|unknown tool/i);
 
@@ -207,7 +284,9 @@ describe.each(databases)('MCP tools (%s)', (kind) => {
       const { setUserPlan } = await import('../../src/domain/accounts/accounts.js');
       await setUserPlan(t.app.deps, carol.email, 'seed', null);
       expect((await full.client.listTools()).tools.map((x) => x.name).sort()).toEqual(READ_TOOLS);
-      const refused = await full.client.callTool({ name: 'create_task', arguments: { tree_id: tree.id, title: 'x' } }).catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }] }));
+      const refused = await full.client
+        .callTool({ name: 'create_task', arguments: { tree_id: tree.id, title: 'x' } })
+        .catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }] }));
       expect(refused.isError).toBe(true);
       expect((await writer.agent.get(`/api/v1/tasks?tree_id=${tree.id}`)).body.items).toHaveLength(1);
       await setUserPlan(t.app.deps, carol.email, 'sprout', null);
@@ -231,7 +310,9 @@ describe.each(databases)('MCP attachment and speech tools (%s)', (kind) => {
     const full = await makeToken(person, { scopes: ['read', 'write', 'attachments'] });
     const tree = await makeTree(full.agent);
     const task = await makeTask(full.agent, tree.id);
-    const { body } = await upload(full.agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from('audio bytes'), name: 'memo.webm', type: 'audio/webm' }]);
+    const { body } = await upload(full.agent, `/api/v1/tasks/${task.id}/attachments`, [
+      { data: Buffer.from('audio bytes'), name: 'memo.webm', type: 'audio/webm' },
+    ]);
     const mcp = await connectMcp(t.url, full.value);
     try {
       const { tools } = await mcp.client.listTools();
@@ -245,10 +326,18 @@ describe.each(databases)('MCP attachment and speech tools (%s)', (kind) => {
       const content = await fetch(`${t.url}${url.pathname}${url.search}`);
       expect(await content.text()).toBe('audio bytes');
 
-      const queued = await mcp.client.callTool({ name: 'transcribe_audio', arguments: { task_id: task.id, attachment_id: body.attachment.id } });
+      const queued = await mcp.client.callTool({
+        name: 'transcribe_audio',
+        arguments: { task_id: task.id, attachment_id: body.attachment.id },
+      });
       const job = (queued.structuredContent as any).job;
       expect(job).toMatchObject({ task_id: task.id, attachment_id: body.attachment.id, status: 'queued' });
-      for (let i = 0; i < 200 && (await full.agent.get(`/api/v1/speech/jobs/${job.id}`)).body.job.status !== 'succeeded'; i++) await new Promise((r) => setTimeout(r, 25));
+      for (
+        let i = 0;
+        i < 200 && (await full.agent.get(`/api/v1/speech/jobs/${job.id}`)).body.job.status !== 'succeeded';
+        i++
+      )
+        await new Promise((r) => setTimeout(r, 25));
       expect((await full.agent.get(`/api/v1/speech/jobs/${job.id}`)).body.job.transcript).toBe('heard 11 bytes');
 
       const missing = await mcp.client.callTool({ name: 'get_attachment', arguments: { id: 'att_missing' } });
@@ -261,7 +350,9 @@ describe.each(databases)('MCP attachment and speech tools (%s)', (kind) => {
     const seedToken = await makeToken(seed);
     const seedMcp = await connectMcp(t.url, seedToken.value);
     try {
-      expect((await seedMcp.client.listTools()).tools.map((x) => x.name).sort()).toEqual([...READ_TOOLS, 'get_attachment'].sort());
+      expect((await seedMcp.client.listTools()).tools.map((x) => x.name).sort()).toEqual(
+        [...READ_TOOLS, 'get_attachment'].sort(),
+      );
       const foreign = await seedMcp.client.callTool({ name: 'get_attachment', arguments: { id: body.attachment.id } });
       expect(toolErrorOf(foreign).code).toBe('not_found');
     } finally {
@@ -275,14 +366,24 @@ describe.each(databases)('MCP attachment and speech tools (%s)', (kind) => {
       const full = await makeToken(person, { scopes: ['read', 'write', 'attachments'] });
       const tree = await makeTree(full.agent);
       const task = await makeTask(full.agent, tree.id);
-      const { body } = await upload(full.agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from('private') }]);
+      const { body } = await upload(full.agent, `/api/v1/tasks/${task.id}/attachments`, [
+        { data: Buffer.from('private') },
+      ]);
       for (const scopes of [['read'], ['attachments'], ['read', 'write']]) {
         const made = await makeToken(person, { scopes });
         const mcp = await connectMcp(t.url, made.value, { modern });
         try {
-          expect((await mcp.client.listTools()).tools.map((x) => x.name), scopes.join()).not.toContain('get_attachment');
-          const refused = await mcp.client.callTool({ name: 'get_attachment', arguments: { id: body.attachment.id } })
-            .catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }], structuredContent: undefined }));
+          expect(
+            (await mcp.client.listTools()).tools.map((x) => x.name),
+            scopes.join(),
+          ).not.toContain('get_attachment');
+          const refused = await mcp.client
+            .callTool({ name: 'get_attachment', arguments: { id: body.attachment.id } })
+            .catch((err: Error) => ({
+              isError: true,
+              content: [{ type: 'text', text: err.message }],
+              structuredContent: undefined,
+            }));
           expect(refused.isError).toBe(true);
           expect(textOf(refused)).toMatch(/Tool get_attachment not found/);
           expect(JSON.stringify(refused)).not.toContain('signature');
@@ -309,10 +410,15 @@ describe.each(databases)('MCP attachment and speech tools (%s)', (kind) => {
       const made = await makeToken(person);
       const tree = await makeTree(made.agent);
       const task = await makeTask(made.agent, tree.id);
-      const { body } = await upload(made.agent, `/api/v1/tasks/${task.id}/attachments`, [{ data: Buffer.from('x'), name: 'a.mp3' }]);
+      const { body } = await upload(made.agent, `/api/v1/tasks/${task.id}/attachments`, [
+        { data: Buffer.from('x'), name: 'a.mp3' },
+      ]);
       const mcp = await connectMcp(bare.url, made.value);
       try {
-        const answer = await mcp.client.callTool({ name: 'transcribe_audio', arguments: { task_id: task.id, attachment_id: body.attachment.id } });
+        const answer = await mcp.client.callTool({
+          name: 'transcribe_audio',
+          arguments: { task_id: task.id, attachment_id: body.attachment.id },
+        });
         expect(toolErrorOf(answer).code).toBe('speech_unavailable');
       } finally {
         await mcp.close();

@@ -39,16 +39,26 @@ describe.each(databases)('MCP transport (%s)', (kind) => {
     const init = await rawMcp(t.url, initializeMessage, { authorization: `Bearer ${token}` });
     expect(init.status).toBe(200);
     expect(init.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(init.json.result).toMatchObject({ protocolVersion: LEGACY, serverInfo: { name: 'task-tree', version: '0.8.3' }, capabilities: { tools: {}, resources: {} } });
+    expect(init.json.result).toMatchObject({
+      protocolVersion: LEGACY,
+      serverInfo: { name: 'task-tree', version: '0.8.3' },
+      capabilities: { tools: {}, resources: {} },
+    });
     const sessionId = init.headers.get('mcp-session-id')!;
 
     const ok = await rawMcp(t.url, listTools, inSession(token, sessionId));
     expect(ok.status).toBe(200);
     expect(ok.json.result.tools.length).toBeGreaterThan(0);
 
-    const missing = await rawMcp(t.url, listTools, { authorization: `Bearer ${token}`, 'mcp-protocol-version': LEGACY });
+    const missing = await rawMcp(t.url, listTools, {
+      authorization: `Bearer ${token}`,
+      'mcp-protocol-version': LEGACY,
+    });
     expect(missing.status).toBe(400);
-    expect(missing.json).toMatchObject({ jsonrpc: '2.0', error: { code: -32600, message: expect.stringMatching(/Mcp-Session-Id/) } });
+    expect(missing.json).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: expect.stringMatching(/Mcp-Session-Id/) },
+    });
 
     const unknown = await rawMcp(t.url, listTools, inSession(token, 'x'.repeat(43)));
     expect(unknown.status).toBe(404);
@@ -58,10 +68,21 @@ describe.each(databases)('MCP transport (%s)', (kind) => {
   it('refuses a NUL byte in clientInfo as invalid params, storing nothing', async () => {
     const sessions = async () => (await t.app.deps.db.selectFrom('mcp_sessions').select('id_hash').execute()).length;
     const before = await sessions();
-    for (const clientInfo of [{ name: 'agent\u0000x', version: '1' }, { name: 'agent', version: '1\u0000' }]) {
-      const answer = await rawMcp(t.url, { ...initializeMessage, id: 7, params: { ...initializeMessage.params, clientInfo } }, { authorization: `Bearer ${token}` });
+    for (const clientInfo of [
+      { name: 'agent\u0000x', version: '1' },
+      { name: 'agent', version: '1\u0000' },
+    ]) {
+      const answer = await rawMcp(
+        t.url,
+        { ...initializeMessage, id: 7, params: { ...initializeMessage.params, clientInfo } },
+        { authorization: `Bearer ${token}` },
+      );
       expect(answer.status).toBe(400);
-      expect(answer.json).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: expect.stringMatching(/clientInfo\.(name|version).*NUL/) } });
+      expect(answer.json).toMatchObject({
+        jsonrpc: '2.0',
+        id: 7,
+        error: { code: -32602, message: expect.stringMatching(/clientInfo\.(name|version).*NUL/) },
+      });
       expect(answer.headers.get('mcp-session-id')).toBeNull();
     }
     expect(await sessions()).toBe(before);
@@ -77,13 +98,17 @@ describe.each(databases)('MCP transport (%s)', (kind) => {
     const mallory = await makeUser(t.url, t.app, { plan: 'sprout' });
     const malloryToken = await makeToken(mallory);
     expect((await rawMcp(t.url, listTools, inSession(malloryToken.value, sessionId))).status).toBe(404);
-    expect((await fetch(`${t.url}/mcp`, { method: 'DELETE', headers: inSession(malloryToken.value, sessionId) })).status).toBe(404);
+    expect(
+      (await fetch(`${t.url}/mcp`, { method: 'DELETE', headers: inSession(malloryToken.value, sessionId) })).status,
+    ).toBe(404);
     expect((await rawMcp(t.url, listTools, inSession(token, sessionId))).status).toBe(200);
   });
 
   it('ends a session on DELETE', async () => {
     const sessionId = await openSession(t.url, token);
-    expect((await fetch(`${t.url}/mcp`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } })).status).toBe(400);
+    expect(
+      (await fetch(`${t.url}/mcp`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(400);
     const ended = await fetch(`${t.url}/mcp`, { method: 'DELETE', headers: inSession(token, sessionId) });
     expect(ended.status).toBe(200);
     expect((await rawMcp(t.url, listTools, inSession(token, sessionId))).status).toBe(404);
@@ -94,7 +119,11 @@ describe.each(databases)('MCP transport (%s)', (kind) => {
     const doomed = await makeToken(person, { scopes: ['read'] });
     const sessionId = await openSession(t.url, doomed.value);
     expect((await person.browser.delete(`/api/v1/tokens/${doomed.token.id}`)).status).toBe(200);
-    const row = await t.app.deps.db.selectFrom('mcp_sessions').select(['ended_at']).where('credential_id', '=', doomed.token.id).executeTakeFirstOrThrow();
+    const row = await t.app.deps.db
+      .selectFrom('mcp_sessions')
+      .select(['ended_at'])
+      .where('credential_id', '=', doomed.token.id)
+      .executeTakeFirstOrThrow();
     expect(row.ended_at).not.toBeNull();
     const revoked = await rawMcp(t.url, listTools, inSession(doomed.value, sessionId));
     expect(revoked.status).toBe(401);
@@ -108,7 +137,11 @@ describe.each(databases)('MCP transport (%s)', (kind) => {
     const spareToken = await makeToken(spare);
     const spareSession = await openSession(t.url, spareToken.value);
     expect(await revokeAllTokens(t.app.deps, spare.user.id)).toEqual([spareToken.token.id]);
-    const ended = await t.app.deps.db.selectFrom('mcp_sessions').select('ended_at').where('credential_id', '=', spareToken.token.id).executeTakeFirstOrThrow();
+    const ended = await t.app.deps.db
+      .selectFrom('mcp_sessions')
+      .select('ended_at')
+      .where('credential_id', '=', spareToken.token.id)
+      .executeTakeFirstOrThrow();
     expect(ended.ended_at).not.toBeNull();
     expect((await rawMcp(t.url, listTools, inSession(spareToken.value, spareSession))).status).toBe(401);
     expect((await rawMcp(t.url, listTools, inSession(other.value, otherSession))).status).toBe(200);
@@ -116,7 +149,11 @@ describe.each(databases)('MCP transport (%s)', (kind) => {
     // An expired token is refused before its session is even looked up.
     const expiring = await makeToken(person, { scopes: ['read'] });
     const expiringSession = await openSession(t.url, expiring.value);
-    await t.app.deps.db.updateTable('personal_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', expiring.token.id).execute();
+    await t.app.deps.db
+      .updateTable('personal_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', expiring.token.id)
+      .execute();
     // As if the token had aged past its expiry: the second-long lookup cache ages with it.
     t.app.deps.credentials.clear();
     const expired = await rawMcp(t.url, listTools, inSession(expiring.value, expiringSession));
@@ -125,12 +162,18 @@ describe.each(databases)('MCP transport (%s)', (kind) => {
 
     const idle = await openSession(t.url, token);
     const dayAgo = new Date(Date.now() - 25 * 3_600_000).toISOString();
-    await t.app.deps.db.updateTable('mcp_sessions').set({ last_seen_at: dayAgo }).where('credential_id', '=', tokenId).execute();
+    await t.app.deps.db
+      .updateTable('mcp_sessions')
+      .set({ last_seen_at: dayAgo })
+      .where('credential_id', '=', tokenId)
+      .execute();
     expect((await rawMcp(t.url, listTools, inSession(token, idle))).status).toBe(404);
   });
 
   it('answers GET with 405, needs a Bearer token and checks Origin', async () => {
-    const get = await fetch(`${t.url}/mcp`, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } });
+    const get = await fetch(`${t.url}/mcp`, {
+      headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+    });
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST, DELETE');
 
@@ -140,32 +183,58 @@ describe.each(databases)('MCP transport (%s)', (kind) => {
     expect(anonymous.json).toMatchObject({ jsonrpc: '2.0', error: { data: { code: 'unauthenticated' } } });
 
     const cookieOnly = await fetch(`${t.url}/mcp`, {
-      method: 'POST', body: JSON.stringify(initializeMessage),
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', cookie: [...person.browser.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'x-csrf-token': person.browser.csrf! },
+      method: 'POST',
+      body: JSON.stringify(initializeMessage),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        cookie: [...person.browser.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        'x-csrf-token': person.browser.csrf!,
+      },
     });
     expect(cookieOnly.status).toBe(401);
 
-    const rebinding = await rawMcp(t.url, initializeMessage, { authorization: `Bearer ${token}`, origin: 'http://evil.example' });
+    const rebinding = await rawMcp(t.url, initializeMessage, {
+      authorization: `Bearer ${token}`,
+      origin: 'http://evil.example',
+    });
     expect(rebinding.status).toBe(403);
-    const local = await rawMcp(t.url, initializeMessage, { authorization: `Bearer ${token}`, origin: 'http://localhost:6274' });
+    const local = await rawMcp(t.url, initializeMessage, {
+      authorization: `Bearer ${token}`,
+      origin: 'http://localhost:6274',
+    });
     expect(local.status).toBe(200);
   });
 
   it('checks the account guard before anything else', async () => {
-    const mismatch = await rawMcp(t.url, initializeMessage, { authorization: `Bearer ${token}`, 'x-service-user': 'usr_someone_else' });
+    const mismatch = await rawMcp(t.url, initializeMessage, {
+      authorization: `Bearer ${token}`,
+      'x-service-user': 'usr_someone_else',
+    });
     expect(mismatch.status).toBe(409);
     expect(mismatch.json).toMatchObject({ jsonrpc: '2.0', error: { data: { code: 'account_mismatch' } } });
     expect(mismatch.headers.get('mcp-session-id')).toBeNull();
-    const matching = await rawMcp(t.url, initializeMessage, { authorization: `Bearer ${token}`, 'x-service-user': person.user.id });
+    const matching = await rawMcp(t.url, initializeMessage, {
+      authorization: `Bearer ${token}`,
+      'x-service-user': person.user.id,
+    });
     expect(matching.status).toBe(200);
   });
 
   it('refuses an unsupported MCP-Protocol-Version', async () => {
     const sessionId = await openSession(t.url, token);
-    const answer = await rawMcp(t.url, listTools, inSession(token, sessionId, { 'mcp-protocol-version': '1999-01-01' }));
+    const answer = await rawMcp(
+      t.url,
+      listTools,
+      inSession(token, sessionId, { 'mcp-protocol-version': '1999-01-01' }),
+    );
     expect(answer.status).toBe(400);
     expect(answer.json.error.message).toMatch(/protocol version/i);
-    const unsupportedInit = await rawMcp(t.url, { ...initializeMessage, params: { ...initializeMessage.params, protocolVersion: '1999-01-01' } }, { authorization: `Bearer ${token}` });
+    const unsupportedInit = await rawMcp(
+      t.url,
+      { ...initializeMessage, params: { ...initializeMessage.params, protocolVersion: '1999-01-01' } },
+      { authorization: `Bearer ${token}` },
+    );
     expect(unsupportedInit.status).toBe(200);
     expect(unsupportedInit.json.result.protocolVersion).not.toBe('1999-01-01');
   });
@@ -177,21 +246,40 @@ describe.each(databases)('MCP transport (%s)', (kind) => {
     expect(parse.status).toBe(400);
     expect(parse.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
 
-    for (const body of ['[]', '42', '"text"', '{"hello": "world"}', '{"jsonrpc": "1.0", "id": 1, "method": "tools/list"}', '[{"jsonrpc":"2.0"}]']) {
+    for (const body of [
+      '[]',
+      '42',
+      '"text"',
+      '{"hello": "world"}',
+      '{"jsonrpc": "1.0", "id": 1, "method": "tools/list"}',
+      '[{"jsonrpc":"2.0"}]',
+    ]) {
       const answer = await rawMcp(t.url, body, inSession(token, sessionId));
       expect(answer.status, body).toBeGreaterThanOrEqual(400);
       expect(answer.status, body).toBeLessThan(500);
       expect(answer.json?.jsonrpc, body).toBe('2.0');
       expect(answer.json?.error?.code, body).toBeLessThan(0);
     }
-    const unknownMethod = await rawMcp(t.url, { jsonrpc: '2.0', id: 9, method: 'tasks/teleport', params: {} }, inSession(token, sessionId));
+    const unknownMethod = await rawMcp(
+      t.url,
+      { jsonrpc: '2.0', id: 9, method: 'tasks/teleport', params: {} },
+      inSession(token, sessionId),
+    );
     expect(unknownMethod.json).toMatchObject({ id: 9, error: { code: -32601 } });
 
-    const wrongType = await fetch(`${t.url}/mcp`, { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: 'hi' });
+    const wrongType = await fetch(`${t.url}/mcp`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'text/plain' },
+      body: 'hi',
+    });
     expect(wrongType.status).toBe(415);
     expect(((await wrongType.json()) as { jsonrpc: string }).jsonrpc).toBe('2.0');
 
-    const huge = await rawMcp(t.url, { ...listTools, params: { pad: 'x'.repeat(2_000_000) } }, inSession(token, sessionId));
+    const huge = await rawMcp(
+      t.url,
+      { ...listTools, params: { pad: 'x'.repeat(2_000_000) } },
+      inSession(token, sessionId),
+    );
     expect(huge.status).toBe(413);
     expect(huge.json.jsonrpc).toBe('2.0');
   });

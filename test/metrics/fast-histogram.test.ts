@@ -7,20 +7,33 @@ const VALUES = [0.0005, 0.001, 0.002, 0.05, 0.05, 0.7, 3, 12.5];
 
 /** The sample lines of a scrape, each with its labels in a fixed order, so two exports compare. */
 function normalised(text: string): string[] {
-  return text.split('\n').filter((line) => line !== '' && !line.startsWith('#')).map((line) => {
-    const match = /^([^{ ]+)(?:\{(.*)\})? (.+)$/.exec(line)!;
-    const labels = (match[2] ?? '').split(',').filter(Boolean).sort().join(',');
-    return `${match[1]}{${labels}} ${Number(match[3])}`;
-  }).sort();
+  return text
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .map((line) => {
+      const match = /^([^{ ]+)(?:\{(.*)\})? (.+)$/.exec(line)!;
+      const labels = (match[2] ?? '').split(',').filter(Boolean).sort().join(',');
+      return `${match[1]}{${labels}} ${Number(match[3])}`;
+    })
+    .sort();
 }
 
 describe('FastHistogram', () => {
-  it('exports exactly what prom-client\'s own histogram exports for the same observations', async () => {
+  it("exports exactly what prom-client's own histogram exports for the same observations", async () => {
     const ours = new Registry();
     const theirs = new Registry();
     const fast = new FastHistogram(ours, 'latency_seconds', 'help', BOUNDS);
-    const reference = new Histogram({ name: 'latency_seconds', help: 'help', labelNames: ['route', 'status'], buckets: BOUNDS, registers: [theirs] });
-    const series = { a: fast.seriesFor({ route: '/a/:id', status: '200' }), b: fast.seriesFor({ route: '/b', status: '404' }) };
+    const reference = new Histogram({
+      name: 'latency_seconds',
+      help: 'help',
+      labelNames: ['route', 'status'],
+      buckets: BOUNDS,
+      registers: [theirs],
+    });
+    const series = {
+      a: fast.seriesFor({ route: '/a/:id', status: '200' }),
+      b: fast.seriesFor({ route: '/b', status: '404' }),
+    };
     VALUES.forEach((value, i) => {
       const key = i % 3 === 0 ? 'b' : 'a';
       series[key].observe(value);

@@ -10,14 +10,23 @@ const BEFORE = '2026-11-25-0010-task-place';
 
 async function addUser(store: Store, id: string): Promise<void> {
   await sql`insert into users (id, owner_id, email, password_hash, name, language, timezone, plan, created_at, updated_at)
-    values (${id}, ${id}, ${`${id}@example.test`}, 'x', 'Someone', 'en', 'UTC', 'seed', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`.execute(store.db);
+    values (${id}, ${id}, ${`${id}@example.test`}, 'x', 'Someone', 'en', 'UTC', 'seed', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`.execute(
+    store.db,
+  );
 }
 
 /** A journal row of the old one-row-per-call table. */
 function oldCall(owner: string, n: number) {
   return {
-    id: `agc_${String(n).padStart(26, '0')}`, owner_id: owner, at: new Date(Date.UTC(2026, 10, 1) + n * 1000).toISOString(),
-    surface: n % 2 === 0 ? 'rest' : 'mcp', operation: `GET /op${n}`, status: 200 + (n % 3), duration_ms: n % 7, token_id: `pat_${owner}`, client: n % 5 === 0 ? null : 'curl',
+    id: `agc_${String(n).padStart(26, '0')}`,
+    owner_id: owner,
+    at: new Date(Date.UTC(2026, 10, 1) + n * 1000).toISOString(),
+    surface: n % 2 === 0 ? 'rest' : 'mcp',
+    operation: `GET /op${n}`,
+    status: 200 + (n % 3),
+    duration_ms: n % 7,
+    token_id: `pat_${owner}`,
+    client: n % 5 === 0 ? null : 'curl',
   };
 }
 
@@ -38,17 +47,27 @@ describe.each(databases)('the journal moving to batches (%s)', (kind: DatabaseKi
     for (const row of rows) await old.insertInto('agent_calls').values(row).execute();
 
     expect((await migrator(store).migrateToLatest()).error).toBeUndefined();
-    const batches = await store.db.selectFrom('agent_call_batches').select(['owner_id', 'call_count']).orderBy('seq').execute();
-    expect(batches.filter((b) => b.owner_id === 'usr_busy').map((b) => b.call_count)).toEqual([CALLS_PER_BATCH, CALLS_PER_BATCH, 50]);
+    const batches = await store.db
+      .selectFrom('agent_call_batches')
+      .select(['owner_id', 'call_count'])
+      .orderBy('seq')
+      .execute();
+    expect(batches.filter((b) => b.owner_id === 'usr_busy').map((b) => b.call_count)).toEqual([
+      CALLS_PER_BATCH,
+      CALLS_PER_BATCH,
+      50,
+    ]);
     expect(batches.filter((b) => b.owner_id === 'usr_quiet').map((b) => b.call_count)).toEqual([3]);
 
     const journal = new Journal(store.db, store.dialect);
     try {
       const latest = await journal.latest('usr_busy', 120);
-      expect(latest).toEqual(Array.from({ length: 120 }, (_, i) => {
-        const { owner_id: _owner, ...call } = oldCall('usr_busy', 249 - i);
-        return call;
-      }));
+      expect(latest).toEqual(
+        Array.from({ length: 120 }, (_, i) => {
+          const { owner_id: _owner, ...call } = oldCall('usr_busy', 249 - i);
+          return call;
+        }),
+      );
       expect((await journal.latest('usr_quiet')).map((c) => c.operation)).toEqual(['GET /op2', 'GET /op1', 'GET /op0']);
     } finally {
       await journal.close();
@@ -56,7 +75,12 @@ describe.each(databases)('the journal moving to batches (%s)', (kind: DatabaseKi
 
     expect((await migrator(store).migrateTo(BEFORE)).error).toBeUndefined();
     const back = await old.selectFrom('agent_calls').selectAll().orderBy('seq').execute();
-    expect(back.map(({ seq: _seq, ...row }: Record<string, unknown>) => ({ ...row, status: Number(row.status), duration_ms: Number(row.duration_ms) })))
-      .toEqual([...rows.filter((r) => r.owner_id === 'usr_busy'), ...rows.filter((r) => r.owner_id === 'usr_quiet')]);
+    expect(
+      back.map(({ seq: _seq, ...row }: Record<string, unknown>) => ({
+        ...row,
+        status: Number(row.status),
+        duration_ms: Number(row.duration_ms),
+      })),
+    ).toEqual([...rows.filter((r) => r.owner_id === 'usr_busy'), ...rows.filter((r) => r.owner_id === 'usr_quiet')]);
   });
 });

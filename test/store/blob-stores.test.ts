@@ -28,7 +28,9 @@ describe.each(['disk', 's3'] as const)('the %s blob store', (kind) => {
       store = new DiskBlobStore(join(dir, 'blobs'));
     } else {
       s3 = await startS3Server();
-      store = new S3BlobStore(loadConfig({ DATA_DIR: dir, SECRET: 'blob-store-test-secret-0123', ...s3.env }).blobStore as S3Config);
+      store = new S3BlobStore(
+        loadConfig({ DATA_DIR: dir, SECRET: 'blob-store-test-secret-0123', ...s3.env }).blobStore as S3Config,
+      );
     }
   });
   afterAll(async () => {
@@ -45,8 +47,12 @@ describe.each(['disk', 's3'] as const)('the %s blob store', (kind) => {
     expect(stored).toEqual({ size: data.length, sha256: createHash('sha256').update(data).digest('hex') });
     expect(await store.stat(key)).toEqual({ size: data.length });
     expect((await buffer(await store.get(key))).equals(data)).toBe(true);
-    expect((await buffer(await store.get(key, { start: 1000, end: 1999 }))).equals(data.subarray(1000, 2000))).toBe(true);
-    expect((await buffer(await store.get(key, { start: data.length - 1, end: data.length - 1 }))).equals(data.subarray(-1))).toBe(true);
+    expect((await buffer(await store.get(key, { start: 1000, end: 1999 }))).equals(data.subarray(1000, 2000))).toBe(
+      true,
+    );
+    expect(
+      (await buffer(await store.get(key, { start: data.length - 1, end: data.length - 1 }))).equals(data.subarray(-1)),
+    ).toBe(true);
   });
 
   it('lists what it holds with its age, removes idempotently, and says when an object is missing', async () => {
@@ -56,7 +62,8 @@ describe.each(['disk', 's3'] as const)('the %s blob store', (kind) => {
     const listed = await listAll(store);
     expect(listed.map((blob) => blob.key).sort()).toEqual([blobKey('usr_store', 'att_one'), key]);
     // S3 keeps whole seconds.
-    for (const blob of listed) expect(blob.modifiedMs).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 - 60_000);
+    for (const blob of listed)
+      expect(blob.modifiedMs).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 - 60_000);
     await store.remove(key);
     await store.remove(key);
     expect(await store.stat(key)).toBeNull();

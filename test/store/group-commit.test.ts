@@ -7,8 +7,10 @@ import type { Db, Trx } from '../../src/store/db.js';
 import type { Database } from '../../src/store/schema.js';
 
 /** A scratch table of the test's own store: one row per write that committed. */
-const insertProbe = (db: Db | Trx, id: string) => sql<{ id: string }>`insert into gc_probe (id) values (${id}) returning id`.execute(db).then((r) => r.rows[0]!.id);
-const probes = async (db: Db) => (await sql<{ id: string }>`select id from gc_probe order by id`.execute(db)).rows.map((r) => r.id);
+const insertProbe = (db: Db | Trx, id: string) =>
+  sql<{ id: string }>`insert into gc_probe (id) values (${id}) returning id`.execute(db).then((r) => r.rows[0]!.id);
+const probes = async (db: Db) =>
+  (await sql<{ id: string }>`select id from gc_probe order by id`.execute(db)).rows.map((r) => r.id);
 
 /**
  * An attempt is one statement that does a write or declines having changed nothing (a create in
@@ -24,7 +26,12 @@ describe.each(databases)('group commit of attempts (%s)', (kind) => {
 
   it('lets an attempt that fails in a shared batch fail alone, and commits the batch’s other writes', async () => {
     const commits = new GroupCommit(storeOf().db, kind);
-    const attempt = (id: string) => commits.run('tree', async () => Promise.reject(new Error('the attempt decides')), (db) => insertProbe(db, id));
+    const attempt = (id: string) =>
+      commits.run(
+        'tree',
+        async () => Promise.reject(new Error('the attempt decides')),
+        (db) => insertProbe(db, id),
+      );
     // Started in one tick, so they share a batch; "taken" breaks the primary key and aborts it.
     const outcomes = await Promise.allSettled([attempt('a1'), attempt('a2'), attempt('taken'), attempt('a3')]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
@@ -35,12 +42,22 @@ describe.each(databases)('group commit of attempts (%s)', (kind) => {
 
   it('runs the work of an attempt that declines in the same batch, in a savepoint, where its failure is undone alone', async () => {
     const commits = new GroupCommit(storeOf().db, kind);
-    const declined = (id: string, fails: boolean) => commits.run('tree', async (trx) => {
-      await insertProbe(trx, id);
-      if (fails) throw new Error(`work ${id} refused`);
-      return id;
-    }, async () => undefined);
-    const done = (id: string) => commits.run('tree', async () => Promise.reject(new Error('unused')), (db) => insertProbe(db, id));
+    const declined = (id: string, fails: boolean) =>
+      commits.run(
+        'tree',
+        async (trx) => {
+          await insertProbe(trx, id);
+          if (fails) throw new Error(`work ${id} refused`);
+          return id;
+        },
+        async () => undefined,
+      );
+    const done = (id: string) =>
+      commits.run(
+        'tree',
+        async () => Promise.reject(new Error('unused')),
+        (db) => insertProbe(db, id),
+      );
     const outcomes = await Promise.allSettled([done('b1'), declined('b2', false), declined('b3', true), done('b4')]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     expect(String((outcomes[2] as PromiseRejectedResult).reason)).toContain('work b3 refused');
@@ -51,12 +68,27 @@ describe.each(databases)('group commit of attempts (%s)', (kind) => {
     const store = storeOf();
     const statements: string[] = [];
     // The same pool, seen through a Kysely that logs each statement it runs.
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: store.pool! }), log: (event) => void statements.push(event.query.sql) });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: store.pool! }),
+      log: (event) => void statements.push(event.query.sql),
+    });
     const commits = new GroupCommit(db, 'postgres');
     await Promise.all([
-      commits.run('tree', async () => Promise.reject(new Error('unused')), (trx) => insertProbe(trx, 'c1')),
-      commits.run('tree', async () => Promise.reject(new Error('unused')), (trx) => insertProbe(trx, 'c2')),
-      commits.run('tree', (trx) => insertProbe(trx, 'c3'), async () => undefined),
+      commits.run(
+        'tree',
+        async () => Promise.reject(new Error('unused')),
+        (trx) => insertProbe(trx, 'c1'),
+      ),
+      commits.run(
+        'tree',
+        async () => Promise.reject(new Error('unused')),
+        (trx) => insertProbe(trx, 'c2'),
+      ),
+      commits.run(
+        'tree',
+        (trx) => insertProbe(trx, 'c3'),
+        async () => undefined,
+      ),
     ]);
     expect(statements.filter((text) => /^savepoint/i.test(text))).toHaveLength(1);
     expect((await probes(store.db)).filter((id) => id.startsWith('c'))).toEqual(['c1', 'c2', 'c3']);

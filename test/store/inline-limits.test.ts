@@ -11,12 +11,19 @@ describe.each(databases)('limits (%s)', (kind) => {
   beforeAll(async () => {
     for (const n of [1, 2, 3, 4]) {
       await sql`insert into users (id, owner_id, email, password_hash, name, language, timezone, plan, created_at, updated_at)
-        values (${`usr_${n}`}, ${`usr_${n}`}, ${`u${n}@example.test`}, 'x', 'Someone', 'en', 'UTC', 'seed', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`.execute(storeOf().db);
+        values (${`usr_${n}`}, ${`usr_${n}`}, ${`u${n}@example.test`}, 'x', 'Someone', 'en', 'UTC', 'seed', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`.execute(
+        storeOf().db,
+      );
     }
   });
 
   it('are written into the text on SQLite, which plans a bound limit again at every run, and bound on PostgreSQL', () => {
-    const query = storeOf().db.selectFrom('users').select('id').where('email', '=', 'u1@example.test').limit(1).compile();
+    const query = storeOf()
+      .db.selectFrom('users')
+      .select('id')
+      .where('email', '=', 'u1@example.test')
+      .limit(1)
+      .compile();
     if (kind === 'sqlite') {
       expect(query.sql).toMatch(/ limit 1$/);
       expect(query.parameters).toEqual(['u1@example.test']);

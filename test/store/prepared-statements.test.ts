@@ -8,7 +8,9 @@ const userEmail = compiledOnce((db, id: string) => db.selectFrom('users').select
 
 async function addUser(store: Store | { db: Store['db'] }, id: string, email: string): Promise<void> {
   await sql`insert into users (id, owner_id, email, password_hash, name, language, timezone, plan, created_at, updated_at)
-    values (${id}, ${id}, ${email}, 'x', 'Someone', 'en', 'UTC', 'seed', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`.execute(store.db);
+    values (${id}, ${id}, ${email}, 'x', 'Someone', 'en', 'UTC', 'seed', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`.execute(
+    store.db,
+  );
 }
 
 /**
@@ -45,7 +47,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('compiled statements prepared by
     expect(rows.filter((r) => r.statement.includes('"users"') && r.statement.includes('"email"'))).toHaveLength(1);
   });
 
-  it('see a write at once, and inside a transaction its own uncommitted rows and nobody else\'s', async () => {
+  it("see a write at once, and inside a transaction its own uncommitted rows and nobody else's", async () => {
     const store = stores[0]!;
     expect(await userEmail(store.db, 'usr_later')).toEqual([]);
     await store.db.transaction().execute(async (trx) => {
@@ -60,39 +62,45 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('compiled statements prepared by
 });
 
 /** Another instance migrates while this one holds prepared statements of the changed table. */
-describe.skipIf(!process.env.TEST_DATABASE_URL)('compiled statements after another instance migrates (postgres)', () => {
-  let env: TestEnv;
-  let store: Store;
-  let migrator: Store;
-  const everything = compiledOnce((db, id: string) => db.selectFrom('users').selectAll().where('id', '=', id));
-  beforeAll(async () => {
-    env = makeTestEnv('postgres');
-    store = await openStore(env.config);
-    await migrateToLatest(store);
-    migrator = await openStore(env.config);
-  });
-  afterAll(async () => {
-    await store.close();
-    await migrator.close();
-    await env.dispose();
-  });
+describe.skipIf(!process.env.TEST_DATABASE_URL)(
+  'compiled statements after another instance migrates (postgres)',
+  () => {
+    let env: TestEnv;
+    let store: Store;
+    let migrator: Store;
+    const everything = compiledOnce((db, id: string) => db.selectFrom('users').selectAll().where('id', '=', id));
+    beforeAll(async () => {
+      env = makeTestEnv('postgres');
+      store = await openStore(env.config);
+      await migrateToLatest(store);
+      migrator = await openStore(env.config);
+    });
+    afterAll(async () => {
+      await store.close();
+      await migrator.close();
+      await env.dispose();
+    });
 
-  it('prepare themselves anew when a column is added under a select *', async () => {
-    await addUser(store, 'usr_before', 'before@example.test');
-    expect(await everything(store.db, 'usr_before')).toHaveLength(1);
-    await sql`alter table users add column nickname text`.execute(migrator.db);
-    const [row] = await everything(store.db, 'usr_before');
-    expect(row).toMatchObject({ id: 'usr_before', nickname: null });
-    // Inside a transaction the refusal is met once by the connection that still holds the old
-    // plan; from then on that text is prepared under a new name everywhere.
-    await sql`alter table users add column motto text`.execute(migrator.db);
-    const attempts: string[] = [];
-    for (let i = 0; i < 2; i++) {
-      await store.db.transaction().execute(async (trx) => {
-        attempts.push((await everything(trx, 'usr_before')).length === 1 ? 'read' : 'empty');
-      }).catch((err: { code?: string }) => attempts.push(err.code ?? 'error'));
-    }
-    expect(attempts.at(-1)).toBe('read');
-    expect(await everything(store.db, 'usr_before')).toEqual([expect.objectContaining({ motto: null })]);
-  });
-});
+    it('prepare themselves anew when a column is added under a select *', async () => {
+      await addUser(store, 'usr_before', 'before@example.test');
+      expect(await everything(store.db, 'usr_before')).toHaveLength(1);
+      await sql`alter table users add column nickname text`.execute(migrator.db);
+      const [row] = await everything(store.db, 'usr_before');
+      expect(row).toMatchObject({ id: 'usr_before', nickname: null });
+      // Inside a transaction the refusal is met once by the connection that still holds the old
+      // plan; from then on that text is prepared under a new name everywhere.
+      await sql`alter table users add column motto text`.execute(migrator.db);
+      const attempts: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        await store.db
+          .transaction()
+          .execute(async (trx) => {
+            attempts.push((await everything(trx, 'usr_before')).length === 1 ? 'read' : 'empty');
+          })
+          .catch((err: { code?: string }) => attempts.push(err.code ?? 'error'));
+      }
+      expect(attempts.at(-1)).toBe('read');
+      expect(await everything(store.db, 'usr_before')).toEqual([expect.objectContaining({ motto: null })]);
+    });
+  },
+);

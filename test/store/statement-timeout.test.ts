@@ -16,11 +16,15 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('statement timeout (postgres)', 
     await env.dispose();
   });
 
-  it('cancels a statement that runs past DATABASE_STATEMENT_TIMEOUT_SECONDS, and the pool keeps serving', { timeout: 10_000 }, async () => {
-    const started = Date.now();
-    await expect(sql`select pg_sleep(5)`.execute(store.db)).rejects.toMatchObject({ code: '57014' });
-    expect(Date.now() - started).toBeLessThan(3_000);
-    const { rows } = await sql<{ one: number }>`select 1 as one`.execute(store.db);
-    expect(rows).toEqual([{ one: 1 }]);
-  });
+  it(
+    'cancels a statement that runs past DATABASE_STATEMENT_TIMEOUT_SECONDS, and the pool keeps serving',
+    { timeout: 10_000 },
+    async () => {
+      const started = Date.now();
+      await expect(sql`select pg_sleep(5)`.execute(store.db)).rejects.toMatchObject({ code: '57014' });
+      expect(Date.now() - started).toBeLessThan(3_000);
+      const { rows } = await sql<{ one: number }>`select 1 as one`.execute(store.db);
+      expect(rows).toEqual([{ one: 1 }]);
+    },
+  );
 });

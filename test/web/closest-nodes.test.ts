@@ -31,7 +31,8 @@ describe('ClosestNodes', () => {
     for (let batch = 0; batch < 30; batch++) {
       for (let k = 0; k < 40; k++) {
         // Some nodes on a coarse lattice (so that ties happen), some well outside the points.
-        const x = batch % 5 === 0 ? Math.round((random() - 0.5) * 2000) : Math.round(((random() - 0.5) * 1000) / 10) * 10;
+        const x =
+          batch % 5 === 0 ? Math.round((random() - 0.5) * 2000) : Math.round(((random() - 0.5) * 1000) / 10) * 10;
         const y = batch % 5 === 0 ? Math.round(-random() * 1500 + 300) : Math.round((-random() * 800) / 10) * 10;
         nodes.push({ x, y });
         closest.offer(nodes.length - 1, x, y);
@@ -39,7 +40,10 @@ describe('ClosestNodes', () => {
       for (let i = 0; i < points.length; i++) {
         const expected = scan(points[i]!, nodes, radius);
         expect(closest.node[i], `point ${i} after batch ${batch}`).toBe(expected);
-        if (expected >= 0) expect(closest.distance2[i]).toBe((nodes[expected]!.x - points[i]!.x) ** 2 + (nodes[expected]!.y - points[i]!.y) ** 2);
+        if (expected >= 0)
+          expect(closest.distance2[i]).toBe(
+            (nodes[expected]!.x - points[i]!.x) ** 2 + (nodes[expected]!.y - points[i]!.y) ** 2,
+          );
       }
     }
     const woken = new Set(closest.woken);
@@ -47,7 +51,13 @@ describe('ClosestNodes', () => {
   });
 
   it('offers nothing to a removed point, and keeps the older node on a tie', () => {
-    const closest = new ClosestNodes([{ x: 0, y: 0 }, { x: 100, y: 0 }], 10);
+    const closest = new ClosestNodes(
+      [
+        { x: 0, y: 0 },
+        { x: 100, y: 0 },
+      ],
+      10,
+    );
     closest.offer(0, 3, 4);
     closest.offer(1, -3, -4);
     expect(closest.node[0]).toBe(0);

@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import * as server from '../../src/domain/field-bounds.js';
 
 const root = new URL('../../web/src/', import.meta.url).pathname;
-const sources = (readdirSync(root, { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f) && f !== join('api', 'types.ts'));
+const sources = (readdirSync(root, { recursive: true }) as string[]).filter(
+  (f) => /\.tsx?$/.test(f) && f !== join('api', 'types.ts'),
+);
 
 describe('field bounds in the web app', () => {
   it('writes no bound as a number', () => {
@@ -16,7 +18,11 @@ describe('field bounds in the web app', () => {
   });
 
   it('uses only constants the server has', () => {
-    const used = new Set(sources.flatMap((f) => [...readFileSync(join(root, f), 'utf8').matchAll(/\b(?:maxLength|minLength)=\{([A-Z_]+)\}/g)].map((m) => m[1]!)));
+    const used = new Set(
+      sources.flatMap((f) =>
+        [...readFileSync(join(root, f), 'utf8').matchAll(/\b(?:maxLength|minLength)=\{([A-Z_]+)\}/g)].map((m) => m[1]!),
+      ),
+    );
     expect(used.size).toBeGreaterThan(5);
     for (const name of used) expect(server, name).toHaveProperty(name);
   });

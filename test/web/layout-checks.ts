@@ -5,7 +5,8 @@ import { LEAF_SPACING, type Layout, type LayoutInput } from '../../web/src/tree/
 
 /** Same arrays, reversed and rotated: a layout must not depend on the order it was given. */
 export function shuffled(input: LayoutInput): LayoutInput {
-  const rotate = <T>(xs: T[]) => [...xs.slice(Math.floor(xs.length / 3)), ...xs.slice(0, Math.floor(xs.length / 3))].reverse();
+  const rotate = <T>(xs: T[]) =>
+    [...xs.slice(Math.floor(xs.length / 3)), ...xs.slice(0, Math.floor(xs.length / 3))].reverse();
   return { ...input, projects: rotate(input.projects), tasks: rotate(input.tasks) };
 }
 
@@ -25,7 +26,13 @@ export function expectInsideViewBox(layout: Layout) {
     ...layout.leaves.map((l) => [l.x, l.y]),
   ];
   // One assertion over all values: thousands of expect() calls would make the test slow.
-  const numbers = [layout.width, layout.height, ...layout.branches.map((b) => b.width), ...layout.leaves.map((l) => l.angle), ...points.flat()];
+  const numbers = [
+    layout.width,
+    layout.height,
+    ...layout.branches.map((b) => b.width),
+    ...layout.leaves.map((l) => l.angle),
+    ...points.flat(),
+  ];
   expect(numbers.filter((v) => !Number.isFinite(v))).toEqual([]);
   expect(points.filter(([x, y]) => !(x! >= 0 && x! <= layout.width && y! >= 0 && y! <= layout.height))).toEqual([]);
   // The trunk comes first and stands at the bottom centre.

@@ -4,7 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import { layoutTree } from '../../web/src/tree/layout.js';
 import { TREE_STYLES, type LayoutInput } from '../../web/src/tree/types.js';
-import { closestLeaves, expectEverythingPlaced, expectInsideViewBox, expectLeavesApart, shuffled } from './layout-checks.js';
+import {
+  closestLeaves,
+  expectEverythingPlaced,
+  expectInsideViewBox,
+  expectLeavesApart,
+  shuffled,
+} from './layout-checks.js';
 import { sampleTree } from './sample-tree.js';
 
 const small = sampleTree({ projects: 4, tasks: 20 });
@@ -77,8 +83,21 @@ describe.each(TREE_STYLES)('%s', (style) => {
     const bare: LayoutInput = {
       treeId: 'bare',
       name: 'Bare',
-      projects: [1, 2, 3].map((i) => ({ id: `p${i}`, parent_id: i === 3 ? 'p2' : null, name: `P${i}`, color: '#2e933c', position: i })),
-      tasks: [1, 2].map((i) => ({ id: `t${i}`, project_id: null, title: `T${i}`, color: '#e4572e', status: 'todo' as const, position: i })),
+      projects: [1, 2, 3].map((i) => ({
+        id: `p${i}`,
+        parent_id: i === 3 ? 'p2' : null,
+        name: `P${i}`,
+        color: '#2e933c',
+        position: i,
+      })),
+      tasks: [1, 2].map((i) => ({
+        id: `t${i}`,
+        project_id: null,
+        title: `T${i}`,
+        color: '#e4572e',
+        status: 'todo' as const,
+        position: i,
+      })),
     };
     const layout = layoutTree(bare, style);
     expectEverythingPlaced(bare, layout);

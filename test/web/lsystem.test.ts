@@ -23,7 +23,14 @@ function chain(depth: number, tasks: number): LayoutInput {
     name: 'Chain',
     projects,
     tasks: projects.flatMap((p, i) =>
-      Array.from({ length: tasks }, (_, j) => ({ id: `t${i}-${j}`, project_id: p.id, title: 'T', color: '#e4572e', status: 'todo' as const, position: j })),
+      Array.from({ length: tasks }, (_, j) => ({
+        id: `t${i}-${j}`,
+        project_id: p.id,
+        title: 'T',
+        color: '#e4572e',
+        status: 'todo' as const,
+        position: j,
+      })),
     ),
   };
 }
@@ -32,13 +39,9 @@ describe('the rewriter', () => {
   it("rewrites Lindenmayer's algae to the known word", () => {
     const algae: Productions = { A: () => modules('AB'), B: () => modules('A') };
     const random = makeRandom(1);
-    expect(['A', 'AB', 'ABA', 'ABAAB', 'ABAABABA'].map((_, n) => wordToString(iterate(modules('A'), algae, n, random)))).toEqual([
-      'A',
-      'AB',
-      'ABA',
-      'ABAAB',
-      'ABAABABA',
-    ]);
+    expect(
+      ['A', 'AB', 'ABA', 'ABAAB', 'ABAABABA'].map((_, n) => wordToString(iterate(modules('A'), algae, n, random))),
+    ).toEqual(['A', 'AB', 'ABA', 'ABAAB', 'ABAABABA']);
   });
 
   it('gives function successors our seeded source: one seed, one word', () => {
@@ -51,7 +54,14 @@ describe('the rewriter', () => {
 
 describe('lsystem', () => {
   it('rewrites a two-project tree to the expected word', () => {
-    const task = (id: string, project: string) => ({ id, project_id: project, title: id, color: '#e4572e', status: 'todo' as const, position: 0 });
+    const task = (id: string, project: string) => ({
+      id,
+      project_id: project,
+      title: id,
+      color: '#e4572e',
+      status: 'todo' as const,
+      position: 0,
+    });
     const input: LayoutInput = {
       treeId: 'tiny',
       name: 'Tiny',

@@ -61,16 +61,28 @@ describe.each(['tidy-fan', 'space-colonization', 'lsystem'] as const)('TreeDrawi
 describe('TreeDrawing', () => {
   it('puts projects and leaves in the tab order of the tree: a project, its tasks, its sub-projects', () => {
     const root = mount(props(input));
-    const order = [...root.querySelectorAll('[tabindex="0"]')].map((e: any) => e.getAttribute('data-project-id') ?? e.getAttribute('data-task-id'));
+    const order = [...root.querySelectorAll('[tabindex="0"]')].map(
+      (e: any) => e.getAttribute('data-project-id') ?? e.getAttribute('data-task-id'),
+    );
     const expected: string[] = [];
     const visit = (parent: string | null) => {
       for (const p of input.projects.filter((x) => x.parent_id === parent).sort((a, b) => a.position - b.position)) {
         expected.push(p.id);
-        expected.push(...input.tasks.filter((t) => t.project_id === p.id && t.status !== 'archived').sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1)).map((t) => t.id));
+        expected.push(
+          ...input.tasks
+            .filter((t) => t.project_id === p.id && t.status !== 'archived')
+            .sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1))
+            .map((t) => t.id),
+        );
         visit(p.id);
       }
     };
-    expected.push(...input.tasks.filter((t) => t.project_id === null && t.status !== 'archived').sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1)).map((t) => t.id));
+    expected.push(
+      ...input.tasks
+        .filter((t) => t.project_id === null && t.status !== 'archived')
+        .sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1))
+        .map((t) => t.id),
+    );
     visit(null);
     expect(order).toEqual(expected);
   });
@@ -82,7 +94,8 @@ describe('TreeDrawing', () => {
     const leaf = root.querySelector('[data-task-id]');
     const id = leaf.getAttribute('data-task-id');
     const KeyboardEvent = (globalThis as any).KeyboardEvent;
-    for (const key of ['Enter', ' ', 'a', 'Tab']) leaf.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+    for (const key of ['Enter', ' ', 'a', 'Tab'])
+      leaf.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
     leaf.dispatchEvent(new (globalThis as any).MouseEvent('click', { bubbles: true }));
     expect(opened).toEqual([id, id, id]);
     const knot = root.querySelector('[data-project-id]');
@@ -102,8 +115,12 @@ describe('TreeDrawing', () => {
     expect(leaf(open.id).getAttribute('class')).toContain('tree-leaf--highlighted');
     expect(root.querySelectorAll('.tree-leaf--highlighted').length).toBe(1);
     // The rings are drawn where the marked leaves are, outside the accessibility tree.
-    const ring = (kind: string) => root.querySelector(`.tree-marks .tree-ring--${kind}`).parentNode.getAttribute('transform');
-    const at = (id: string) => { const c = leaf(id); return `translate(${c.getAttribute('cx')} ${c.getAttribute('cy')})`; };
+    const ring = (kind: string) =>
+      root.querySelector(`.tree-marks .tree-ring--${kind}`).parentNode.getAttribute('transform');
+    const at = (id: string) => {
+      const c = leaf(id);
+      return `translate(${c.getAttribute('cx')} ${c.getAttribute('cy')})`;
+    };
     expect(ring('highlighted')).toBe(at(open.id));
     expect(ring('selected')).toBe(at(done.id));
     expect(root.querySelectorAll('.tree-marks circle').length).toBe(2);
@@ -121,7 +138,10 @@ describe('TreeDrawing', () => {
     const leafPaths = img.querySelectorAll('.tree-leaves path');
     // At most one path per colour and look (plain, deferred, done), the midribs and the checks.
     expect(leafPaths.length).toBeLessThanOrEqual(colours * 3 + 2);
-    const subpaths = [...img.querySelectorAll('.tree-leaves path[fill]:not([fill="none"])')].reduce((n: number, p: any) => n + p.getAttribute('d').match(/M/g).length, 0);
+    const subpaths = [...img.querySelectorAll('.tree-leaves path[fill]:not([fill="none"])')].reduce(
+      (n: number, p: any) => n + p.getAttribute('d').match(/M/g).length,
+      0,
+    );
     const nodes = [...root.querySelectorAll('[data-task-id]')];
     expect(subpaths).toBe(nodes.length);
     // A task's node is one element and its title: no shapes of its own, no handler of its own.
@@ -139,7 +159,9 @@ describe('TreeDrawing', () => {
       projects: [{ id: 'p', parent_id: null, name: evil, color: 'red;background:url(x)', position: 0 }],
       tasks: [{ id: 't', project_id: 'p', title: evil, color: '"><script>', status: 'todo', position: 0 }],
     };
-    const html: string = renderToString(h(TreeDrawing, props(hostile, { labels: { drawing: evil, task: (t) => t.title, project: (p) => p.name } })));
+    const html: string = renderToString(
+      h(TreeDrawing, props(hostile, { labels: { drawing: evil, task: (t) => t.title, project: (p) => p.name } })),
+    );
     expect(html).not.toContain('<img');
     expect(html).not.toContain('<script');
     expect(html).not.toMatch(/\sstyle=/);
@@ -157,7 +179,9 @@ describe('TreeDrawing', () => {
     const leaf = (id: string) => root.querySelector(`[data-task-id="${id}"]`);
     const count = root.querySelectorAll('[data-task-id]').length;
     const first = leaf(a!.id);
-    expect(first.getAttribute('class')).toBe(`tree-leaf tree-leaf--${a!.status} tree-leaf--highlighted tree-leaf--selected`);
+    expect(first.getAttribute('class')).toBe(
+      `tree-leaf tree-leaf--${a!.status} tree-leaf--highlighted tree-leaf--selected`,
+    );
 
     render(h(TreeDrawing, props(input, { highlighted: new Set([b!.id]), selectedId: null })), root);
     expect(root.querySelectorAll('[data-task-id]').length).toBe(count);
@@ -187,7 +211,10 @@ describe('TreeDrawing', () => {
     render(h(TreeDrawing, props(counted)), root);
     const afterFirst = reads;
     expect(afterFirst).toBeGreaterThan(0);
-    render(h(TreeDrawing, props(counted, { highlighted: new Set([input.tasks[0]!.id]), selectedId: input.tasks[1]!.id })), root);
+    render(
+      h(TreeDrawing, props(counted, { highlighted: new Set([input.tasks[0]!.id]), selectedId: input.tasks[1]!.id })),
+      root,
+    );
     expect(reads).toBe(afterFirst);
     render(h(TreeDrawing, props(counted, { style: 'lsystem' })), root);
     expect(reads).toBeGreaterThan(afterFirst);

@@ -7,7 +7,12 @@ import type { LayoutInput, LayoutProject, LayoutTask } from '../../web/src/tree/
 const COLORS = ['#e4572e', '#f3a712', '#29bf12', '#4ea5d9', '#a846a0', '#2e933c', '#e84855', '#3185fc'];
 const STATUSES: LayoutTask['status'][] = ['todo', 'open', 'todo', 'done', 'deferred', 'todo', 'open', 'archived'];
 
-export function sampleTree(opts: { projects: number; tasks: number; nestEvery?: number; treeId?: string }): LayoutInput {
+export function sampleTree(opts: {
+  projects: number;
+  tasks: number;
+  nestEvery?: number;
+  treeId?: string;
+}): LayoutInput {
   const random = makeRandom(`sample:${opts.projects}:${opts.tasks}:${opts.nestEvery ?? 0}`);
   const projects: LayoutProject[] = [];
   for (let i = 0; i < opts.projects; i++) {

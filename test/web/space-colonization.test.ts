@@ -35,7 +35,9 @@ describe.each(inputs)('space-colonization, %s', (_name, input) => {
     for (const leaf of layout.leaves) {
       const twig = ends.get(key(leaf.x, leaf.y));
       expect(twig, leaf.id).toBeDefined();
-      expect(Math.hypot(twig!.x2 - twig!.x1, twig!.y2 - twig!.y1)).toBeLessThanOrEqual(SETTINGS.attractionDistance + 0.05);
+      expect(Math.hypot(twig!.x2 - twig!.x1, twig!.y2 - twig!.y1)).toBeLessThanOrEqual(
+        SETTINGS.attractionDistance + 0.05,
+      );
     }
   });
 

@@ -17,11 +17,14 @@ export function App({ initialUser }: { initialUser: User | null }) {
     setLanguageState(next);
   }, []);
 
-  const setUser = useCallback((next: User | null) => {
-    setUserState(next);
-    setExpired(false);
-    if (next !== null && next.language !== i18n.language) void changeLanguage(next.language);
-  }, [changeLanguage]);
+  const setUser = useCallback(
+    (next: User | null) => {
+      setUserState(next);
+      setExpired(false);
+      if (next !== null && next.language !== i18n.language) void changeLanguage(next.language);
+    },
+    [changeLanguage],
+  );
 
   // A 401 on a signed-in page: keep the page (and what was typed), ask to sign in again over it.
   useEffect(() => setUnauthorizedHandler(() => setExpired(true)), []);
@@ -37,7 +40,9 @@ export function App({ initialUser }: { initialUser: User | null }) {
         <ErrorBoundary>
           <Shell>
             <Router>
-              {routes.map((r) => <Route key={r.path} path={r.path} component={r.component} />)}
+              {routes.map((r) => (
+                <Route key={r.path} path={r.path} component={r.component} />
+              ))}
             </Router>
           </Shell>
         </ErrorBoundary>

@@ -21,10 +21,18 @@ const NotFound = lazy(() => import('./pages/NotFound').then((m) => m.NotFound));
 
 /** One wrapper decides who may see a page: signed-in pages send visitors to sign in, and back. */
 function signedIn<P extends object>(Page: ComponentType<P>): ComponentType<P> {
-  return (props: P) => <SignedIn><Page {...props} /></SignedIn>;
+  return (props: P) => (
+    <SignedIn>
+      <Page {...props} />
+    </SignedIn>
+  );
 }
 function signedOut<P extends object>(Page: ComponentType<P>): ComponentType<P> {
-  return (props: P) => <SignedOut><Page {...props} /></SignedOut>;
+  return (props: P) => (
+    <SignedOut>
+      <Page {...props} />
+    </SignedOut>
+  );
 }
 
 export const routes: { path: string; component: ComponentType<object> }[] = [

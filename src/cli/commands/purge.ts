@@ -12,7 +12,13 @@ export function register(program: Command): void {
       await withDeps(async (deps) => {
         const outcomes = await runRetention(deps);
         if (options.json === true) printJson({ jobs: outcomes });
-        else console.log(formatTable(['JOB', 'REMOVED'], outcomes.map((o) => [o.job, 'error' in o ? `failed: ${o.error}` : o.removed])));
+        else
+          console.log(
+            formatTable(
+              ['JOB', 'REMOVED'],
+              outcomes.map((o) => [o.job, 'error' in o ? `failed: ${o.error}` : o.removed]),
+            ),
+          );
         const failed = outcomes.filter((o) => 'error' in o).map((o) => o.job);
         if (failed.length > 0) throw new Error(`retention failed for ${failed.join(', ')}`);
       });

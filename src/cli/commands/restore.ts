@@ -12,11 +12,15 @@ export function register(program: Command): void {
     .action((options: { from: string }) => {
       const config = loadConfig();
       if (config.databaseUrl !== null) {
-        throw new UsageError('restore is for the embedded SQLite store; with PostgreSQL use the pg_restore line that `tasktree backup` prints');
+        throw new UsageError(
+          'restore is for the embedded SQLite store; with PostgreSQL use the pg_restore line that `tasktree backup` prints',
+        );
       }
       const live = join(config.dataDir, SQLITE_FILE_NAME);
       const { previous } = restoreSqlite(resolve(options.from), live);
-      console.error(previous === null ? `restored into ${live}` : `restored into ${live}; the previous database is ${previous}`);
+      console.error(
+        previous === null ? `restored into ${live}` : `restored into ${live}; the previous database is ${previous}`,
+      );
       console.error('The next start migrates it if it is older than this version.');
     });
 }

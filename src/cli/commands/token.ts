@@ -19,9 +19,14 @@ export function register(program: Command): void {
       if (!Number.isInteger(days)) throw invalid('/expires_in_days', 'must be 1, 7, 30, 90 or 365');
       await withDeps(async (deps) => {
         const actor = await actorByEmail(deps, options.email);
-        const scopes = options.scopes?.split(',').map((s) => s.trim()).filter((s) => s !== '');
+        const scopes = options.scopes
+          ?.split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '');
         const created = await createToken(deps, actor, { name: options.name, scopes, expires_in_days: days });
-        console.error(`token ${created.token.id} (${created.token.scopes.join(', ')}), expires ${created.token.expires_at}; the value is shown once:`);
+        console.error(
+          `token ${created.token.id} (${created.token.scopes.join(', ')}), expires ${created.token.expires_at}; the value is shown once:`,
+        );
         console.log(created.value);
       });
     });
@@ -34,13 +39,19 @@ export function register(program: Command): void {
       await withDeps(async (deps) => {
         const items = await listTokens(deps, await actorByEmail(deps, options.email));
         if (options.json === true) return printJson({ items });
-        console.log(formatTable(['ID', 'NAME', 'SCOPES', 'STATUS', 'CREATED', 'LAST USED', 'EXPIRES'],
-          items.map((t) => [t.id, t.name, t.scopes.join(','), t.status, t.created_at, t.last_used_at, t.expires_at])));
+        console.log(
+          formatTable(
+            ['ID', 'NAME', 'SCOPES', 'STATUS', 'CREATED', 'LAST USED', 'EXPIRES'],
+            items.map((t) => [t.id, t.name, t.scopes.join(','), t.status, t.created_at, t.last_used_at, t.expires_at]),
+          ),
+        );
       });
     });
   token
     .command('revoke')
-    .description('revoke a personal token as its owner would: the next request with it is refused and its MCP sessions end')
+    .description(
+      'revoke a personal token as its owner would: the next request with it is refused and its MCP sessions end',
+    )
     .requiredOption('--id <id>', 'the token id (from token list)')
     .action(async (options: { id: string }) => {
       await withDeps(async (deps) => {

@@ -2,7 +2,12 @@ import type { Command } from 'commander';
 import { getUserByEmail, presentUser, registerUser } from '../../domain/accounts/accounts.js';
 import { mintResetLink } from '../../domain/accounts/password-reset.js';
 import { verifyEmailByOperator } from '../../domain/accounts/email-verification.js';
-import { ACCOUNT_PAGE_MAX, listAccounts, summarizeAccount, type AccountListItem } from '../../domain/accounts/directory.js';
+import {
+  ACCOUNT_PAGE_MAX,
+  listAccounts,
+  summarizeAccount,
+  type AccountListItem,
+} from '../../domain/accounts/directory.js';
 import { withDeps } from '../context.js';
 import { formatRecord, formatTable, printJson } from '../output.js';
 import { wholeNumber } from '../usage.js';
@@ -33,7 +38,9 @@ export function register(program: Command): void {
     });
   user
     .command('verify')
-    .description('mark an account\'s email as verified (you vouch for the address); invitations sent to it then reach the account')
+    .description(
+      "mark an account's email as verified (you vouch for the address); invitations sent to it then reach the account",
+    )
     .requiredOption('--email <email>', 'the account')
     .action(async (options: { email: string }) => {
       await withDeps(async (deps) => {
@@ -54,14 +61,21 @@ export function register(program: Command): void {
         let after = options.after;
         let next: string | null;
         do {
-          const page = await listAccounts(deps, { after, limit: options.all === true ? ACCOUNT_PAGE_MAX : options.limit });
+          const page = await listAccounts(deps, {
+            after,
+            limit: options.all === true ? ACCOUNT_PAGE_MAX : options.limit,
+          });
           items.push(...page.items);
           next = page.next_after;
           after = next ?? undefined;
         } while (options.all === true && next !== null);
         if (options.json === true) return printJson({ items, next_after: next });
-        console.log(formatTable(['EMAIL', 'ID', 'PLAN', 'EFFECTIVE', 'TREES', 'CREATED'],
-          items.map((u) => [u.email, u.id, u.plan, u.effective_plan, u.trees, u.created_at])));
+        console.log(
+          formatTable(
+            ['EMAIL', 'ID', 'PLAN', 'EFFECTIVE', 'TREES', 'CREATED'],
+            items.map((u) => [u.email, u.id, u.plan, u.effective_plan, u.trees, u.created_at]),
+          ),
+        );
         if (next !== null) console.error(`more: --after ${next}`);
       });
     });

@@ -9,7 +9,6 @@ import { canonicalTimeZone, checkEnum, checkLength, normalizeEmail } from '../va
 import { PASSWORD_MAX, PASSWORD_MIN, PROFILE_NAME_MAX } from '../fields.js';
 import type { Actor } from '../actor.js';
 
-
 export const languages = ['en', 'ru'] as const;
 
 export type Language = (typeof languages)[number];
@@ -75,8 +74,20 @@ export async function registerUser(deps: Deps, input: RegisterInput): Promise<Us
   const now = nowIso();
   const id = newId('usr');
   const row: UserRow = {
-    id, owner_id: id, email, password_hash: passwordHash, name, language, timezone,
-    plan: 'seed', plan_expires_at: null, billing_customer_id: null, billing_event_at: null, email_verified_at: null, created_at: now, updated_at: now,
+    id,
+    owner_id: id,
+    email,
+    password_hash: passwordHash,
+    name,
+    language,
+    timezone,
+    plan: 'seed',
+    plan_expires_at: null,
+    billing_customer_id: null,
+    billing_event_at: null,
+    email_verified_at: null,
+    created_at: now,
+    updated_at: now,
   };
   const inserted = await deps.db
     .insertInto('users')
@@ -84,7 +95,9 @@ export async function registerUser(deps: Deps, input: RegisterInput): Promise<Us
     .onConflict((oc) => oc.column('email').doNothing())
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
-    throw new DomainError('conflict', 'An account with this email already exists.', [{ path: '/email', message: 'is taken' }]);
+    throw new DomainError('conflict', 'An account with this email already exists.', [
+      { path: '/email', message: 'is taken' },
+    ]);
   }
   // Invitations sent to this email wait: registering proves nothing about the address, so they
   // bind when it is verified (CONTRACT §19), or are taken with their own link.
@@ -96,7 +109,11 @@ export async function registerUser(deps: Deps, input: RegisterInput): Promise<Us
  * failure looks the same (401, same work done) and the limits of `withLoginLimits` apply.
  * @throws validation_failed, unauthenticated, rate_limited
  */
-export async function verifyLogin(deps: Deps, input: { email: string; password: string }, address: string): Promise<UserRow> {
+export async function verifyLogin(
+  deps: Deps,
+  input: { email: string; password: string },
+  address: string,
+): Promise<UserRow> {
   const email = normalizeEmail('/email', input.email);
   checkPassword(input.password);
   const row = await withLoginLimits(deps, email, address, async () => {
@@ -109,7 +126,11 @@ export async function verifyLogin(deps: Deps, input: { email: string; password: 
 }
 
 export async function findUserByEmail(deps: Deps, email: string): Promise<UserRow | null> {
-  const row = await deps.db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+  const row = await deps.db
+    .selectFrom('users')
+    .selectAll()
+    .where('email', '=', email.trim().toLowerCase())
+    .executeTakeFirst();
   return row ?? null;
 }
 
@@ -145,7 +166,11 @@ export async function updateProfile(deps: Deps, actor: Actor, patch: ProfilePatc
   }
   if (patch.timezone !== undefined) changes.timezone = canonicalTimeZone('/timezone', patch.timezone);
   if (Object.keys(changes).length > 0) {
-    await deps.db.updateTable('users').set({ ...changes, updated_at: nowIso() }).where('id', '=', actor.user.id).execute();
+    await deps.db
+      .updateTable('users')
+      .set({ ...changes, updated_at: nowIso() })
+      .where('id', '=', actor.user.id)
+      .execute();
     deps.credentials.forgetUser(actor.user.id);
   }
   return getUser(deps, actor.user.id);

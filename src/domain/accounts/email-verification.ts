@@ -36,34 +36,55 @@ export interface MailAnswer {
  * verify with `tasktree user verify`. The mail goes out after the answer, off the request path.
  * @throws conflict (already verified), rate_limited (more than 5 mails an hour)
  */
-export async function requestEmailVerification(deps: Deps, actor: Actor, onMailError: (err: unknown) => void): Promise<MailAnswer> {
+export async function requestEmailVerification(
+  deps: Deps,
+  actor: Actor,
+  onMailError: (err: unknown) => void,
+): Promise<MailAnswer> {
   const user = actor.user;
-  if (isEmailVerified(user)) throw new DomainError('conflict', 'This email address is verified already.', [{ path: '/email', message: 'is verified' }]);
+  if (isEmailVerified(user))
+    throw new DomainError('conflict', 'This email address is verified already.', [
+      { path: '/email', message: 'is verified' },
+    ]);
   const mailer = deps.mailer;
   if (mailer === null) return { status: 'queued', delivery: 'not_configured' };
   const slot = await deps.limiter.consume(`verify-mail:${user.id}`, VERIFY_MAILS_PER_HOUR, 3_600_000);
   if (!slot.allowed) {
-    throw new DomainError('rate_limited', 'Too many verification mails in an hour; use the last one, or try again later.', [{ retry_after: slot.resetSeconds }]);
+    throw new DomainError(
+      'rate_limited',
+      'Too many verification mails in an hour; use the last one, or try again later.',
+      [{ retry_after: slot.resetSeconds }],
+    );
   }
   const token = randomSecret(32);
   const now = new Date();
-  await deps.db.insertInto('email_verifications').values({
-    id: newId('evf'), owner_id: user.id, email: user.email, token_hash: sha256(token), created_at: now.toISOString(),
-    expires_at: new Date(now.getTime() + VERIFY_TTL_MS).toISOString(), used_at: null,
-  }).execute();
+  await deps.db
+    .insertInto('email_verifications')
+    .values({
+      id: newId('evf'),
+      owner_id: user.id,
+      email: user.email,
+      token_hash: sha256(token),
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + VERIFY_TTL_MS).toISOString(),
+      used_at: null,
+    })
+    .execute();
   const link = appLink(deps.config.publicUrl, '/verify', { token });
-  mailer.send({
-    to: user.email,
-    subject: 'Verify your Task Tree email address',
-    text: [
-      'Someone signed in to Task Tree with this address asked to verify it.',
-      `To confirm that it is yours, open ${link.toString()} within a day while signed in,`,
-      `or send this token to POST /api/v1/auth/verify/complete: ${token}`,
-      '',
-      'Once verified, trees shared with this address are offered to your account.',
-      'If it was not you, ignore this mail; nothing changes.',
-    ].join('\n'),
-  }).catch(onMailError);
+  mailer
+    .send({
+      to: user.email,
+      subject: 'Verify your Task Tree email address',
+      text: [
+        'Someone signed in to Task Tree with this address asked to verify it.',
+        `To confirm that it is yours, open ${link.toString()} within a day while signed in,`,
+        `or send this token to POST /api/v1/auth/verify/complete: ${token}`,
+        '',
+        'Once verified, trees shared with this address are offered to your account.',
+        'If it was not you, ignore this mail; nothing changes.',
+      ].join('\n'),
+    })
+    .catch(onMailError);
   return { status: 'queued', delivery: 'sent' };
 }
 
@@ -77,9 +98,15 @@ export async function completeEmailVerification(deps: Deps, actor: Actor, token:
   const now = nowIso();
   const user = await inTransaction(deps.db, async (trx) => {
     // One conditional update finds and spends the token, so two racing completions cannot both pass.
-    const spent = await trx.updateTable('email_verifications').set({ used_at: now })
-      .where('token_hash', '=', sha256(token)).where('owner_id', '=', actor.user.id).where('used_at', 'is', null).where('expires_at', '>', now)
-      .returning('email').executeTakeFirst();
+    const spent = await trx
+      .updateTable('email_verifications')
+      .set({ used_at: now })
+      .where('token_hash', '=', sha256(token))
+      .where('owner_id', '=', actor.user.id)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning('email')
+      .executeTakeFirst();
     const row = await trx.selectFrom('users').selectAll().where('id', '=', actor.user.id).executeTakeFirstOrThrow();
     if (spent === undefined || spent.email !== row.email) {
       throw invalid('/token', 'is unknown, already used or expired; ask for a new verification mail');
@@ -105,8 +132,12 @@ export async function verifyEmailByOperator(deps: Deps, email: string): Promise<
 export async function markEmailVerified(trx: Trx, user: UserRow, now: string): Promise<UserRow> {
   let row = user;
   if (!isEmailVerified(user)) {
-    row = await trx.updateTable('users').set({ email_verified_at: now, updated_at: now }).where('id', '=', user.id)
-      .returningAll().executeTakeFirstOrThrow();
+    row = await trx
+      .updateTable('users')
+      .set({ email_verified_at: now, updated_at: now })
+      .where('id', '=', user.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
   await bindInvitations(trx, row.id, row.email);
   return row;
@@ -114,6 +145,9 @@ export async function markEmailVerified(trx: Trx, user: UserRow, now: string): P
 
 /** Retention: verification tokens past their day (used or not) can never verify anything; their rows go. */
 export async function purgeExpiredVerifications(deps: Deps, now = new Date()): Promise<number> {
-  const result = await deps.db.deleteFrom('email_verifications').where('expires_at', '<=', now.toISOString()).executeTakeFirst();
+  const result = await deps.db
+    .deleteFrom('email_verifications')
+    .where('expires_at', '<=', now.toISOString())
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

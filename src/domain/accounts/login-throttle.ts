@@ -36,13 +36,20 @@ export function loginDelayMs(failures: number): number {
  * them), whatever the address: a lockout there would let anyone lock the owner out.
  * @throws rate_limited
  */
-export async function withLoginLimits<T>(deps: Deps, email: string, address: string, check: () => Promise<T | null>): Promise<T | null> {
+export async function withLoginLimits<T>(
+  deps: Deps,
+  email: string,
+  address: string,
+  check: () => Promise<T | null>,
+): Promise<T | null> {
   const taken: string[] = [];
   for (const { key, limit } of LIMITS) {
     const slot = await deps.limiter.consume(key(email, address), limit, WINDOW_MS);
     if (!slot.allowed) {
       await giveBack(deps, taken);
-      throw new DomainError('rate_limited', 'Too many failed sign-in attempts; try again later.', [{ retry_after: slot.resetSeconds }]);
+      throw new DomainError('rate_limited', 'Too many failed sign-in attempts; try again later.', [
+        { retry_after: slot.resetSeconds },
+      ]);
     }
     taken.push(key(email, address));
   }

@@ -27,7 +27,11 @@ export interface ResetRequestAnswer {
  * `SMTP_URL` nothing is minted and `delivery` is `not_configured`.
  * @throws validation_failed (not an email address)
  */
-export async function requestPasswordReset(deps: Deps, emailInput: string, onMailError: (err: unknown) => void): Promise<ResetRequestAnswer> {
+export async function requestPasswordReset(
+  deps: Deps,
+  emailInput: string,
+  onMailError: (err: unknown) => void,
+): Promise<ResetRequestAnswer> {
   const email = normalizeEmail('/email', emailInput);
   const mailer = deps.mailer;
   if (mailer === null) return { status: 'queued', delivery: 'not_configured' };
@@ -58,10 +62,17 @@ export async function requestPasswordReset(deps: Deps, emailInput: string, onMai
 export async function mintResetLink(deps: Deps, user: UserRow): Promise<{ token: string; link: URL }> {
   const token = randomSecret(32);
   const now = new Date();
-  await deps.db.insertInto('password_resets').values({
-    id: newId('rst'), owner_id: user.id, token_hash: sha256(token), created_at: now.toISOString(),
-    expires_at: new Date(now.getTime() + RESET_TTL_MS).toISOString(), used_at: null,
-  }).execute();
+  await deps.db
+    .insertInto('password_resets')
+    .values({
+      id: newId('rst'),
+      owner_id: user.id,
+      token_hash: sha256(token),
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + RESET_TTL_MS).toISOString(),
+      used_at: null,
+    })
+    .execute();
   return { token, link: appLink(deps.config.publicUrl, '/reset', { token }) };
 }
 
@@ -78,11 +89,20 @@ export async function completePasswordReset(deps: Deps, token: string, password:
   const now = nowIso();
   const user = await inTransaction(deps.db, async (trx) => {
     // One conditional update finds and spends the token, so two racing completions cannot both pass.
-    const reset = await trx.updateTable('password_resets').set({ used_at: now })
-      .where('token_hash', '=', sha256(token)).where('used_at', 'is', null).where('expires_at', '>', now)
-      .returning('owner_id').executeTakeFirst();
+    const reset = await trx
+      .updateTable('password_resets')
+      .set({ used_at: now })
+      .where('token_hash', '=', sha256(token))
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning('owner_id')
+      .executeTakeFirst();
     if (reset === undefined) throw invalid('/token', 'is unknown, already used or expired; ask for a new reset mail');
-    await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', reset.owner_id).execute();
+    await trx
+      .updateTable('users')
+      .set({ password_hash: passwordHash, updated_at: now })
+      .where('id', '=', reset.owner_id)
+      .execute();
     await trx.deleteFrom('sessions').where('owner_id', '=', reset.owner_id).execute();
     await revokeAllTokens(deps, reset.owner_id, trx);
     await revokeAllGrants(trx, reset.owner_id);
@@ -98,6 +118,9 @@ export async function completePasswordReset(deps: Deps, token: string, password:
 
 /** Retention: reset tokens past their hour (used or not) can never complete a reset; their rows go. */
 export async function purgeExpiredResets(deps: Deps, now = new Date()): Promise<number> {
-  const result = await deps.db.deleteFrom('password_resets').where('expires_at', '<=', now.toISOString()).executeTakeFirst();
+  const result = await deps.db
+    .deleteFrom('password_resets')
+    .where('expires_at', '<=', now.toISOString())
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

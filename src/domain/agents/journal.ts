@@ -73,7 +73,14 @@ export class Journal {
     await this.flush();
     const calls = await latestAgentCalls(this.db, ownerId, limit);
     return calls.map(([id, at, surface, operation, status, duration_ms, token_id, client]) => ({
-      id, at, surface: surface as AgentCall['surface'], operation, status, duration_ms, token_id, client,
+      id,
+      at,
+      surface: surface as AgentCall['surface'],
+      operation,
+      status,
+      duration_ms,
+      token_id,
+      client,
     }));
   }
 }

@@ -27,30 +27,49 @@ export async function openMcpSession(deps: Deps, actor: Actor, info: McpSessionI
   await deps.db
     .insertInto('mcp_sessions')
     .values({
-      id_hash: sha256(id), owner_id: actor.user.id, credential_id: actor.credentialId ?? '', protocol_version: info.protocolVersion,
-      client_name: info.clientName.slice(0, 120), client_version: info.clientVersion.slice(0, 60), created_at: now, last_seen_at: now, ended_at: null,
+      id_hash: sha256(id),
+      owner_id: actor.user.id,
+      credential_id: actor.credentialId ?? '',
+      protocol_version: info.protocolVersion,
+      client_name: info.clientName.slice(0, 120),
+      client_version: info.clientVersion.slice(0, 60),
+      created_at: now,
+      last_seen_at: now,
+      ended_at: null,
     })
     .execute();
   return id;
 }
 
 // Looked up on every MCP request of a session: compiled once (see compiledOnce).
-const sessionByHash = compiledOnce((db, hash: string) => db.selectFrom('mcp_sessions').selectAll().where('id_hash', '=', hash));
+const sessionByHash = compiledOnce((db, hash: string) =>
+  db.selectFrom('mcp_sessions').selectAll().where('id_hash', '=', hash),
+);
 
 /** The live session with this id opened by this very credential; anything else is unknown. */
 export async function findMcpSession(deps: Deps, actor: Actor, id: string): Promise<SessionLookup> {
   const [row] = await sessionByHash(deps.db, sha256(id));
   const now = Date.now();
   if (
-    row === undefined || row.ended_at !== null || row.owner_id !== actor.user.id || row.credential_id !== (actor.credentialId ?? '') ||
+    row === undefined ||
+    row.ended_at !== null ||
+    row.owner_id !== actor.user.id ||
+    row.credential_id !== (actor.credentialId ?? '') ||
     now - Date.parse(row.last_seen_at) > MCP_SESSION_IDLE_MS
   ) {
     return { ok: false };
   }
   if (now - Date.parse(row.last_seen_at) > TOUCH_EVERY_MS) {
-    await deps.db.updateTable('mcp_sessions').set({ last_seen_at: new Date(now).toISOString() }).where('id_hash', '=', row.id_hash).execute();
+    await deps.db
+      .updateTable('mcp_sessions')
+      .set({ last_seen_at: new Date(now).toISOString() })
+      .where('id_hash', '=', row.id_hash)
+      .execute();
   }
-  return { ok: true, session: { protocolVersion: row.protocol_version, clientName: row.client_name, clientVersion: row.client_version } };
+  return {
+    ok: true,
+    session: { protocolVersion: row.protocol_version, clientName: row.client_name, clientVersion: row.client_version },
+  };
 }
 
 /** DELETE /mcp. Returns whether a live session of this credential was ended. */
@@ -64,7 +83,12 @@ export async function endMcpSession(deps: Deps, actor: Actor, id: string): Promi
 /** Revocation, expiry handling and password reset end every session opened with these credentials. */
 export async function endMcpSessionsOf(db: Db | Trx, credentialIds: string[]): Promise<void> {
   if (credentialIds.length === 0) return;
-  await db.updateTable('mcp_sessions').set({ ended_at: nowIso() }).where('credential_id', 'in', credentialIds).where('ended_at', 'is', null).execute();
+  await db
+    .updateTable('mcp_sessions')
+    .set({ ended_at: nowIso() })
+    .where('credential_id', 'in', credentialIds)
+    .where('ended_at', 'is', null)
+    .execute();
 }
 
 /**
@@ -75,7 +99,9 @@ export async function purgeDeadMcpSessions(deps: Deps, now = new Date()): Promis
   const idleSince = new Date(now.getTime() - MCP_SESSION_IDLE_MS).toISOString();
   const result = await deps.db
     .deleteFrom('mcp_sessions')
-    .where((w) => w.or([w('last_seen_at', '<', idleSince), w.and([w('ended_at', 'is not', null), w('ended_at', '<', idleSince)])]))
+    .where((w) =>
+      w.or([w('last_seen_at', '<', idleSince), w.and([w('ended_at', 'is not', null), w('ended_at', '<', idleSince)])]),
+    )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

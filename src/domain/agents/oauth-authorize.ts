@@ -40,7 +40,11 @@ function single(params: Params, name: string): string | undefined | null {
  * client and redirect URI first, whose failures must not redirect; then everything else,
  * whose failures go back to the client with `error` and `state`.
  */
-export async function checkAuthorizationRequest(deps: Deps, params: Params, resources: readonly string[]): Promise<AuthorizeCheck> {
+export async function checkAuthorizationRequest(
+  deps: Deps,
+  params: Params,
+  resources: readonly string[],
+): Promise<AuthorizeCheck> {
   const clientId = single(params, 'client_id');
   if (clientId === undefined || clientId === null || clientId === '') return { ok: false, page: 'no_client' };
   if (/^https?:/i.test(clientId)) return { ok: false, page: 'metadata_document' };
@@ -52,26 +56,36 @@ export async function checkAuthorizationRequest(deps: Deps, params: Params, reso
   }
   const stateValue = single(params, 'state');
   const state = typeof stateValue === 'string' ? stateValue : null;
-  const fail = (error: OAuthErrorCode, description: string): AuthorizeCheck => ({ ok: false, redirect: { uri: redirectUri, error, description, state } });
+  const fail = (error: OAuthErrorCode, description: string): AuthorizeCheck => ({
+    ok: false,
+    redirect: { uri: redirectUri, error, description, state },
+  });
 
   for (const name of ['response_type', 'code_challenge', 'code_challenge_method', 'scope', 'resource', 'state']) {
     if (single(params, name) === null) return fail('invalid_request', `${name} is given more than once.`);
   }
-  if (single(params, 'response_type') !== 'code') return fail('unsupported_response_type', 'Only response_type=code is supported.');
+  if (single(params, 'response_type') !== 'code')
+    return fail('unsupported_response_type', 'Only response_type=code is supported.');
   const method = single(params, 'code_challenge_method');
   const challenge = single(params, 'code_challenge');
-  if (method !== 'S256') return fail('invalid_request', 'PKCE is required with code_challenge_method=S256 (plain is refused).');
-  if (typeof challenge !== 'string' || !S256_CHALLENGE.test(challenge)) return fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters).');
+  if (method !== 'S256')
+    return fail('invalid_request', 'PKCE is required with code_challenge_method=S256 (plain is refused).');
+  if (typeof challenge !== 'string' || !S256_CHALLENGE.test(challenge))
+    return fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters).');
   const resource = single(params, 'resource');
-  if (typeof resource !== 'string' || resource === '') return fail('invalid_target', `resource is required: ${resources.join(' or ')}.`);
-  if (!resources.includes(resource)) return fail('invalid_target', `resource must be exactly ${resources.join(' or ')}.`);
+  if (typeof resource !== 'string' || resource === '')
+    return fail('invalid_target', `resource is required: ${resources.join(' or ')}.`);
+  if (!resources.includes(resource))
+    return fail('invalid_target', `resource must be exactly ${resources.join(' or ')}.`);
   const scope = single(params, 'scope');
   let scopes: Scope[] | null = null;
   if (typeof scope === 'string' && scope.trim() !== '') {
     const asked = scope.split(' ').filter((s) => s !== '');
-    if (asked.includes('openid')) return fail('invalid_scope', 'OpenID Connect is not supported: the openid scope is refused.');
+    if (asked.includes('openid'))
+      return fail('invalid_scope', 'OpenID Connect is not supported: the openid scope is refused.');
     const unknown = asked.filter((s) => !(scopeNames as readonly string[]).includes(s));
-    if (unknown.length > 0) return fail('invalid_scope', `Unknown scope ${unknown.join(', ')}; use read, write, attachments.`);
+    if (unknown.length > 0)
+      return fail('invalid_scope', `Unknown scope ${unknown.join(', ')}; use read, write, attachments.`);
     scopes = scopeNames.filter((s) => asked.includes(s));
   }
   return { ok: true, request: { client, redirectUri, codeChallenge: challenge, state, scopes, resource } };

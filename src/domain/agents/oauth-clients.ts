@@ -26,13 +26,19 @@ function isLoopbackHttp(url: URL): boolean {
 
 /** https anywhere, or http on a loopback host (RFC 8252 §7.3); never a fragment or credentials. */
 function checkRedirectUri(value: unknown): string {
-  if (typeof value !== 'string' || value.length > MAX_URI_LENGTH) throw new OAuthError('invalid_redirect_uri', 'Each redirect URI must be a string of at most 2000 characters.');
+  if (typeof value !== 'string' || value.length > MAX_URI_LENGTH)
+    throw new OAuthError('invalid_redirect_uri', 'Each redirect URI must be a string of at most 2000 characters.');
   const url = URL.parse(value);
   if (url === null) throw new OAuthError('invalid_redirect_uri', 'A redirect URI is not an absolute URL.');
-  if (url.hash !== '' || value.includes('#')) throw new OAuthError('invalid_redirect_uri', 'A redirect URI must not have a fragment.');
-  if (url.username !== '' || url.password !== '') throw new OAuthError('invalid_redirect_uri', 'A redirect URI must not carry credentials.');
+  if (url.hash !== '' || value.includes('#'))
+    throw new OAuthError('invalid_redirect_uri', 'A redirect URI must not have a fragment.');
+  if (url.username !== '' || url.password !== '')
+    throw new OAuthError('invalid_redirect_uri', 'A redirect URI must not carry credentials.');
   if (url.protocol !== 'https:' && !isLoopbackHttp(url)) {
-    throw new OAuthError('invalid_redirect_uri', 'Redirect URIs must use https, or http on 127.0.0.1, [::1] or localhost.');
+    throw new OAuthError(
+      'invalid_redirect_uri',
+      'Redirect URIs must use https, or http on 127.0.0.1, [::1] or localhost.',
+    );
   }
   return value;
 }
@@ -58,9 +64,16 @@ export async function registerClient(deps: Deps, metadata: unknown): Promise<Rec
   }
   const doc = metadata as Record<string, unknown>;
   const method = doc.token_endpoint_auth_method ?? 'none';
-  if (method !== 'none') throw new OAuthError('invalid_client_metadata', 'Only public clients may register: token_endpoint_auth_method must be none.');
+  if (method !== 'none')
+    throw new OAuthError(
+      'invalid_client_metadata',
+      'Only public clients may register: token_endpoint_auth_method must be none.',
+    );
   if (doc.client_id !== undefined || doc.client_secret !== undefined) {
-    throw new OAuthError('invalid_client_metadata', 'client_id and client_secret are assigned here, never sent; Client ID Metadata Documents are not supported.');
+    throw new OAuthError(
+      'invalid_client_metadata',
+      'client_id and client_secret are assigned here, never sent; Client ID Metadata Documents are not supported.',
+    );
   }
   if (typeof doc.scope === 'string' && doc.scope.split(' ').includes('openid')) {
     throw new OAuthError('invalid_scope', 'OpenID Connect is not supported: the openid scope is refused.');
@@ -87,10 +100,17 @@ export async function registerClient(deps: Deps, metadata: unknown): Promise<Rec
     response_types: responseTypes,
   };
   await removeUnusedClients(deps, now);
-  await deps.db.insertInto('oauth_clients').values({
-    id: answer.client_id, client_name: answer.client_name, redirect_uris: JSON.stringify(redirectUris),
-    metadata: JSON.stringify(answer), created_at: now.toISOString(), last_used_at: now.toISOString(),
-  }).execute();
+  await deps.db
+    .insertInto('oauth_clients')
+    .values({
+      id: answer.client_id,
+      client_name: answer.client_name,
+      redirect_uris: JSON.stringify(redirectUris),
+      metadata: JSON.stringify(answer),
+      created_at: now.toISOString(),
+      last_used_at: now.toISOString(),
+    })
+    .execute();
   return answer;
 }
 

@@ -20,20 +20,41 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * Consent given: a new grant (one connection) and its authorization code, single use for 60 s,
  * bound to the client, redirect URI, resource and PKCE challenge. On Seed `write` is dropped.
  */
-export async function approveAuthorization(deps: Deps, user: UserRow, plan: Actor['plan'], request: AuthorizationRequest): Promise<{ code: string; grantId: string; scopes: Scope[] }> {
+export async function approveAuthorization(
+  deps: Deps,
+  user: UserRow,
+  plan: Actor['plan'],
+  request: AuthorizationRequest,
+): Promise<{ code: string; grantId: string; scopes: Scope[] }> {
   const { granted } = scopesToGrant(request.scopes, plan);
   const code = `ttc_${randomSecret(32)}`;
   const now = new Date();
   const grantId = newId('oag', now.getTime());
   await inTransaction(deps.db, async (trx) => {
-    await trx.insertInto('oauth_grants').values({
-      id: grantId, owner_id: user.id, client_id: request.client.id, scopes: granted.join(' '), resource: request.resource,
-      created_at: now.toISOString(), last_used_at: null, revoked_at: null,
-    }).execute();
-    await trx.insertInto('oauth_codes').values({
-      code_hash: sha256(code), grant_id: grantId, redirect_uri: request.redirectUri, code_challenge: request.codeChallenge,
-      expires_at: new Date(now.getTime() + CODE_TTL_MS).toISOString(), used_at: null,
-    }).execute();
+    await trx
+      .insertInto('oauth_grants')
+      .values({
+        id: grantId,
+        owner_id: user.id,
+        client_id: request.client.id,
+        scopes: granted.join(' '),
+        resource: request.resource,
+        created_at: now.toISOString(),
+        last_used_at: null,
+        revoked_at: null,
+      })
+      .execute();
+    await trx
+      .insertInto('oauth_codes')
+      .values({
+        code_hash: sha256(code),
+        grant_id: grantId,
+        redirect_uri: request.redirectUri,
+        code_challenge: request.codeChallenge,
+        expires_at: new Date(now.getTime() + CODE_TTL_MS).toISOString(),
+        used_at: null,
+      })
+      .execute();
   });
   return { code, grantId, scopes: granted };
 }
@@ -41,14 +62,29 @@ export async function approveAuthorization(deps: Deps, user: UserRow, plan: Acto
 /** Ends a grant: its tokens, its codes' future, and every MCP session it opened. */
 export async function revokeGrant(db: Db | Trx, grantId: string): Promise<void> {
   const now = nowIso();
-  await db.updateTable('oauth_grants').set({ revoked_at: now }).where('id', '=', grantId).where('revoked_at', 'is', null).execute();
-  await db.updateTable('oauth_tokens').set({ revoked_at: now }).where('grant_id', '=', grantId).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('oauth_grants')
+    .set({ revoked_at: now })
+    .where('id', '=', grantId)
+    .where('revoked_at', 'is', null)
+    .execute();
+  await db
+    .updateTable('oauth_tokens')
+    .set({ revoked_at: now })
+    .where('grant_id', '=', grantId)
+    .where('revoked_at', 'is', null)
+    .execute();
   await endMcpSessionsOf(db, [grantId]);
 }
 
 /** A password reset ends every grant of the account. */
 export async function revokeAllGrants(db: Db | Trx, userId: string): Promise<void> {
-  const rows = await db.selectFrom('oauth_grants').select('id').where('owner_id', '=', userId).where('revoked_at', 'is', null).execute();
+  const rows = await db
+    .selectFrom('oauth_grants')
+    .select('id')
+    .where('owner_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
   for (const row of rows) await revokeGrant(db, row.id);
 }
 
@@ -78,8 +114,13 @@ export async function listConnections(deps: Deps, actor: Actor): Promise<Connect
 
 /** @throws not_found (unknown, foreign or already revoked) */
 export async function revokeConnection(deps: Deps, actor: Actor, id: string): Promise<void> {
-  const found = await deps.db.selectFrom('oauth_grants').select('id').where('id', '=', id).where('owner_id', '=', actor.user.id)
-    .where('revoked_at', 'is', null).executeTakeFirst();
+  const found = await deps.db
+    .selectFrom('oauth_grants')
+    .select('id')
+    .where('id', '=', id)
+    .where('owner_id', '=', actor.user.id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   if (found === undefined) throw notFound('connection');
   await inTransaction(deps.db, (trx) => revokeGrant(trx, id));
 }
@@ -95,7 +136,11 @@ export interface OAuthCaller {
  * The live access token's grant and user, when it was issued for this very resource; null for
  * anything else (unknown, expired, revoked, or a token of the other resource).
  */
-export async function authenticateAccessToken(deps: Deps, value: string, resource: string): Promise<OAuthCaller | null> {
+export async function authenticateAccessToken(
+  deps: Deps,
+  value: string,
+  resource: string,
+): Promise<OAuthCaller | null> {
   if (!ACCESS_TOKEN.test(value)) return null;
   const now = nowIso();
   const row = await deps.db
@@ -104,7 +149,14 @@ export async function authenticateAccessToken(deps: Deps, value: string, resourc
     .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
     .innerJoin('users as u', 'u.id', 'g.owner_id')
     .selectAll('u')
-    .select(['g.id as g_id', 'g.scopes as g_scopes', 'g.resource as g_resource', 'g.last_used_at as g_last_used_at', 'c.id as c_id', 'c.client_name as c_name'])
+    .select([
+      'g.id as g_id',
+      'g.scopes as g_scopes',
+      'g.resource as g_resource',
+      'g.last_used_at as g_last_used_at',
+      'c.id as c_id',
+      'c.client_name as c_name',
+    ])
     .where('t.token_hash', '=', sha256(value))
     .where('t.kind', '=', 'access')
     .where('t.revoked_at', 'is', null)

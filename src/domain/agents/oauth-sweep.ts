@@ -27,12 +27,27 @@ export interface OAuthSweep {
  * would stay listed as a connection for ever.
  */
 function deadGrant(before: string) {
-  return (eb: ExpressionBuilder<Database, 'oauth_grants'>) => eb.and([
-    eb('oauth_grants.revoked_at', 'is', null),
-    eb('oauth_grants.created_at', '<', before),
-    eb.not(eb.exists(eb.selectFrom('oauth_tokens').select('oauth_tokens.token_hash').whereRef('oauth_tokens.grant_id', '=', 'oauth_grants.id'))),
-    eb.not(eb.exists(eb.selectFrom('oauth_codes').select('oauth_codes.code_hash').whereRef('oauth_codes.grant_id', '=', 'oauth_grants.id'))),
-  ]);
+  return (eb: ExpressionBuilder<Database, 'oauth_grants'>) =>
+    eb.and([
+      eb('oauth_grants.revoked_at', 'is', null),
+      eb('oauth_grants.created_at', '<', before),
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('oauth_tokens')
+            .select('oauth_tokens.token_hash')
+            .whereRef('oauth_tokens.grant_id', '=', 'oauth_grants.id'),
+        ),
+      ),
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('oauth_codes')
+            .select('oauth_codes.code_hash')
+            .whereRef('oauth_codes.grant_id', '=', 'oauth_grants.id'),
+        ),
+      ),
+    ]);
 }
 
 /**
@@ -43,17 +58,32 @@ function deadGrant(before: string) {
 export async function sweepOAuth(deps: Deps, now = new Date()): Promise<OAuthSweep> {
   const spentBefore = new Date(now.getTime() - SPENT_RETENTION_MS).toISOString();
   const revokedBefore = new Date(now.getTime() - REVOKED_GRANT_RETENTION_MS).toISOString();
-  const tokens = await deps.db.deleteFrom('oauth_tokens')
-    .where((eb) => eb.or([eb('expires_at', '<', spentBefore), eb.and([eb('revoked_at', 'is not', null), eb('revoked_at', '<', spentBefore)])]))
+  const tokens = await deps.db
+    .deleteFrom('oauth_tokens')
+    .where((eb) =>
+      eb.or([
+        eb('expires_at', '<', spentBefore),
+        eb.and([eb('revoked_at', 'is not', null), eb('revoked_at', '<', spentBefore)]),
+      ]),
+    )
     .executeTakeFirst();
   const codes = await deps.db.deleteFrom('oauth_codes').where('expires_at', '<', spentBefore).executeTakeFirst();
   const grants = await inTransaction(deps.db, async (trx) => {
     // Sessions of a grant that goes end with it (a revoked grant's ended when it was revoked).
-    await trx.updateTable('mcp_sessions').set({ ended_at: now.toISOString() }).where('ended_at', 'is', null)
-      .where('credential_id', 'in', (eb) => eb.selectFrom('oauth_grants').select('oauth_grants.id').where(deadGrant(spentBefore)))
+    await trx
+      .updateTable('mcp_sessions')
+      .set({ ended_at: now.toISOString() })
+      .where('ended_at', 'is', null)
+      .where('credential_id', 'in', (eb) =>
+        eb.selectFrom('oauth_grants').select('oauth_grants.id').where(deadGrant(spentBefore)),
+      )
       .execute();
     const dead = await trx.deleteFrom('oauth_grants').where(deadGrant(spentBefore)).executeTakeFirst();
-    const revoked = await trx.deleteFrom('oauth_grants').where('revoked_at', 'is not', null).where('revoked_at', '<', revokedBefore).executeTakeFirst();
+    const revoked = await trx
+      .deleteFrom('oauth_grants')
+      .where('revoked_at', 'is not', null)
+      .where('revoked_at', '<', revokedBefore)
+      .executeTakeFirst();
     return Number(dead.numDeletedRows) + Number(revoked.numDeletedRows);
   });
   const clients = await removeUnusedClients(deps, now);

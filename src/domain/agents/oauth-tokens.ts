@@ -34,7 +34,10 @@ function required(form: Form, name: string): string {
  */
 async function requireClient(deps: Deps, clientId: string): Promise<void> {
   if ((await findClient(deps, clientId)) === null) {
-    throw new OAuthError('invalid_client', 'Unknown client_id: register the client again (clients unused for 30 days are removed).');
+    throw new OAuthError(
+      'invalid_client',
+      'Unknown client_id: register the client again (clients unused for 30 days are removed).',
+    );
   }
 }
 
@@ -47,7 +50,11 @@ interface GrantRow {
 }
 
 async function grantOf(db: Db, grantId: string): Promise<GrantRow> {
-  return db.selectFrom('oauth_grants').select(['id', 'client_id', 'scopes', 'resource', 'revoked_at']).where('id', '=', grantId).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('oauth_grants')
+    .select(['id', 'client_id', 'scopes', 'resource', 'revoked_at'])
+    .where('id', '=', grantId)
+    .executeTakeFirstOrThrow();
 }
 
 async function issueTokens(trx: Trx, grant: GrantRow): Promise<TokenAnswer> {
@@ -55,11 +62,36 @@ async function issueTokens(trx: Trx, grant: GrantRow): Promise<TokenAnswer> {
   const refresh = `ttr_${randomSecret(32)}`;
   const now = Date.now();
   const created = new Date(now).toISOString();
-  await trx.insertInto('oauth_tokens').values([
-    { token_hash: sha256(access), grant_id: grant.id, kind: 'access', created_at: created, expires_at: new Date(now + ACCESS_TTL_SECONDS * 1000).toISOString(), used_at: null, revoked_at: null },
-    { token_hash: sha256(refresh), grant_id: grant.id, kind: 'refresh', created_at: created, expires_at: new Date(now + REFRESH_TTL_MS).toISOString(), used_at: null, revoked_at: null },
-  ]).execute();
-  return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TTL_SECONDS, refresh_token: refresh, scope: parseScopes(grant.scopes).join(' ') };
+  await trx
+    .insertInto('oauth_tokens')
+    .values([
+      {
+        token_hash: sha256(access),
+        grant_id: grant.id,
+        kind: 'access',
+        created_at: created,
+        expires_at: new Date(now + ACCESS_TTL_SECONDS * 1000).toISOString(),
+        used_at: null,
+        revoked_at: null,
+      },
+      {
+        token_hash: sha256(refresh),
+        grant_id: grant.id,
+        kind: 'refresh',
+        created_at: created,
+        expires_at: new Date(now + REFRESH_TTL_MS).toISOString(),
+        used_at: null,
+        revoked_at: null,
+      },
+    ])
+    .execute();
+  return {
+    access_token: access,
+    token_type: 'Bearer',
+    expires_in: ACCESS_TTL_SECONDS,
+    refresh_token: refresh,
+    scope: parseScopes(grant.scopes).join(' '),
+  };
 }
 
 /**
@@ -85,20 +117,34 @@ export async function exchangeCode(deps: Deps, form: Form): Promise<TokenAnswer>
   await requireClient(deps, clientId);
   const hash = sha256(code);
   const now = nowIso();
-  const spent = await deps.db.updateTable('oauth_codes').set({ used_at: now }).where('code_hash', '=', hash).where('used_at', 'is', null)
-    .returning(['grant_id', 'redirect_uri', 'code_challenge', 'expires_at']).executeTakeFirst();
+  const spent = await deps.db
+    .updateTable('oauth_codes')
+    .set({ used_at: now })
+    .where('code_hash', '=', hash)
+    .where('used_at', 'is', null)
+    .returning(['grant_id', 'redirect_uri', 'code_challenge', 'expires_at'])
+    .executeTakeFirst();
   if (spent === undefined) {
-    const used = await deps.db.selectFrom('oauth_codes').select('grant_id').where('code_hash', '=', hash).executeTakeFirst();
+    const used = await deps.db
+      .selectFrom('oauth_codes')
+      .select('grant_id')
+      .where('code_hash', '=', hash)
+      .executeTakeFirst();
     if (used !== undefined) return replayed(deps, used.grant_id, 'authorization code');
     throw new OAuthError('invalid_grant', 'The authorization code is unknown.');
   }
   return inTransaction(deps.db, async (trx) => {
     const grant = await grantOf(trx, spent.grant_id);
-    if (grant.revoked_at !== null || spent.expires_at <= now) throw new OAuthError('invalid_grant', 'The authorization code has expired.');
-    if (grant.client_id !== clientId) throw new OAuthError('invalid_grant', 'The authorization code was issued to another client.');
-    if (spent.redirect_uri !== redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the one of the authorization request.');
-    if (form.resource !== undefined && form.resource !== grant.resource) throw new OAuthError('invalid_target', 'resource differs from the one of the authorization request.');
-    if (!VERIFIER.test(verifier) || sha256(verifier) !== spent.code_challenge) throw new OAuthError('invalid_grant', 'The PKCE code_verifier does not match the code_challenge.');
+    if (grant.revoked_at !== null || spent.expires_at <= now)
+      throw new OAuthError('invalid_grant', 'The authorization code has expired.');
+    if (grant.client_id !== clientId)
+      throw new OAuthError('invalid_grant', 'The authorization code was issued to another client.');
+    if (spent.redirect_uri !== redirectUri)
+      throw new OAuthError('invalid_grant', 'redirect_uri differs from the one of the authorization request.');
+    if (form.resource !== undefined && form.resource !== grant.resource)
+      throw new OAuthError('invalid_target', 'resource differs from the one of the authorization request.');
+    if (!VERIFIER.test(verifier) || sha256(verifier) !== spent.code_challenge)
+      throw new OAuthError('invalid_grant', 'The PKCE code_verifier does not match the code_challenge.');
     // Inside the transaction: SQLite has one connection, and it is ours until commit.
     await touchClient(trx, clientId, now);
     return issueTokens(trx, grant);
@@ -116,23 +162,36 @@ export async function refreshTokens(deps: Deps, form: Form): Promise<TokenAnswer
   if (!REFRESH_TOKEN.test(value)) throw new OAuthError('invalid_grant', 'The refresh token is unknown.');
   const hash = sha256(value);
   const now = nowIso();
-  const row = await deps.db.selectFrom('oauth_tokens').select(['grant_id', 'expires_at', 'used_at', 'revoked_at'])
-    .where('token_hash', '=', hash).where('kind', '=', 'refresh').executeTakeFirst();
+  const row = await deps.db
+    .selectFrom('oauth_tokens')
+    .select(['grant_id', 'expires_at', 'used_at', 'revoked_at'])
+    .where('token_hash', '=', hash)
+    .where('kind', '=', 'refresh')
+    .executeTakeFirst();
   if (row === undefined) throw new OAuthError('invalid_grant', 'The refresh token is unknown.');
   const grant = await grantOf(deps.db, row.grant_id);
   // Only the client it was issued to may spend it (or trip its reuse detection).
-  if (grant.client_id !== clientId) throw new OAuthError('invalid_grant', 'The refresh token was issued to another client.');
+  if (grant.client_id !== clientId)
+    throw new OAuthError('invalid_grant', 'The refresh token was issued to another client.');
   if (row.used_at !== null) return replayed(deps, grant.id, 'refresh token');
-  if (row.revoked_at !== null || grant.revoked_at !== null || row.expires_at <= now) throw new OAuthError('invalid_grant', 'The refresh token has expired or was revoked.');
-  if (form.resource !== undefined && form.resource !== grant.resource) throw new OAuthError('invalid_target', 'resource differs from the one this connection was granted for.');
+  if (row.revoked_at !== null || grant.revoked_at !== null || row.expires_at <= now)
+    throw new OAuthError('invalid_grant', 'The refresh token has expired or was revoked.');
+  if (form.resource !== undefined && form.resource !== grant.resource)
+    throw new OAuthError('invalid_target', 'resource differs from the one this connection was granted for.');
   if (form.scope !== undefined) {
     const held = parseScopes(grant.scopes);
-    if (form.scope.split(' ').some((s) => s !== '' && !(held as string[]).includes(s))) throw new OAuthError('invalid_scope', 'A refresh cannot widen the granted scopes.');
+    if (form.scope.split(' ').some((s) => s !== '' && !(held as string[]).includes(s)))
+      throw new OAuthError('invalid_scope', 'A refresh cannot widen the granted scopes.');
   }
   const answer = await inTransaction(deps.db, async (trx) => {
     // The conditional update is the rotation: of two racing uses, one spends it and the other is a reuse.
-    const spent = await trx.updateTable('oauth_tokens').set({ used_at: now }).where('token_hash', '=', hash).where('used_at', 'is', null)
-      .returning('grant_id').executeTakeFirst();
+    const spent = await trx
+      .updateTable('oauth_tokens')
+      .set({ used_at: now })
+      .where('token_hash', '=', hash)
+      .where('used_at', 'is', null)
+      .returning('grant_id')
+      .executeTakeFirst();
     if (spent === undefined) return null;
     return issueTokens(trx, grant);
   });
@@ -151,12 +210,20 @@ export async function refreshTokens(deps: Deps, form: Form): Promise<TokenAnswer
 export async function revokeOAuthToken(deps: Deps, form: Form): Promise<void> {
   const value = required(form, 'token');
   if (form.client_id !== undefined) await requireClient(deps, form.client_id);
-  const row = await deps.db.selectFrom('oauth_tokens as t').innerJoin('oauth_grants as g', 'g.id', 't.grant_id')
-    .select(['t.kind', 't.grant_id', 'g.client_id']).where('t.token_hash', '=', sha256(value)).executeTakeFirst();
+  const row = await deps.db
+    .selectFrom('oauth_tokens as t')
+    .innerJoin('oauth_grants as g', 'g.id', 't.grant_id')
+    .select(['t.kind', 't.grant_id', 'g.client_id'])
+    .where('t.token_hash', '=', sha256(value))
+    .executeTakeFirst();
   if (row === undefined || (form.client_id !== undefined && form.client_id !== row.client_id)) return;
   if (row.kind === 'refresh') {
     await inTransaction(deps.db, (trx) => revokeGrant(trx, row.grant_id));
     return;
   }
-  await deps.db.updateTable('oauth_tokens').set({ revoked_at: nowIso() }).where('token_hash', '=', sha256(value)).execute();
+  await deps.db
+    .updateTable('oauth_tokens')
+    .set({ revoked_at: nowIso() })
+    .where('token_hash', '=', sha256(value))
+    .execute();
 }

@@ -42,7 +42,9 @@ export class PendingCalls {
     this.at[i] = atMs;
     fields[base] = this.word(ownerId);
     fields[base + 1] = this.word(call.surface);
-    fields[base + 2] = this.word(call.operation.length > OPERATION_MAX ? call.operation.slice(0, OPERATION_MAX) : call.operation);
+    fields[base + 2] = this.word(
+      call.operation.length > OPERATION_MAX ? call.operation.slice(0, OPERATION_MAX) : call.operation,
+    );
     fields[base + 3] = this.word(call.token_id);
     fields[base + 4] = call.client === null ? NO_CLIENT : this.word(call.client);
     fields[base + 5] = call.status;
@@ -81,8 +83,16 @@ export class PendingCalls {
     const atMs = this.at[i]!;
     const words = this.words;
     const client = f[base + 4]!;
-    return [newId('agc', atMs), times.of(atMs), words[f[base + 1]!]!, words[f[base + 2]!]!, f[base + 5]!, f[base + 6]!, words[f[base + 3]!]!,
-      client === NO_CLIENT ? null : words[client]!];
+    return [
+      newId('agc', atMs),
+      times.of(atMs),
+      words[f[base + 1]!]!,
+      words[f[base + 2]!]!,
+      f[base + 5]!,
+      f[base + 6]!,
+      words[f[base + 3]!]!,
+      client === NO_CLIENT ? null : words[client]!,
+    ];
   }
 
   private word(text: string): number {

@@ -14,7 +14,6 @@ import { compiledOnce } from '../../store/compiled.js';
 import { endMcpSessionsOf } from './mcp-sessions.js';
 import type { TokenOwner } from './credential-cache.js';
 
-
 export const MAX_ACTIVE_TOKENS = 20;
 export const TOKEN_LIFETIME_DAYS = [1, 7, 30, 90, 365] as const;
 export const DEFAULT_TOKEN_DAYS = 90;
@@ -70,7 +69,11 @@ export interface CreateTokenInput {
  * Creates a personal token and returns its value, which is never stored or shown again.
  * @throws validation_failed, plan_read_only (write on Seed), token_limit_reached
  */
-export async function createToken(deps: Deps, actor: Actor, input: CreateTokenInput): Promise<{ token: Token; value: string }> {
+export async function createToken(
+  deps: Deps,
+  actor: Actor,
+  input: CreateTokenInput,
+): Promise<{ token: Token; value: string }> {
   checkLength('/name', input.name, 1, TOKEN_NAME_MAX);
   const scopes = input.scopes === undefined ? defaultScopes(actor.plan) : checkScopes(input.scopes);
   if (!scopes.every((s) => grantableScopes(actor.plan).includes(s))) {
@@ -106,7 +109,10 @@ export async function createToken(deps: Deps, actor: Actor, input: CreateTokenIn
       .where('expires_at', '>', row.created_at)
       .executeTakeFirstOrThrow();
     if (Number(active.n) >= MAX_ACTIVE_TOKENS) {
-      throw new DomainError('token_limit_reached', `At most ${MAX_ACTIVE_TOKENS} personal tokens can be active; revoke one first.`);
+      throw new DomainError(
+        'token_limit_reached',
+        `At most ${MAX_ACTIVE_TOKENS} personal tokens can be active; revoke one first.`,
+      );
     }
     await trx.insertInto('personal_tokens').values(row).execute();
   });
@@ -116,7 +122,8 @@ export async function createToken(deps: Deps, actor: Actor, input: CreateTokenIn
 function checkScopes(scopes: string[]): Scope[] {
   if (scopes.length === 0) throw invalid('/scopes', 'must name at least one scope');
   for (const [i, s] of scopes.entries()) {
-    if (!(scopeNames as readonly string[]).includes(s)) throw invalid(`/scopes/${i}`, `must be one of ${scopeNames.join(', ')}`);
+    if (!(scopeNames as readonly string[]).includes(s))
+      throw invalid(`/scopes/${i}`, `must be one of ${scopeNames.join(', ')}`);
   }
   return scopeNames.filter((s) => scopes.includes(s));
 }
@@ -145,7 +152,11 @@ export async function revokeToken(deps: Deps, actor: Actor, id: string): Promise
     .executeTakeFirst();
   if (found === undefined) throw notFound('token');
   if (found.revoked_at === null) {
-    await deps.db.updateTable('personal_tokens').set({ revoked_at: now, updated_at: now }).where('id', '=', id).execute();
+    await deps.db
+      .updateTable('personal_tokens')
+      .set({ revoked_at: now, updated_at: now })
+      .where('id', '=', id)
+      .execute();
   }
   await endMcpSessionsOf(deps.db, [id]);
   deps.credentials.forgetToken(id);
@@ -185,9 +196,17 @@ const tokenWithOwner = compiledOnce((db, hash: string) =>
     .selectFrom('personal_tokens as t')
     .innerJoin('users as u', 'u.id', 't.owner_id')
     .select([
-      't.id as t_id', 't.owner_id as t_owner_id', 't.name as t_name', 't.scopes as t_scopes', 't.prefix as t_prefix',
-      't.token_hash as t_token_hash', 't.created_at as t_created_at', 't.updated_at as t_updated_at',
-      't.expires_at as t_expires_at', 't.last_used_at as t_last_used_at', 't.revoked_at as t_revoked_at',
+      't.id as t_id',
+      't.owner_id as t_owner_id',
+      't.name as t_name',
+      't.scopes as t_scopes',
+      't.prefix as t_prefix',
+      't.token_hash as t_token_hash',
+      't.created_at as t_created_at',
+      't.updated_at as t_updated_at',
+      't.expires_at as t_expires_at',
+      't.last_used_at as t_last_used_at',
+      't.revoked_at as t_revoked_at',
     ])
     .selectAll('u')
     .where('t.token_hash', '=', hash),
@@ -217,18 +236,41 @@ export async function authenticateToken(deps: Deps, value: string): Promise<Toke
   const [row] = await tokenWithOwner(deps.db, hash);
   if (row === undefined) return null;
   const token: TokenRow = {
-    id: row.t_id, owner_id: row.t_owner_id, name: row.t_name, scopes: row.t_scopes, prefix: row.t_prefix,
-    token_hash: row.t_token_hash, created_at: row.t_created_at, updated_at: row.t_updated_at,
-    expires_at: row.t_expires_at, last_used_at: row.t_last_used_at, revoked_at: row.t_revoked_at,
+    id: row.t_id,
+    owner_id: row.t_owner_id,
+    name: row.t_name,
+    scopes: row.t_scopes,
+    prefix: row.t_prefix,
+    token_hash: row.t_token_hash,
+    created_at: row.t_created_at,
+    updated_at: row.t_updated_at,
+    expires_at: row.t_expires_at,
+    last_used_at: row.t_last_used_at,
+    revoked_at: row.t_revoked_at,
   };
   if (tokenStatus(token) !== 'active') return null;
   const user: UserRow = {
-    id: row.id, owner_id: row.owner_id, email: row.email, password_hash: row.password_hash, name: row.name,
-    language: row.language, timezone: row.timezone, plan: row.plan, plan_expires_at: row.plan_expires_at,
-    billing_customer_id: row.billing_customer_id, billing_event_at: row.billing_event_at, email_verified_at: row.email_verified_at,
-    created_at: row.created_at, updated_at: row.updated_at,
+    id: row.id,
+    owner_id: row.owner_id,
+    email: row.email,
+    password_hash: row.password_hash,
+    name: row.name,
+    language: row.language,
+    timezone: row.timezone,
+    plan: row.plan,
+    plan_expires_at: row.plan_expires_at,
+    billing_customer_id: row.billing_customer_id,
+    billing_event_at: row.billing_event_at,
+    email_verified_at: row.email_verified_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
   };
-  const owner = { token, user, scopes: new Set(parseScopes(token.scopes)), lastUsedMs: token.last_used_at === null ? 0 : Date.parse(token.last_used_at) };
+  const owner = {
+    token,
+    user,
+    scopes: new Set(parseScopes(token.scopes)),
+    lastUsedMs: token.last_used_at === null ? 0 : Date.parse(token.last_used_at),
+  };
   deps.credentials.set(hash, owner, since);
   return owner;
 }

@@ -11,7 +11,8 @@ const productNames: Record<PaidPlan, string> = { sprout: 'Task Tree Sprout', gro
 
 /** @throws billing_unavailable */
 function providerOf(deps: Deps): BillingProvider {
-  if (deps.billing === null) throw new DomainError('billing_unavailable', 'Billing is not configured on this server yet.');
+  if (deps.billing === null)
+    throw new DomainError('billing_unavailable', 'Billing is not configured on this server yet.');
   return deps.billing;
 }
 
@@ -35,9 +36,15 @@ export async function startCheckout(deps: Deps, actor: Actor, plan: PaidPlan): P
   const { currency, prices } = deps.config.billing;
   // A provider failure is billing_unavailable (503); nothing of ours was written before the call.
   return provider.createCheckout({
-    userId: user.id, email: user.email, customerId: user.billing_customer_id, plan,
-    productName: productNames[plan], amount: prices[plan], currency,
-    successUrl: billingPage(deps, { checkout: 'success', plan }), cancelUrl: billingPage(deps, { checkout: 'cancelled' }),
+    userId: user.id,
+    email: user.email,
+    customerId: user.billing_customer_id,
+    plan,
+    productName: productNames[plan],
+    amount: prices[plan],
+    currency,
+    successUrl: billingPage(deps, { checkout: 'success', plan }),
+    cancelUrl: billingPage(deps, { checkout: 'cancelled' }),
   });
 }
 
@@ -48,7 +55,8 @@ export async function startCheckout(deps: Deps, actor: Actor, plan: PaidPlan): P
 export async function openPortal(deps: Deps, actor: Actor): Promise<{ url: string }> {
   const provider = providerOf(deps);
   const user = await getUser(deps, actor.user.id);
-  if (user.billing_customer_id === null) throw new DomainError('conflict', 'There is no subscription to manage yet; upgrade first.');
+  if (user.billing_customer_id === null)
+    throw new DomainError('conflict', 'There is no subscription to manage yet; upgrade first.');
   const customerId = user.billing_customer_id;
   return provider.createPortal(customerId, billingPage(deps));
 }

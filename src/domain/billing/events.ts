@@ -20,13 +20,16 @@ const ignored = (reason: string, userId: string | null = null): EventResult => (
 /** The stored plan a subscription status means; null leaves the plan as it is (e.g. a first payment still pending). */
 function planForStatus(status: Stripe.Subscription.Status, plan: PaidPlan): PaidPlan | 'seed' | null {
   if (status === 'active' || status === 'trialing') return plan;
-  if (status === 'canceled' || status === 'unpaid' || status === 'incomplete_expired' || status === 'paused') return 'seed';
+  if (status === 'canceled' || status === 'unpaid' || status === 'incomplete_expired' || status === 'paused')
+    return 'seed';
   return null;
 }
 
 /** End of the paid period: on the items since the provider's 2025 API versions, on the subscription before. */
 function periodEnd(subscription: Stripe.Subscription): string | null {
-  const ends = (subscription.items?.data ?? []).map((item) => item.current_period_end).filter((n) => typeof n === 'number');
+  const ends = (subscription.items?.data ?? [])
+    .map((item) => item.current_period_end)
+    .filter((n) => typeof n === 'number');
   const legacy = (subscription as { current_period_end?: unknown }).current_period_end;
   const end = ends.length > 0 ? Math.max(...ends) : typeof legacy === 'number' ? legacy : null;
   return end === null ? null : new Date(end * 1000).toISOString();
@@ -44,12 +47,20 @@ function idOf(value: string | { id: string } | null): string | null {
 async function subscriptionOwner(trx: Trx, subscription: Stripe.Subscription): Promise<string | null> {
   const customerId = idOf(subscription.customer);
   if (customerId === null) return null;
-  const bound = await trx.selectFrom('users').select('id').where('billing_customer_id', '=', customerId).executeTakeFirst();
+  const bound = await trx
+    .selectFrom('users')
+    .select('id')
+    .where('billing_customer_id', '=', customerId)
+    .executeTakeFirst();
   if (bound !== undefined) return bound.id;
   const userId = subscription.metadata?.user_id;
   if (typeof userId !== 'string') return null;
-  const result = await trx.updateTable('users').set({ billing_customer_id: customerId })
-    .where('id', '=', userId).where('billing_customer_id', 'is', null).executeTakeFirst();
+  const result = await trx
+    .updateTable('users')
+    .set({ billing_customer_id: customerId })
+    .where('id', '=', userId)
+    .where('billing_customer_id', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0 ? userId : null;
 }
 
@@ -57,8 +68,15 @@ async function subscriptionOwner(trx: Trx, subscription: Stripe.Subscription): P
  * Sets the plan unless a newer provider event already did: one conditional UPDATE, so two
  * events for one account racing on PostgreSQL still end in the newer one's state.
  */
-async function setPlanIfNewer(trx: Trx, userId: string, plan: string, expiresAt: string | null, eventAt: string): Promise<boolean> {
-  const result = await trx.updateTable('users')
+async function setPlanIfNewer(
+  trx: Trx,
+  userId: string,
+  plan: string,
+  expiresAt: string | null,
+  eventAt: string,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('users')
     .set({ plan, plan_expires_at: expiresAt, billing_event_at: eventAt, updated_at: nowIso() })
     .where('id', '=', userId)
     .where((w) => w.or([w('billing_event_at', 'is', null), w('billing_event_at', '<=', eventAt)]))
@@ -66,7 +84,12 @@ async function setPlanIfNewer(trx: Trx, userId: string, plan: string, expiresAt:
   return Number(result.numUpdatedRows) > 0;
 }
 
-async function applySubscription(trx: Trx, event: Stripe.Event, subscription: Stripe.Subscription, eventAt: string): Promise<EventResult> {
+async function applySubscription(
+  trx: Trx,
+  event: Stripe.Event,
+  subscription: Stripe.Subscription,
+  eventAt: string,
+): Promise<EventResult> {
   const userId = await subscriptionOwner(trx, subscription);
   if (userId === null) return ignored('unknown customer');
   let plan: string;
@@ -75,13 +98,16 @@ async function applySubscription(trx: Trx, event: Stripe.Event, subscription: St
     plan = 'seed';
   } else {
     const named = subscription.metadata?.plan;
-    if (!(paidPlans as readonly string[]).includes(named ?? '')) return ignored('no plan in the subscription metadata', userId);
+    if (!(paidPlans as readonly string[]).includes(named ?? ''))
+      return ignored('no plan in the subscription metadata', userId);
     const next = planForStatus(subscription.status, named as PaidPlan);
     if (next === null) return ignored(`status ${subscription.status} changes no plan`, userId);
     plan = next;
     if (next !== 'seed') expiresAt = periodEnd(subscription);
   }
-  return (await setPlanIfNewer(trx, userId, plan, expiresAt, eventAt)) ? applied(userId) : ignored('older than the last applied event', userId);
+  return (await setPlanIfNewer(trx, userId, plan, expiresAt, eventAt))
+    ? applied(userId)
+    : ignored('older than the last applied event', userId);
 }
 
 /** Binds the provider's customer to the account our checkout named as its client reference. */
@@ -89,9 +115,18 @@ async function applyCheckout(trx: Trx, session: Stripe.Checkout.Session): Promis
   const userId = session.client_reference_id;
   const customerId = idOf(session.customer);
   if (userId === null || customerId === null) return ignored('no client reference or customer');
-  const holder = await trx.selectFrom('users').select('id').where('billing_customer_id', '=', customerId).executeTakeFirst();
-  if (holder !== undefined) return holder.id === userId ? applied(userId) : ignored('customer bound to another account');
-  const result = await trx.updateTable('users').set({ billing_customer_id: customerId, updated_at: nowIso() }).where('id', '=', userId).executeTakeFirst();
+  const holder = await trx
+    .selectFrom('users')
+    .select('id')
+    .where('billing_customer_id', '=', customerId)
+    .executeTakeFirst();
+  if (holder !== undefined)
+    return holder.id === userId ? applied(userId) : ignored('customer bound to another account');
+  const result = await trx
+    .updateTable('users')
+    .set({ billing_customer_id: customerId, updated_at: nowIso() })
+    .where('id', '=', userId)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0 ? applied(userId) : ignored('unknown account');
 }
 
@@ -116,15 +151,29 @@ async function applyEvent(trx: Trx, event: Stripe.Event, eventAt: string): Promi
 export async function applyBillingEvent(deps: Deps, event: Stripe.Event): Promise<EventResult> {
   const eventAt = new Date(event.created * 1000).toISOString();
   const result = await inTransaction(deps.db, async (trx) => {
-    const recorded = await trx.insertInto('billing_events')
-      .values({ id: event.id, type: event.type, user_id: null, outcome: 'pending', event_created_at: eventAt, received_at: nowIso() })
+    const recorded = await trx
+      .insertInto('billing_events')
+      .values({
+        id: event.id,
+        type: event.type,
+        user_id: null,
+        outcome: 'pending',
+        event_created_at: eventAt,
+        received_at: nowIso(),
+      })
       .onConflict((oc) => oc.column('id').doNothing())
       .executeTakeFirst();
-    if (Number(recorded.numInsertedOrUpdatedRows ?? 0) === 0) return { outcome: 'duplicate', reason: 'already received', userId: null } satisfies EventResult;
+    if (Number(recorded.numInsertedOrUpdatedRows ?? 0) === 0)
+      return { outcome: 'duplicate', reason: 'already received', userId: null } satisfies EventResult;
     const outcome = await applyEvent(trx, event, eventAt);
-    await trx.updateTable('billing_events')
-      .set({ user_id: outcome.userId, outcome: outcome.reason === null ? outcome.outcome : `${outcome.outcome}: ${outcome.reason}` })
-      .where('id', '=', event.id).execute();
+    await trx
+      .updateTable('billing_events')
+      .set({
+        user_id: outcome.userId,
+        outcome: outcome.reason === null ? outcome.outcome : `${outcome.outcome}: ${outcome.reason}`,
+      })
+      .where('id', '=', event.id)
+      .execute();
     return outcome;
   });
   if (result.outcome === 'applied' && result.userId !== null) deps.credentials.forgetUser(result.userId);

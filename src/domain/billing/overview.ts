@@ -7,8 +7,13 @@ export interface PlanOffer {
   id: PlanName;
   price: { amount: number; currency: string; interval: 'month' } | null;
   limits: {
-    trees: number; projects_per_tree: number; tasks_per_tree: number; storage_bytes: number;
-    history_days: number; transcription: boolean; sharing: boolean;
+    trees: number;
+    projects_per_tree: number;
+    tasks_per_tree: number;
+    storage_bytes: number;
+    history_days: number;
+    transcription: boolean;
+    sharing: boolean;
   };
 }
 
@@ -30,8 +35,13 @@ export function planOffers(deps: Deps): PlanOffer[] {
       id,
       price: id === 'seed' ? null : { amount: prices[id], currency, interval: 'month' as const },
       limits: {
-        trees: limits.trees, projects_per_tree: limits.projectsPerTree, tasks_per_tree: limits.tasksPerTree,
-        storage_bytes: limits.attachmentBytes, history_days: limits.historyDays, transcription: limits.transcription, sharing: limits.sharing,
+        trees: limits.trees,
+        projects_per_tree: limits.projectsPerTree,
+        tasks_per_tree: limits.tasksPerTree,
+        storage_bytes: limits.attachmentBytes,
+        history_days: limits.historyDays,
+        transcription: limits.transcription,
+        sharing: limits.sharing,
       },
     };
   });

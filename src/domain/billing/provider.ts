@@ -45,34 +45,55 @@ export async function makeBillingProvider(config: BillingConfig): Promise<Billin
   if (config.providerKey === null || config.webhookSecret === null) return null;
   const { default: Stripe } = await import('stripe');
   const webhookSecret = config.webhookSecret;
-  const stripe = new Stripe(config.providerKey, { ...addressOf(config.apiUrl), timeout: 20_000, maxNetworkRetries: 1, telemetry: false });
+  const stripe = new Stripe(config.providerKey, {
+    ...addressOf(config.apiUrl),
+    timeout: 20_000,
+    maxNetworkRetries: 1,
+    telemetry: false,
+  });
   /** A provider call that failed (down, refused, timed out) is billing_unavailable: the caller may try again later. */
   const failed = (err: unknown): never => {
-    if (err instanceof Stripe.errors.StripeError) throw new DomainError('billing_unavailable', 'The billing provider could not be reached or refused the request; try again later.');
+    if (err instanceof Stripe.errors.StripeError)
+      throw new DomainError(
+        'billing_unavailable',
+        'The billing provider could not be reached or refused the request; try again later.',
+      );
     throw err;
   };
   return {
     async createCheckout(request) {
-      const session = await stripe.checkout.sessions.create({
-        mode: 'subscription',
-        client_reference_id: request.userId,
-        ...(request.customerId !== null ? { customer: request.customerId } : { customer_email: request.email }),
-        line_items: [{
-          quantity: 1,
-          // Inline price data: nothing has to be created at the provider before the first sale.
-          price_data: { currency: request.currency, unit_amount: request.amount, recurring: { interval: 'month' }, product_data: { name: request.productName } },
-        }],
-        metadata: { plan: request.plan, user_id: request.userId },
-        // The subscription's events carry the plan and the account, even when they arrive before checkout's.
-        subscription_data: { metadata: { plan: request.plan, user_id: request.userId } },
-        success_url: request.successUrl,
-        cancel_url: request.cancelUrl,
-      }).catch(failed);
-      if (session.url === null) throw new DomainError('billing_unavailable', 'The billing provider returned no checkout page.');
+      const session = await stripe.checkout.sessions
+        .create({
+          mode: 'subscription',
+          client_reference_id: request.userId,
+          ...(request.customerId !== null ? { customer: request.customerId } : { customer_email: request.email }),
+          line_items: [
+            {
+              quantity: 1,
+              // Inline price data: nothing has to be created at the provider before the first sale.
+              price_data: {
+                currency: request.currency,
+                unit_amount: request.amount,
+                recurring: { interval: 'month' },
+                product_data: { name: request.productName },
+              },
+            },
+          ],
+          metadata: { plan: request.plan, user_id: request.userId },
+          // The subscription's events carry the plan and the account, even when they arrive before checkout's.
+          subscription_data: { metadata: { plan: request.plan, user_id: request.userId } },
+          success_url: request.successUrl,
+          cancel_url: request.cancelUrl,
+        })
+        .catch(failed);
+      if (session.url === null)
+        throw new DomainError('billing_unavailable', 'The billing provider returned no checkout page.');
       return { url: session.url };
     },
     async createPortal(customerId, returnUrl) {
-      const session = await stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl }).catch(failed);
+      const session = await stripe.billingPortal.sessions
+        .create({ customer: customerId, return_url: returnUrl })
+        .catch(failed);
       return { url: session.url };
     },
     verify(rawBody, signature) {
@@ -80,7 +101,10 @@ export async function makeBillingProvider(config: BillingConfig): Promise<Billin
         return stripe.webhooks.constructEvent(rawBody, signature ?? '', webhookSecret, SIGNATURE_TOLERANCE_SECONDS);
       } catch (err) {
         if (err instanceof Stripe.errors.StripeSignatureVerificationError) {
-          throw new DomainError('invalid_signature', 'The Stripe-Signature header is missing, malformed, too old or not made with this endpoint\'s secret.');
+          throw new DomainError(
+            'invalid_signature',
+            "The Stripe-Signature header is missing, malformed, too old or not made with this endpoint's secret.",
+          );
         }
         // The signature held, so the body is the provider's, but it is not JSON.
         if (err instanceof SyntaxError) throw new DomainError('invalid_json', 'The signed event body is not JSON.');

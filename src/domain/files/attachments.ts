@@ -47,8 +47,15 @@ type AttachmentRow = Omit<AttachmentTable, 'seq'>;
 
 export function presentAttachment(row: AttachmentRow): Attachment {
   return {
-    id: row.id, task_id: row.task_id, filename: row.filename, content_type: row.content_type, size: Number(row.size), sha256: row.sha256,
-    metadata_removed: JSON.parse(row.metadata_removed) as string[], created_at: row.created_at, updated_at: row.updated_at,
+    id: row.id,
+    task_id: row.task_id,
+    filename: row.filename,
+    content_type: row.content_type,
+    size: Number(row.size),
+    sha256: row.sha256,
+    metadata_removed: JSON.parse(row.metadata_removed) as string[],
+    created_at: row.created_at,
+    updated_at: row.updated_at,
   };
 }
 
@@ -58,8 +65,11 @@ export function presentAttachment(row: AttachmentRow): Attachment {
  */
 export function sanitizeFilename(name: string | undefined): string {
   const segment = (name ?? '').split(/[/\\]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  let clean = segment.normalize('NFC').replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim();
+  let clean = segment
+    .normalize('NFC')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    .trim();
   clean = clean.replace(/^\.+/, '');
   if (clean.length > 255) {
     const dot = clean.lastIndexOf('.');
@@ -71,7 +81,9 @@ export function sanitizeFilename(name: string | undefined): string {
 
 /** A client's declared type, kept only when it looks like a media type. */
 function declaredType(value: string | undefined): string {
-  return value !== undefined && /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}$/i.test(value) ? value.toLowerCase() : 'application/octet-stream';
+  return value !== undefined && /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}$/i.test(value)
+    ? value.toLowerCase()
+    : 'application/octet-stream';
 }
 
 export interface Upload {
@@ -90,7 +102,12 @@ export interface Upload {
  * sweep (at start, then hourly) removes.
  * @throws insufficient_scope, plan_read_only, not_found, forbidden, payload_too_large, validation_failed, plan_limit_reached, storage_unavailable
  */
-export async function createAttachment(deps: Deps, actor: Actor, taskId: string, upload: () => Promise<Upload>): Promise<Attachment> {
+export async function createAttachment(
+  deps: Deps,
+  actor: Actor,
+  taskId: string,
+  upload: () => Promise<Upload>,
+): Promise<Attachment> {
   requireCapability(actor, 'attachmentWrites');
   const before = (await taskAccess(deps.db, actor, taskId)).access;
   requireTreeWrite(before);
@@ -100,7 +117,11 @@ export async function createAttachment(deps: Deps, actor: Actor, taskId: string,
     received = await deps.tempFiles.receive(file, MAX_UPLOAD_BYTES);
   } catch (err) {
     // The multipart parser's own limit sits one byte higher and maps to 413 in the HTTP layer.
-    if (err instanceof TooLarge) throw new DomainError('payload_too_large', `A file may have at most ${MAX_UPLOAD_BYTES} bytes (25 MiB); nothing was stored.`);
+    if (err instanceof TooLarge)
+      throw new DomainError(
+        'payload_too_large',
+        `A file may have at most ${MAX_UPLOAD_BYTES} bytes (25 MiB); nothing was stored.`,
+      );
     throw err;
   }
   const id = newId('att');
@@ -112,7 +133,8 @@ export async function createAttachment(deps: Deps, actor: Actor, taskId: string,
     const limit = planLimits[before.ownerPlan].attachmentBytes;
     // A file that cannot fit is refused before its bytes travel to the store; the exact check is the one under the owner lock below.
     const size = photo === null ? received.size : (await stat(received.path)).size;
-    if ((await storageUsed(deps.db, before.ownerId)) + size > limit) throw limitReached('attachment_storage_bytes', limit);
+    if ((await storageUsed(deps.db, before.ownerId)) + size > limit)
+      throw limitReached('attachment_storage_bytes', limit);
     written = true;
     const stored = await deps.blobs.put(key, createReadStream(received.path));
     return await inTransaction(deps.db, async (trx) => {
@@ -122,11 +144,32 @@ export async function createAttachment(deps: Deps, actor: Actor, taskId: string,
       await checkStorage(trx, deps.dialect, access, stored.size);
       const now = nowIso();
       const row = {
-        id, owner_id: access.ownerId, task_id: taskId, filename: sanitizeFilename(filename), content_type: photo?.contentType ?? declaredType(contentType),
-        size: stored.size, sha256: stored.sha256, metadata_removed: JSON.stringify(metadataRemoved), created_at: now, updated_at: now, blob_key: key,
+        id,
+        owner_id: access.ownerId,
+        task_id: taskId,
+        filename: sanitizeFilename(filename),
+        content_type: photo?.contentType ?? declaredType(contentType),
+        size: stored.size,
+        sha256: stored.sha256,
+        metadata_removed: JSON.stringify(metadataRemoved),
+        created_at: now,
+        updated_at: now,
+        blob_key: key,
       };
       await trx.insertInto('attachments').values(row).execute();
-      await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: access.tree.id, entity: 'attachment', entityId: id, action: 'created', changes: { task_id: { from: null, to: taskId }, filename: { from: null, to: row.filename } } }, now);
+      await appendHistory(
+        trx,
+        actor,
+        {
+          ownerId: access.ownerId,
+          treeId: access.tree.id,
+          entity: 'attachment',
+          entityId: id,
+          action: 'created',
+          changes: { task_id: { from: null, to: taskId }, filename: { from: null, to: row.filename } },
+        },
+        now,
+      );
       return presentAttachment(row);
     });
   } catch (err) {
@@ -140,7 +183,10 @@ export async function createAttachment(deps: Deps, actor: Actor, taskId: string,
 }
 
 /** Photos lose their metadata in place, in the temp file, before anything is stored. @throws validation_failed */
-async function cleanPhoto(deps: Deps, path: string): Promise<{ photo: Awaited<ReturnType<typeof sniffPhoto>>; metadataRemoved: string[] }> {
+async function cleanPhoto(
+  deps: Deps,
+  path: string,
+): Promise<{ photo: Awaited<ReturnType<typeof sniffPhoto>>; metadataRemoved: string[] }> {
   const photo = await sniffPhoto(path);
   if (photo === null) return { photo, metadataRemoved: [] };
   try {
@@ -156,7 +202,12 @@ function storageUnavailable(): DomainError {
 }
 
 /** @throws not_found */
-async function attachmentAccess(db: Db | Trx, actor: Actor, id: string, write = false): Promise<{ row: AttachmentRow; access: TreeAccess }> {
+async function attachmentAccess(
+  db: Db | Trx,
+  actor: Actor,
+  id: string,
+  write = false,
+): Promise<{ row: AttachmentRow; access: TreeAccess }> {
   checkId('/id', id);
   // Found by id, then judged by its task's tree: the actor's own, or one shared with them.
   const row = await db.selectFrom('attachments').selectAll().where('id', '=', id).executeTakeFirst();
@@ -169,7 +220,12 @@ async function attachmentAccess(db: Db | Trx, actor: Actor, id: string, write = 
 }
 
 /** @throws not_found, invalid_cursor */
-export async function listAttachments(deps: Deps, actor: Actor, taskId: string, input: PageInput): Promise<Page<Attachment>> {
+export async function listAttachments(
+  deps: Deps,
+  actor: Actor,
+  taskId: string,
+  input: PageInput,
+): Promise<Page<Attachment>> {
   const { rows, next_cursor } = await pageOfTask(deps, actor, 'attachments', 'attachments', taskId, input);
   return { items: rows.map(presentAttachment), next_cursor };
 }
@@ -196,7 +252,11 @@ export async function getAttachment(deps: Deps, actor: Actor, id: string, now = 
   const url = new URL(`/api/v1/attachments/${encodeURIComponent(id)}/content`, deps.config.publicUrl);
   url.searchParams.set('expires', String(expires));
   url.searchParams.set('signature', linkSignature(deps.config.secret, id, expires));
-  return { attachment: presentAttachment(row), content_url: url.toString(), content_url_expires_at: new Date(expires * 1000).toISOString() };
+  return {
+    attachment: presentAttachment(row),
+    content_url: url.toString(),
+    content_url_expires_at: new Date(expires * 1000).toISOString(),
+  };
 }
 
 export interface Content {
@@ -211,9 +271,10 @@ function contentOf(deps: Deps, row: AttachmentRow): Content {
   return {
     attachment: presentAttachment(row),
     servedType: servedContentType(row.content_type),
-    read: (range) => deps.blobs.get(row.blob_key, range).catch((err: unknown) => {
-      throw err instanceof BlobStoreUnavailable ? storageUnavailable() : err;
-    }),
+    read: (range) =>
+      deps.blobs.get(row.blob_key, range).catch((err: unknown) => {
+        throw err instanceof BlobStoreUnavailable ? storageUnavailable() : err;
+      }),
   };
 }
 
@@ -225,11 +286,19 @@ export async function contentFor(deps: Deps, actor: Actor, id: string): Promise<
 }
 
 /** Content for a signed link: a valid, unexpired signature (else unauthenticated) for a record that still exists (else not_found). */
-export async function contentBySignature(deps: Deps, id: string, expires: string, signature: string, now = Date.now()): Promise<Content> {
+export async function contentBySignature(
+  deps: Deps,
+  id: string,
+  expires: string,
+  signature: string,
+  now = Date.now(),
+): Promise<Content> {
   const at = Number(expires);
   const expected = Number.isInteger(at) ? linkSignature(deps.config.secret, id, at) : '';
-  if (!Number.isInteger(at) || !safeEqual(expected, signature)) throw new DomainError('unauthenticated', 'The content link is not valid.');
-  if (at * 1000 < now || at * 1000 > now + CONTENT_LINK_TTL_S * 1000 + 60_000) throw new DomainError('unauthenticated', 'The content link has expired; ask for a new one.');
+  if (!Number.isInteger(at) || !safeEqual(expected, signature))
+    throw new DomainError('unauthenticated', 'The content link is not valid.');
+  if (at * 1000 < now || at * 1000 > now + CONTENT_LINK_TTL_S * 1000 + 60_000)
+    throw new DomainError('unauthenticated', 'The content link has expired; ask for a new one.');
   const row = await deps.db.selectFrom('attachments').selectAll().where('id', '=', id).executeTakeFirst();
   if (row === undefined) throw notFound('attachment');
   return contentOf(deps, row);
@@ -251,14 +320,24 @@ export async function deleteAttachment(deps: Deps, actor: Actor, id: string): Pr
   await inTransaction(deps.db, async (trx) => {
     const { row, access } = await attachmentAccess(trx, actor, id, true);
     await trx.deleteFrom('attachments').where('id', '=', id).execute();
-    await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: access.tree.id, entity: 'attachment', entityId: id, action: 'deleted', changes: { task_id: { from: row.task_id, to: null }, filename: { from: row.filename, to: null } } });
+    await appendHistory(trx, actor, {
+      ownerId: access.ownerId,
+      treeId: access.tree.id,
+      entity: 'attachment',
+      entityId: id,
+      action: 'deleted',
+      changes: { task_id: { from: row.task_id, to: null }, filename: { from: row.filename, to: null } },
+    });
     return row;
   }).then((row) => removeBlob(deps, row.blob_key));
 }
 
 /** Deleting tasks, projects or trees removes their attachments' blobs once the delete commits. */
 export const collectAttachmentBlobs: DeleteCollector = async (trx, deps, doomed) => {
-  let query = trx.selectFrom('attachments').innerJoin('tasks', 'tasks.id', 'attachments.task_id').select('attachments.blob_key');
+  let query = trx
+    .selectFrom('attachments')
+    .innerJoin('tasks', 'tasks.id', 'attachments.task_id')
+    .select('attachments.blob_key');
   if ('taskIds' in doomed) query = query.where('attachments.task_id', 'in', doomed.taskIds);
   else if ('projectIds' in doomed) query = query.where('tasks.project_id', 'in', doomed.projectIds);
   else query = query.where('tasks.tree_id', '=', doomed.treeId);
@@ -272,12 +351,26 @@ export const collectAttachmentBlobs: DeleteCollector = async (trx, deps, doomed)
 export const attachmentsExportSection: ExportSection<Selectable<AttachmentTable>> = {
   key: 'attachments',
   async measure(trx, deps, treeId) {
-    const { n, bytes } = await trx.selectFrom('attachments').innerJoin('tasks', 'tasks.id', 'attachments.task_id')
-      .select((eb) => [eb.fn.countAll<number>().as('n'), sumTextBytes(deps.dialect, ['filename', 'content_type', 'metadata_removed']).as('bytes')])
-      .where('tasks.tree_id', '=', treeId).executeTakeFirstOrThrow();
+    const { n, bytes } = await trx
+      .selectFrom('attachments')
+      .innerJoin('tasks', 'tasks.id', 'attachments.task_id')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('n'),
+        sumTextBytes(deps.dialect, ['filename', 'content_type', 'metadata_removed']).as('bytes'),
+      ])
+      .where('tasks.tree_id', '=', treeId)
+      .executeTakeFirstOrThrow();
     return { count: Number(n), bytes: Number(bytes ?? 0) };
   },
-  readPage: (trx, _deps, treeId, after, limit) => trx.selectFrom('attachments').innerJoin('tasks', 'tasks.id', 'attachments.task_id').selectAll('attachments')
-    .where('tasks.tree_id', '=', treeId).where('attachments.seq', '>', after).orderBy('attachments.seq').limit(limit).execute(),
+  readPage: (trx, _deps, treeId, after, limit) =>
+    trx
+      .selectFrom('attachments')
+      .innerJoin('tasks', 'tasks.id', 'attachments.task_id')
+      .selectAll('attachments')
+      .where('tasks.tree_id', '=', treeId)
+      .where('attachments.seq', '>', after)
+      .orderBy('attachments.seq')
+      .limit(limit)
+      .execute(),
   present: (row) => presentAttachment(row),
 };

@@ -11,13 +11,25 @@ import { SWEEP_GRACE_MS } from './temp-files.js';
 export async function sweepBlobs(deps: Pick<Deps, 'db' | 'blobs' | 'tempFiles'>, now = Date.now()): Promise<number> {
   let removed = await deps.tempFiles.sweep(now);
   for await (const page of deps.blobs.list()) {
-    const old = page.filter((blob) => now - blob.modifiedMs >= SWEEP_GRACE_MS)
+    const old = page
+      .filter((blob) => now - blob.modifiedMs >= SWEEP_GRACE_MS)
       .map((blob) => ({ key: blob.key, ids: parseBlobKey(blob.key) }))
       .filter((blob) => blob.ids !== null);
     if (old.length === 0) continue;
     // One query per page of objects, not per object.
-    const kept = new Set((await deps.db.selectFrom('attachments').select('blob_key')
-      .where('id', 'in', old.map((blob) => blob.ids!.attachmentId)).execute()).map((row) => row.blob_key));
+    const kept = new Set(
+      (
+        await deps.db
+          .selectFrom('attachments')
+          .select('blob_key')
+          .where(
+            'id',
+            'in',
+            old.map((blob) => blob.ids!.attachmentId),
+          )
+          .execute()
+      ).map((row) => row.blob_key),
+    );
     for (const blob of old) {
       if (kept.has(blob.key)) continue;
       await deps.blobs.remove(blob.key);

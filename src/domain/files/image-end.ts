@@ -8,7 +8,10 @@ class FileBytes {
   private window = Buffer.alloc(0);
   private start = 0;
 
-  constructor(private readonly file: FileHandle, readonly size: number) {}
+  constructor(
+    private readonly file: FileHandle,
+    readonly size: number,
+  ) {}
 
   /** The bytes from `at` to the end of the window, at least `length` of them unless the file ends first. */
   async from(at: number, length: number): Promise<Buffer> {
@@ -112,7 +115,11 @@ async function heifEnd(bytes: FileBytes): Promise<number | null> {
 }
 
 const ENDS: Record<string, (bytes: FileBytes) => Promise<number | null>> = {
-  'image/jpeg': jpegEnd, 'image/png': pngEnd, 'image/webp': webpEnd, 'image/heic': heifEnd, 'image/avif': heifEnd,
+  'image/jpeg': jpegEnd,
+  'image/png': pngEnd,
+  'image/webp': webpEnd,
+  'image/heic': heifEnd,
+  'image/avif': heifEnd,
 };
 
 /**

@@ -22,12 +22,16 @@ export function multipartBody(fields: Record<string, string>, file: FilePart): {
   const boundary = `----tasktree${randomBytes(12).toString('hex')}`;
   const parts: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name=${quoted(name)}\r\n\r\n${value}\r\n`));
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name=${quoted(name)}\r\n\r\n${value}\r\n`),
+    );
   }
-  parts.push(Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name=${quoted(file.name)}; filename=${quoted(file.filename)}\r\n` +
-    `Content-Type: ${file.contentType.replace(/[\r\n]/g, '')}\r\n\r\n`,
-  ));
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name=${quoted(file.name)}; filename=${quoted(file.filename)}\r\n` +
+        `Content-Type: ${file.contentType.replace(/[\r\n]/g, '')}\r\n\r\n`,
+    ),
+  );
   parts.push(Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength));
   parts.push(Buffer.from(`\r\n--${boundary}--\r\n`));
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };

@@ -16,14 +16,17 @@ export async function sniffPhoto(path: string): Promise<Photo | null> {
     await file.close();
   }
   if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return { contentType: 'image/jpeg' };
-  if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return { contentType: 'image/png' };
-  if (head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP') return { contentType: 'image/webp' };
+  if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return { contentType: 'image/png' };
+  if (head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP')
+    return { contentType: 'image/webp' };
   const tiff = head.toString('latin1', 0, 4);
   if (tiff === 'II*\u0000' || tiff === 'MM\u0000*') return { contentType: 'image/tiff' };
   if (head.toString('latin1', 4, 8) === 'ftyp') {
     const brand = head.toString('latin1', 8, 12);
     if (brand === 'avif' || brand === 'avis') return { contentType: 'image/avif' };
-    if (['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'mif1', 'msf1'].includes(brand)) return { contentType: 'image/heic' };
+    if (['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'mif1', 'msf1'].includes(brand))
+      return { contentType: 'image/heic' };
   }
   return null;
 }
@@ -32,12 +35,43 @@ export async function sniffPhoto(path: string): Promise<Photo | null> {
  * Kinds of metadata that identify a place, a device or a person; none may survive. `trailer` is
  * whatever follows the image's end (cutTrailer), and the MPF index that points into it.
  */
-const SENSITIVE = ['gps', 'camera', 'serial_numbers', 'owner', 'maker_notes', 'xmp', 'iptc', 'thumbnail', 'photoshop', 'trailer'] as const;
-const CAMERA_TAGS = new Set(['Make', 'Model', 'LensMake', 'LensModel', 'LensInfo', 'UniqueCameraModel', 'CameraModelName', 'LocalizedCameraModel', 'Software', 'HostComputer']);
+const SENSITIVE = [
+  'gps',
+  'camera',
+  'serial_numbers',
+  'owner',
+  'maker_notes',
+  'xmp',
+  'iptc',
+  'thumbnail',
+  'photoshop',
+  'trailer',
+] as const;
+const CAMERA_TAGS = new Set([
+  'Make',
+  'Model',
+  'LensMake',
+  'LensModel',
+  'LensInfo',
+  'UniqueCameraModel',
+  'CameraModelName',
+  'LocalizedCameraModel',
+  'Software',
+  'HostComputer',
+]);
 const OWNER_TAGS = new Set(['Artist', 'OwnerName', 'CameraOwnerName', 'Copyright', 'ImageUniqueID']);
 /** Intrinsic to the image or deliberately kept (the Orientation tag, so photos stay upright). */
 const KEPT_EXIF = new Set(['Orientation', 'ExifByteOrder']);
-const NOT_METADATA = new Set(['SourceFile', 'ExifTool', 'File', 'Composite', 'errors', 'warnings', 'ICC_Profile', 'JFIF']);
+const NOT_METADATA = new Set([
+  'SourceFile',
+  'ExifTool',
+  'File',
+  'Composite',
+  'errors',
+  'warnings',
+  'ICC_Profile',
+  'JFIF',
+]);
 
 /** `EXIF:GPS:GPSLatitude` (family 0 and 1 groups, then the tag) → the kind of metadata it is. */
 function kindOf(key: string): string | null {
@@ -53,7 +87,8 @@ function kindOf(key: string): string | null {
   if (family0 === 'Photoshop') return 'photoshop';
   if (family0 === 'MPF') return 'trailer';
   // In IFD0 of a JPEG-compressed TIFF, ExifTool names the image data itself PreviewImage.
-  if (family1 === 'IFD1' || tag === 'ThumbnailImage' || (tag === 'PreviewImage' && family1 !== 'IFD0')) return 'thumbnail';
+  if (family1 === 'IFD1' || tag === 'ThumbnailImage' || (tag === 'PreviewImage' && family1 !== 'IFD0'))
+    return 'thumbnail';
   if (CAMERA_TAGS.has(tag)) return 'camera';
   if (OWNER_TAGS.has(tag)) return 'owner';
   if (family0 === 'EXIF' && !KEPT_EXIF.has(tag)) return 'exif';
@@ -66,7 +101,15 @@ function kindOf(key: string): string | null {
  * TIFF keeps IFD0 through `-all=` (it holds the image structure), so the identifying tags that
  * may live there are named one by one.
  */
-const STRIP_ARGS = ['-all=', ...[...CAMERA_TAGS, ...OWNER_TAGS, 'ImageDescription', 'DocumentName', 'PageName'].map((tag) => `-${tag}=`), '-tagsFromFile', '@', '-Orientation', '-ICC_Profile', '-overwrite_original'];
+const STRIP_ARGS = [
+  '-all=',
+  ...[...CAMERA_TAGS, ...OWNER_TAGS, 'ImageDescription', 'DocumentName', 'PageName'].map((tag) => `-${tag}=`),
+  '-tagsFromFile',
+  '@',
+  '-Orientation',
+  '-ICC_Profile',
+  '-overwrite_original',
+];
 
 /** The photo could not be cleaned: it is refused rather than stored with its metadata. */
 export class PhotoNotCleaned extends Error {}
@@ -82,7 +125,10 @@ export class PhotoCleaner {
   /** ExifTool's library is imported with the first photo: a service that never gets one does not carry it. */
   private exiftool(): Promise<ExifTool> {
     this.tool ??= (async () => {
-      const [{ ExifTool }, { guardedExiftool }] = await Promise.all([import('exiftool-vendored'), import('./exiftool-process.js')]);
+      const [{ ExifTool }, { guardedExiftool }] = await Promise.all([
+        import('exiftool-vendored'),
+        import('./exiftool-process.js'),
+      ]);
       // Behind a guard that ends ExifTool with the service, even when the service is killed.
       return new ExifTool({ maxProcs: 2, taskTimeoutMillis: 30_000, processFactory: guardedExiftool() });
     })();

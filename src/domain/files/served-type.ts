@@ -3,8 +3,22 @@
  * and CSV. SVG is an image that runs scripts, so it is not among them.
  */
 const SHOWN = new Set([
-  'image/png', 'image/jpeg', 'image/jpg', 'image/pjpeg', 'image/gif', 'image/webp', 'image/avif', 'image/heic', 'image/heif',
-  'image/tiff', 'image/bmp', 'image/x-icon', 'image/vnd.microsoft.icon', 'application/pdf', 'text/plain', 'text/csv',
+  'image/png',
+  'image/jpeg',
+  'image/jpg',
+  'image/pjpeg',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/heic',
+  'image/heif',
+  'image/tiff',
+  'image/bmp',
+  'image/x-icon',
+  'image/vnd.microsoft.icon',
+  'application/pdf',
+  'text/plain',
+  'text/csv',
 ]);
 
 /**

@@ -55,9 +55,11 @@ export class SpeechWorker {
   /** Look for due jobs now (a job was just queued). Does nothing where the worker is not started (CLI). */
   nudge(): void {
     if (!this.started || this.busy !== null || this.abort.signal.aborted) return;
-    this.busy = this.drain().catch((err: unknown) => this.onError(err)).finally(() => {
-      this.busy = null;
-    });
+    this.busy = this.drain()
+      .catch((err: unknown) => this.onError(err))
+      .finally(() => {
+        this.busy = null;
+      });
   }
 
   async stop(): Promise<void> {
@@ -82,45 +84,76 @@ export class SpeechWorker {
 
   private async claim(): Promise<Claimed | null> {
     const now = nowIso();
-    const candidates = await this.db.selectFrom('speech_jobs').select(['id', 'attachment_id', 'attempts', 'status', 'run_at'])
-      .where('status', 'in', ['queued', 'running']).where('run_at', '<=', now).orderBy('seq').limit(5).execute();
+    const candidates = await this.db
+      .selectFrom('speech_jobs')
+      .select(['id', 'attachment_id', 'attempts', 'status', 'run_at'])
+      .where('status', 'in', ['queued', 'running'])
+      .where('run_at', '<=', now)
+      .orderBy('seq')
+      .limit(5)
+      .execute();
     for (const candidate of candidates) {
-      const taken = await this.db.updateTable('speech_jobs')
-        .set({ status: 'running', run_at: new Date(Date.now() + this.leaseMs).toISOString(), attempts: candidate.attempts + 1, updated_at: now })
-        .where('id', '=', candidate.id).where('status', '=', candidate.status).where('run_at', '=', candidate.run_at)
+      const taken = await this.db
+        .updateTable('speech_jobs')
+        .set({
+          status: 'running',
+          run_at: new Date(Date.now() + this.leaseMs).toISOString(),
+          attempts: candidate.attempts + 1,
+          updated_at: now,
+        })
+        .where('id', '=', candidate.id)
+        .where('status', '=', candidate.status)
+        .where('run_at', '=', candidate.run_at)
         .executeTakeFirst();
-      if (Number(taken.numUpdatedRows) === 1) return { id: candidate.id, attachment_id: candidate.attachment_id, attempts: candidate.attempts + 1 };
+      if (Number(taken.numUpdatedRows) === 1)
+        return { id: candidate.id, attachment_id: candidate.attachment_id, attempts: candidate.attempts + 1 };
     }
     return null;
   }
 
   /** One call to `POST {SPEECH_API_URL}/audio/transcriptions`, OpenAI style. */
   private async transcribe(job: Claimed): Promise<Outcome> {
-    const attachment = await this.db.selectFrom('attachments').select(['filename', 'content_type', 'blob_key']).where('id', '=', job.attachment_id).executeTakeFirst();
+    const attachment = await this.db
+      .selectFrom('attachments')
+      .select(['filename', 'content_type', 'blob_key'])
+      .where('id', '=', job.attachment_id)
+      .executeTakeFirst();
     if (attachment === undefined) return { kind: 'refused', error: 'The audio attachment no longer exists.' };
     const { apiUrl, apiKey, model, timeoutMs } = this.config.speech;
     // One job at a time per process, and audio is at most 25 MiB: the file is read whole (see multipartBody).
     const bytes = await buffer(await this.blobs.get(attachment.blob_key));
-    const { body, contentType } = multipartBody({ model }, { name: 'file', filename: attachment.filename, contentType: attachment.content_type, bytes });
+    const { body, contentType } = multipartBody(
+      { model },
+      { name: 'file', filename: attachment.filename, contentType: attachment.content_type, bytes },
+    );
     const url = `${apiUrl!.replace(/\/+$/, '')}/audio/transcriptions`;
     try {
       const response = await fetch(url, {
-        method: 'POST', body, headers: { 'content-type': contentType, ...(apiKey === null ? {} : { authorization: `Bearer ${apiKey}` }) },
+        method: 'POST',
+        body,
+        headers: { 'content-type': contentType, ...(apiKey === null ? {} : { authorization: `Bearer ${apiKey}` }) },
         signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(timeoutMs)]),
       });
       const text = await response.text();
       if (response.ok) {
         const transcript = (JSON.parse(text) as { text?: unknown }).text;
-        if (typeof transcript !== 'string') return { kind: 'retry', error: 'The provider answered without a transcript.' };
+        if (typeof transcript !== 'string')
+          return { kind: 'retry', error: 'The provider answered without a transcript.' };
         return { kind: 'done', transcript };
       }
       const reason = providerMessage(text);
-      if (response.status >= 500 || response.status === 429 || response.status === 408) return { kind: 'retry', error: `The provider failed (${response.status})${reason}.` };
+      if (response.status >= 500 || response.status === 429 || response.status === 408)
+        return { kind: 'retry', error: `The provider failed (${response.status})${reason}.` };
       return { kind: 'refused', error: `The provider refused the audio (${response.status})${reason}.` };
     } catch (err) {
       if (this.abort.signal.aborted) return { kind: 'stopped' };
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-      return { kind: 'retry', error: timedOut ? `The provider did not answer within ${timeoutMs / 1000} s.` : 'The provider could not be reached.' };
+      return {
+        kind: 'retry',
+        error: timedOut
+          ? `The provider did not answer within ${timeoutMs / 1000} s.`
+          : 'The provider could not be reached.',
+      };
     }
   }
 
@@ -129,7 +162,9 @@ export class SpeechWorker {
     const update = this.db.updateTable('speech_jobs').where('id', '=', job.id).where('status', '=', 'running');
     switch (outcome.kind) {
       case 'done':
-        await update.set({ status: 'succeeded', transcript: outcome.transcript, error: null, updated_at: now, finished_at: now }).execute();
+        await update
+          .set({ status: 'succeeded', transcript: outcome.transcript, error: null, updated_at: now, finished_at: now })
+          .execute();
         return;
       case 'refused':
         await update.set({ status: 'failed', error: outcome.error, updated_at: now, finished_at: now }).execute();
@@ -140,10 +175,24 @@ export class SpeechWorker {
         return;
       case 'retry':
         if (job.attempts >= MAX_ATTEMPTS) {
-          await update.set({ status: 'failed', error: `${outcome.error} Gave up after ${MAX_ATTEMPTS} attempts.`, updated_at: now, finished_at: now }).execute();
+          await update
+            .set({
+              status: 'failed',
+              error: `${outcome.error} Gave up after ${MAX_ATTEMPTS} attempts.`,
+              updated_at: now,
+              finished_at: now,
+            })
+            .execute();
         } else {
           const wait = Math.min(this.retryBaseMs * 2 ** (job.attempts - 1), BACKOFF_MAX_MS);
-          await update.set({ status: 'queued', error: outcome.error, run_at: new Date(Date.now() + wait).toISOString(), updated_at: now }).execute();
+          await update
+            .set({
+              status: 'queued',
+              error: outcome.error,
+              run_at: new Date(Date.now() + wait).toISOString(),
+              updated_at: now,
+            })
+            .execute();
           setTimeout(() => this.nudge(), wait).unref();
         }
     }

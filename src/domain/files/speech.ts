@@ -38,8 +38,15 @@ export interface SpeechStatus {
 
 export function presentJob(row: Omit<SpeechJobTable, 'seq' | 'attempts'>): SpeechJob {
   return {
-    id: row.id, task_id: row.task_id, attachment_id: row.attachment_id, status: row.status as SpeechJobStatus, transcript: row.transcript,
-    error: row.error, created_at: row.created_at, updated_at: row.updated_at, finished_at: row.finished_at,
+    id: row.id,
+    task_id: row.task_id,
+    attachment_id: row.attachment_id,
+    status: row.status as SpeechJobStatus,
+    transcript: row.transcript,
+    error: row.error,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    finished_at: row.finished_at,
   };
 }
 
@@ -47,7 +54,12 @@ export function presentJob(row: Omit<SpeechJobTable, 'seq' | 'attempts'>): Speec
 export function speechStatus(deps: Deps, actor: Actor): SpeechStatus {
   requireRead(actor);
   const url = deps.config.speech.apiUrl;
-  return { configured: url !== null, provider: url === null ? null : new URL(url).host, max_bytes: MAX_UPLOAD_BYTES, formats: SPEECH_FORMATS };
+  return {
+    configured: url !== null,
+    provider: url === null ? null : new URL(url).host,
+    max_bytes: MAX_UPLOAD_BYTES,
+    formats: SPEECH_FORMATS,
+  };
 }
 
 /**
@@ -57,11 +69,17 @@ export function speechStatus(deps: Deps, actor: Actor): SpeechStatus {
  */
 async function checkTranscription(deps: Deps, actor: Actor, taskId: string): Promise<TreeAccess> {
   requireCapability(actor, 'transcribe');
-  if (deps.config.speech.apiUrl === null) throw new DomainError('speech_unavailable', 'No speech provider is configured (SPEECH_API_URL); no job was created.');
+  if (deps.config.speech.apiUrl === null)
+    throw new DomainError(
+      'speech_unavailable',
+      'No speech provider is configured (SPEECH_API_URL); no job was created.',
+    );
   const { access } = await taskAccess(deps.db, actor, taskId);
   requireTreeWrite(access);
   if (!planLimits[access.ownerPlan].transcription) {
-    throw new DomainError('plan_limit_reached', 'Transcription needs the Sprout or Grove plan.', [{ limit: 'transcription', value: 0 }]);
+    throw new DomainError('plan_limit_reached', 'Transcription needs the Sprout or Grove plan.', [
+      { limit: 'transcription', value: 0 },
+    ]);
   }
   return access;
 }
@@ -74,22 +92,44 @@ export type TranscriptionSource = { attachmentId: string } | { upload: () => Pro
  * nothing is created.
  * @throws speech_unavailable, insufficient_scope, plan_read_only, plan_limit_reached, not_found, conflict
  */
-export async function createTranscription(deps: Deps, actor: Actor, taskId: string, source: TranscriptionSource): Promise<SpeechJob> {
+export async function createTranscription(
+  deps: Deps,
+  actor: Actor,
+  taskId: string,
+  source: TranscriptionSource,
+): Promise<SpeechJob> {
   const access = await checkTranscription(deps, actor, taskId);
   let attachmentId: string;
   if ('attachmentId' in source) {
     if (source.attachmentId.length > 160) throw invalid('/attachment_id', 'must be at most 160 characters');
-    const attachment = await deps.db.selectFrom('attachments').select(['id', 'task_id']).where('id', '=', source.attachmentId).where('owner_id', '=', access.ownerId).executeTakeFirst();
+    const attachment = await deps.db
+      .selectFrom('attachments')
+      .select(['id', 'task_id'])
+      .where('id', '=', source.attachmentId)
+      .where('owner_id', '=', access.ownerId)
+      .executeTakeFirst();
     if (attachment === undefined) throw notFound('attachment');
-    if (attachment.task_id !== taskId) throw new DomainError('conflict', 'The attachment belongs to another task.', [{ path: '/attachment_id', message: 'must be an attachment of this task' }]);
+    if (attachment.task_id !== taskId)
+      throw new DomainError('conflict', 'The attachment belongs to another task.', [
+        { path: '/attachment_id', message: 'must be an attachment of this task' },
+      ]);
     attachmentId = attachment.id;
   } else {
     attachmentId = (await createAttachment(deps, actor, taskId, source.upload)).id;
   }
   const now = nowIso();
   const row = {
-    id: newId('spj'), owner_id: access.ownerId, task_id: taskId, attachment_id: attachmentId, status: 'queued', transcript: null, error: null,
-    run_at: now, created_at: now, updated_at: now, finished_at: null,
+    id: newId('spj'),
+    owner_id: access.ownerId,
+    task_id: taskId,
+    attachment_id: attachmentId,
+    status: 'queued',
+    transcript: null,
+    error: null,
+    run_at: now,
+    created_at: now,
+    updated_at: now,
+    finished_at: null,
   };
   await deps.db.insertInto('speech_jobs').values(row).execute();
   deps.speech.nudge();
@@ -110,7 +150,12 @@ export async function getSpeechJob(deps: Deps, actor: Actor, id: string): Promis
 }
 
 /** Needs read + attachments, as getSpeechJob. @throws insufficient_scope, not_found, invalid_cursor */
-export async function listSpeechJobs(deps: Deps, actor: Actor, taskId: string, input: PageInput): Promise<Page<SpeechJob>> {
+export async function listSpeechJobs(
+  deps: Deps,
+  actor: Actor,
+  taskId: string,
+  input: PageInput,
+): Promise<Page<SpeechJob>> {
   requireCapability(actor, 'attachments');
   const { rows, next_cursor } = await pageOfTask(deps, actor, 'speech_jobs', 'transcriptions', taskId, input);
   return { items: rows.map(presentJob), next_cursor };

@@ -16,7 +16,12 @@ type PerTask = 'attachments' | 'speech_jobs' | 'comments';
  * @throws not_found, invalid_cursor
  */
 export async function pageOfTask<T extends PerTask>(
-  deps: Deps, actor: Actor, table: T, endpoint: string, taskId: string, input: PageInput,
+  deps: Deps,
+  actor: Actor,
+  table: T,
+  endpoint: string,
+  taskId: string,
+  input: PageInput,
 ): Promise<{ rows: Selectable<Database[T]>[]; next_cursor: string | null }> {
   requireRead(actor);
   await taskAccess(deps.db, actor, taskId);

@@ -22,8 +22,15 @@ export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null
 }
 
 /** One of a fixed set of strings (or integers), as `enum`. */
-export function OneOf<const V extends readonly (string | number)[]>(values: V, options: Record<string, unknown> = {}): TUnsafe<V[number]> {
-  return Type.Unsafe<V[number]>({ type: typeof values[0] === 'number' ? 'integer' : 'string', enum: [...values], ...options });
+export function OneOf<const V extends readonly (string | number)[]>(
+  values: V,
+  options: Record<string, unknown> = {},
+): TUnsafe<V[number]> {
+  return Type.Unsafe<V[number]>({
+    type: typeof values[0] === 'number' ? 'integer' : 'string',
+    enum: [...values],
+    ...options,
+  });
 }
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });

@@ -35,10 +35,38 @@ export async function setAssignees(deps: Deps, actor: Actor, taskId: string, use
     const now = nowIso();
     await trx.deleteFrom('task_assignees').where('task_id', '=', taskId).execute();
     if (after.length > 0) {
-      await trx.insertInto('task_assignees').values(after.map((user_id) => ({ task_id: taskId, user_id, owner_id: access.ownerId, tree_id: access.tree.id, created_at: now }))).execute();
+      await trx
+        .insertInto('task_assignees')
+        .values(
+          after.map((user_id) => ({
+            task_id: taskId,
+            user_id,
+            owner_id: access.ownerId,
+            tree_id: access.tree.id,
+            created_at: now,
+          })),
+        )
+        .execute();
     }
-    const updated = await trx.updateTable('tasks').set({ assignee_ids: JSON.stringify(after), updated_at: now, version: nextVersion }).where('id', '=', taskId).returningAll().executeTakeFirstOrThrow();
-    await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: access.tree.id, entity: 'task', entityId: taskId, action: 'updated', changes: { assignee_ids: { from: before, to: after } } }, now);
+    const updated = await trx
+      .updateTable('tasks')
+      .set({ assignee_ids: JSON.stringify(after), updated_at: now, version: nextVersion })
+      .where('id', '=', taskId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await appendHistory(
+      trx,
+      actor,
+      {
+        ownerId: access.ownerId,
+        treeId: access.tree.id,
+        entity: 'task',
+        entityId: taskId,
+        action: 'updated',
+        changes: { assignee_ids: { from: before, to: after } },
+      },
+      now,
+    );
     return presentTask(updated);
   });
 }

@@ -27,7 +27,14 @@ export interface Comment {
 }
 
 export function presentComment(row: CommentRow): Comment {
-  return { id: row.id, task_id: row.task_id, author_id: row.author_id, body: row.body, created_at: row.created_at, updated_at: row.updated_at };
+  return {
+    id: row.id,
+    task_id: row.task_id,
+    author_id: row.author_id,
+    body: row.body,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
 }
 
 /** A task's comments in creation order. @throws not_found, invalid_cursor */
@@ -44,10 +51,31 @@ export async function createComment(deps: Deps, actor: Actor, taskId: string, bo
     // Locked as a move locks it: the comment lands in the tree its task is in at commit.
     const { access } = await lockedTaskAccess(trx, deps.dialect, actor, taskId);
     const now = nowIso();
-    const row = { id: newId('cmt'), owner_id: access.ownerId, tree_id: access.tree.id, task_id: taskId, author_id: actor.user.id, body, created_at: now, updated_at: now };
+    const row = {
+      id: newId('cmt'),
+      owner_id: access.ownerId,
+      tree_id: access.tree.id,
+      task_id: taskId,
+      author_id: actor.user.id,
+      body,
+      created_at: now,
+      updated_at: now,
+    };
     const inserted = await trx.insertInto('comments').values(row).returningAll().executeTakeFirstOrThrow();
     // Comment bodies never go into history: "changed" says enough.
-    await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: access.tree.id, entity: 'comment', entityId: row.id, action: 'created', changes: { task_id: { from: null, to: taskId } } }, now);
+    await appendHistory(
+      trx,
+      actor,
+      {
+        ownerId: access.ownerId,
+        treeId: access.tree.id,
+        entity: 'comment',
+        entityId: row.id,
+        action: 'created',
+        changes: { task_id: { from: null, to: taskId } },
+      },
+      now,
+    );
     return presentComment(inserted);
   });
 }
@@ -72,8 +100,25 @@ export async function updateComment(deps: Deps, actor: Actor, id: string, body: 
     if (row.author_id !== actor.user.id) throw new DomainError('forbidden', 'Only the author can edit a comment.');
     if (row.body === body) return presentComment(row);
     const now = nowIso();
-    const updated = await trx.updateTable('comments').set({ body, updated_at: now }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-    await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: access.tree.id, entity: 'comment', entityId: id, action: 'updated', changes: { body: { from: 'changed', to: 'changed' } } }, now);
+    const updated = await trx
+      .updateTable('comments')
+      .set({ body, updated_at: now })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await appendHistory(
+      trx,
+      actor,
+      {
+        ownerId: access.ownerId,
+        treeId: access.tree.id,
+        entity: 'comment',
+        entityId: id,
+        action: 'updated',
+        changes: { body: { from: 'changed', to: 'changed' } },
+      },
+      now,
+    );
     return presentComment(updated);
   });
 }
@@ -85,10 +130,18 @@ export async function deleteComment(deps: Deps, actor: Actor, id: string): Promi
     const { row, access } = await commentAccess(trx, actor, id);
     if (access.role !== 'owner') {
       requireTreeWrite(access);
-      if (row.author_id !== actor.user.id) throw new DomainError('forbidden', 'Only the author or the tree owner can delete a comment.');
+      if (row.author_id !== actor.user.id)
+        throw new DomainError('forbidden', 'Only the author or the tree owner can delete a comment.');
     }
     await trx.deleteFrom('comments').where('id', '=', id).execute();
-    await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: access.tree.id, entity: 'comment', entityId: id, action: 'deleted', changes: { task_id: { from: row.task_id, to: null } } });
+    await appendHistory(trx, actor, {
+      ownerId: access.ownerId,
+      treeId: access.tree.id,
+      entity: 'comment',
+      entityId: id,
+      action: 'deleted',
+      changes: { task_id: { from: row.task_id, to: null } },
+    });
   });
 }
 

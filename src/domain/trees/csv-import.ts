@@ -58,12 +58,24 @@ function planRows(records: CsvRecord[], problems: RowProblem[]): Planned[] {
       color: values.color === undefined || values.color === '' ? DEFAULT_COLOR : values.color,
     };
     let deadline: string | null = null;
-    for (const column of ['title', 'text', 'notes', 'status', 'color'] as const) check(column, () => checkTaskFields({ [column]: task[column] }));
+    for (const column of ['title', 'text', 'notes', 'status', 'color'] as const)
+      check(column, () => checkTaskFields({ [column]: task[column] }));
     check('deadline', () => {
-      deadline = values.deadline === undefined || values.deadline === '' ? null : (checkTaskFields({ deadline: values.deadline }) ?? null);
+      deadline =
+        values.deadline === undefined || values.deadline === ''
+          ? null
+          : (checkTaskFields({ deadline: values.deadline }) ?? null);
     });
-    const projectPath = (values.project ?? '').split('/').map((s) => s.trim()).filter((s) => s !== '');
-    if (projectPath.some((name) => [...name].length > PROJECT_NAME_MAX)) problems.push({ row, column: 'project', message: `each name in the path must be at most ${PROJECT_NAME_MAX} characters` });
+    const projectPath = (values.project ?? '')
+      .split('/')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+    if (projectPath.some((name) => [...name].length > PROJECT_NAME_MAX))
+      problems.push({
+        row,
+        column: 'project',
+        message: `each name in the path must be at most ${PROJECT_NAME_MAX} characters`,
+      });
     // Paths start at the tree's top, so a path's length is the depth of its last project.
     const tooDeep = nestingProblem(projectPath.length);
     if (tooDeep !== null) problems.push({ row, column: 'project', message: tooDeep });
@@ -77,16 +89,35 @@ function planRows(records: CsvRecord[], problems: RowProblem[]): Planned[] {
 async function assignableByEmail(trx: Trx, access: TreeAccess, emails: string[]): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   if (emails.length === 0) return found;
-  const owner = await trx.selectFrom('users').select(['id', 'email', 'plan', 'plan_expires_at']).where('id', '=', access.ownerId).executeTakeFirstOrThrow();
+  const owner = await trx
+    .selectFrom('users')
+    .select(['id', 'email', 'plan', 'plan_expires_at'])
+    .where('id', '=', access.ownerId)
+    .executeTakeFirstOrThrow();
   if (emails.includes(owner.email)) found.set(owner.email, owner.id);
-  const members = await trx.selectFrom('members').select(['email', 'user_id', 'status', 'expires_at']).where('tree_id', '=', access.tree.id).where('email', 'in', emails).execute();
+  const members = await trx
+    .selectFrom('members')
+    .select(['email', 'user_id', 'status', 'expires_at'])
+    .where('tree_id', '=', access.tree.id)
+    .where('email', 'in', emails)
+    .execute();
   for (const m of members) if (m.user_id !== null && membershipGrants(m, owner)) found.set(m.email, m.user_id);
   return found;
 }
 
 /** Resolves `A/B` paths to project ids, creating what is missing (by name among siblings, first created wins). */
-async function resolveProjects(trx: Trx, access: TreeAccess, paths: string[][], now: string): Promise<{ ids: Map<string, string>; created: number }> {
-  const existing = await trx.selectFrom('projects').select(['id', 'parent_id', 'name']).where('tree_id', '=', access.tree.id).orderBy('seq').execute();
+async function resolveProjects(
+  trx: Trx,
+  access: TreeAccess,
+  paths: string[][],
+  now: string,
+): Promise<{ ids: Map<string, string>; created: number }> {
+  const existing = await trx
+    .selectFrom('projects')
+    .select(['id', 'parent_id', 'name'])
+    .where('tree_id', '=', access.tree.id)
+    .orderBy('seq')
+    .execute();
   const byParentAndName = new Map<string, string>();
   for (const p of existing) {
     const key = `${p.parent_id ?? ''}\u0000${p.name}`;
@@ -113,15 +144,30 @@ async function resolveProjects(trx: Trx, access: TreeAccess, paths: string[][], 
   for (const p of toCreate) {
     let position = positions.get(p.parent_id);
     if (position === undefined) {
-      const { max } = await trx.selectFrom('projects').select((eb) => eb.fn.max('position').as('max')).where('tree_id', '=', access.tree.id)
-        .where((eb) => (p.parent_id === null ? eb('parent_id', 'is', null) : eb('parent_id', '=', p.parent_id))).executeTakeFirstOrThrow();
+      const { max } = await trx
+        .selectFrom('projects')
+        .select((eb) => eb.fn.max('position').as('max'))
+        .where('tree_id', '=', access.tree.id)
+        .where((eb) => (p.parent_id === null ? eb('parent_id', 'is', null) : eb('parent_id', '=', p.parent_id)))
+        .executeTakeFirstOrThrow();
       position = max === null ? 0 : Number(max) + 1;
     }
     positions.set(p.parent_id, position + 1);
-    await trx.insertInto('projects').values({
-      id: p.id, owner_id: access.ownerId, tree_id: access.tree.id, parent_id: p.parent_id, name: p.name, description: '', color: DEFAULT_COLOR,
-      position, created_at: now, updated_at: now,
-    }).execute();
+    await trx
+      .insertInto('projects')
+      .values({
+        id: p.id,
+        owner_id: access.ownerId,
+        tree_id: access.tree.id,
+        parent_id: p.parent_id,
+        name: p.name,
+        description: '',
+        color: DEFAULT_COLOR,
+        position,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
   }
   return { ids, created: toCreate.length };
 }
@@ -139,12 +185,19 @@ class DryRun extends Error {
  * all of it and rolls back.
  * @throws insufficient_scope, plan_read_only, not_found, forbidden, validation_failed, payload_too_large, plan_limit_reached
  */
-export async function importCsv(deps: Deps, actor: Actor, treeId: string, open: () => Promise<Readable>, options: { dryRun: boolean }): Promise<ImportResult> {
+export async function importCsv(
+  deps: Deps,
+  actor: Actor,
+  treeId: string,
+  open: () => Promise<Readable>,
+  options: { dryRun: boolean },
+): Promise<ImportResult> {
   requireWrite(actor);
   requireTreeWrite(await treeAccess(deps.db, actor, treeId));
   const { records, problems } = await readCsv(await open());
   const planned = planRows(records, problems);
-  if (problems.length === 0 && planned.length === 0) problems.push({ row: 2, column: null, message: 'the file has no rows to import' });
+  if (problems.length === 0 && planned.length === 0)
+    problems.push({ row: 2, column: null, message: 'the file has no rows to import' });
   try {
     return await inTransaction(deps.db, async (trx) => {
       const access = await treeAccess(trx, actor, treeId);
@@ -152,40 +205,84 @@ export async function importCsv(deps: Deps, actor: Actor, treeId: string, open: 
       const emails = [...new Set(planned.map((p) => p.assigneeEmail).filter((e): e is string => e !== null))];
       const assignees = await assignableByEmail(trx, access, emails);
       for (const p of planned) {
-        if (p.assigneeEmail !== null && !assignees.has(p.assigneeEmail)) problems.push({ row: p.row, column: 'assignee', message: 'must be the email of the tree owner or an active member' });
+        if (p.assigneeEmail !== null && !assignees.has(p.assigneeEmail))
+          problems.push({
+            row: p.row,
+            column: 'assignee',
+            message: 'must be the email of the tree owner or an active member',
+          });
       }
       // One answer with every problem, in row order (a row's own in the order of its checks).
       if (problems.length > 0) {
-        throw new DomainError('validation_failed', `The file has ${problems.length} problem(s); nothing was imported.`, problems.sort((a, b) => a.row - b.row));
+        throw new DomainError(
+          'validation_failed',
+          `The file has ${problems.length} problem(s); nothing was imported.`,
+          problems.sort((a, b) => a.row - b.row),
+        );
       }
       // Limits for the whole file first: projects (in resolveProjects) and tasks, before any task row.
       await chargeTree(trx, access, { tasks: planned.length });
       const now = nowIso();
-      const paths = [...new Map(planned.filter((p) => p.projectPath.length > 0).map((p) => [p.projectPath.join('/'), p.projectPath])).values()];
+      const paths = [
+        ...new Map(
+          planned.filter((p) => p.projectPath.length > 0).map((p) => [p.projectPath.join('/'), p.projectPath]),
+        ).values(),
+      ];
       const projects = await resolveProjects(trx, access, paths, now);
       const positions = new Map<string | null, number>();
       const rows = [];
-      const assigned: { task_id: string; user_id: string; owner_id: string; tree_id: string; created_at: string }[] = [];
+      const assigned: { task_id: string; user_id: string; owner_id: string; tree_id: string; created_at: string }[] =
+        [];
       for (const p of planned) {
         const projectId = p.projectPath.length > 0 ? projects.ids.get(p.projectPath.join('/'))! : null;
         let position = positions.get(projectId);
         if (position === undefined) position = await nextPosition(trx, treeId, projectId);
         positions.set(projectId, position + 1);
-        const row = newTaskRow(access, actor, { ...p.task, tree_id: treeId, project_id: projectId }, p.deadline, position, now);
+        const row = newTaskRow(
+          access,
+          actor,
+          { ...p.task, tree_id: treeId, project_id: projectId },
+          p.deadline,
+          position,
+          now,
+        );
         const assignee = p.assigneeEmail === null ? undefined : assignees.get(p.assigneeEmail);
         if (assignee !== undefined) {
           row.assignee_ids = JSON.stringify([assignee]);
-          assigned.push({ task_id: row.id, user_id: assignee, owner_id: access.ownerId, tree_id: treeId, created_at: now });
+          assigned.push({
+            task_id: row.id,
+            user_id: assignee,
+            owner_id: access.ownerId,
+            tree_id: treeId,
+            created_at: now,
+          });
         }
         rows.push(row);
       }
-      for (let start = 0; start < rows.length; start += CHUNK) await trx.insertInto('tasks').values(rows.slice(start, start + CHUNK)).execute();
-      for (let start = 0; start < assigned.length; start += CHUNK) await trx.insertInto('task_assignees').values(assigned.slice(start, start + CHUNK)).execute();
+      for (let start = 0; start < rows.length; start += CHUNK)
+        await trx
+          .insertInto('tasks')
+          .values(rows.slice(start, start + CHUNK))
+          .execute();
+      for (let start = 0; start < assigned.length; start += CHUNK)
+        await trx
+          .insertInto('task_assignees')
+          .values(assigned.slice(start, start + CHUNK))
+          .execute();
       const created = { projects: projects.created, tasks: rows.length };
-      await appendHistory(trx, actor, {
-        ownerId: access.ownerId, treeId, entity: 'import', entityId: treeId, action: 'imported',
-        changes: { projects: { from: 0, to: created.projects }, tasks: { from: 0, to: created.tasks } },
-      }, now);
+      await appendHistory(
+        trx,
+        actor,
+        {
+          ownerId: access.ownerId,
+          treeId,
+          entity: 'import',
+          entityId: treeId,
+          action: 'imported',
+          changes: { projects: { from: 0, to: created.projects }, tasks: { from: 0, to: created.tasks } },
+        },
+        now,
+      );
       if (options.dryRun) throw new DryRun({ created, dry_run: true });
       return { created };
     });

@@ -26,7 +26,9 @@ export interface ParsedCsv {
 }
 
 function tooLarge(what: string): DomainError {
-  return new DomainError('payload_too_large', `The file is over the import limit of ${what}.`, [{ max_rows: IMPORT_MAX_ROWS, max_bytes: IMPORT_MAX_BYTES }]);
+  return new DomainError('payload_too_large', `The file is over the import limit of ${what}.`, [
+    { max_rows: IMPORT_MAX_ROWS, max_bytes: IMPORT_MAX_BYTES },
+  ]);
 }
 
 /**
@@ -91,7 +93,8 @@ export async function readCsv(source: Readable): Promise<ParsedCsv> {
     if (err instanceof BadEncoding) problems.push({ row: row + 1, column: null, message: 'is not valid UTF-8 text' });
     else problems.push({ row: row + 1, column: null, message: csvMessage(err) });
   }
-  if (header === null && problems.length === 0) problems.push({ row: 1, column: null, message: 'a header row is required, with at least a "title" column' });
+  if (header === null && problems.length === 0)
+    problems.push({ row: 1, column: null, message: 'a header row is required, with at least a "title" column' });
   return { records, problems };
 }
 
@@ -102,7 +105,11 @@ function readHeader(fields: string[], problems: RowProblem[]): (ImportColumn | n
   const header = fields.map((raw) => {
     const name = raw.trim().toLowerCase();
     if (!(importColumns as readonly string[]).includes(name)) {
-      problems.push({ row: 1, column: raw.slice(0, 80), message: `is not a known column (${importColumns.join(', ')})` });
+      problems.push({
+        row: 1,
+        column: raw.slice(0, 80),
+        message: `is not a known column (${importColumns.join(', ')})`,
+      });
       return null;
     }
     if (seen.has(name)) problems.push({ row: 1, column: name, message: 'appears twice' });

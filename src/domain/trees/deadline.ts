@@ -24,8 +24,10 @@ export function normalizeDeadline(value: string | null, path = '/deadline'): str
   const ts = TIMESTAMP.exec(value);
   if (ts === null) throw invalid(path, 'must be YYYY-MM-DD or an ISO 8601 timestamp with a time zone');
   const [, y, mo, d, h, mi, s, fraction, zone] = ts;
-  if (fraction !== undefined && fraction.length > MAX_FRACTION_DIGITS) throw invalid(path, `accepts 1 to ${MAX_FRACTION_DIGITS} fractional digits`);
-  if (!realDate(Number(y), Number(mo), Number(d)) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) throw invalid(path, 'is not a valid time');
+  if (fraction !== undefined && fraction.length > MAX_FRACTION_DIGITS)
+    throw invalid(path, `accepts 1 to ${MAX_FRACTION_DIGITS} fractional digits`);
+  if (!realDate(Number(y), Number(mo), Number(d)) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59)
+    throw invalid(path, 'is not a valid time');
   let offsetMinutes = 0;
   if (zone!.toUpperCase() !== 'Z') {
     const sign = zone!.startsWith('-') ? -1 : 1;
@@ -33,7 +35,9 @@ export function normalizeDeadline(value: string | null, path = '/deadline'): str
     if (oh! > 23 || om! > 59) throw invalid(path, 'has an invalid zone offset');
     offsetMinutes = sign * (oh! * 60 + om!);
   }
-  const utc = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)) - offsetMinutes * 60_000);
+  const utc = new Date(
+    Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)) - offsetMinutes * 60_000,
+  );
   if (Number.isNaN(utc.getTime())) throw invalid(path, 'is not a valid time');
   const whole = utc.toISOString().slice(0, 19);
   return `${whole}${fraction === undefined ? '' : `.${fraction}`}Z`;

@@ -52,15 +52,43 @@ export interface ExportSink {
  */
 const sections: readonly ExportSection[] = [commentsExportSection, messagesExportSection, attachmentsExportSection];
 
-async function measure(trx: Trx, deps: Deps, access: TreeAccess, since: string): Promise<{ contributors: number; text_bytes: number }> {
+async function measure(
+  trx: Trx,
+  deps: Deps,
+  access: TreeAccess,
+  since: string,
+): Promise<{ contributors: number; text_bytes: number }> {
   const treeId = access.tree.id;
   const [projects, tasks, history] = await Promise.all([
-    trx.selectFrom('projects').select((eb) => [eb.fn.countAll<number>().as('n'), sumTextBytes(deps.dialect, ['name', 'description']).as('bytes')]).where('tree_id', '=', treeId).executeTakeFirstOrThrow(),
-    trx.selectFrom('tasks').select((eb) => [eb.fn.countAll<number>().as('n'), sumTextBytes(deps.dialect, ['title', 'text', 'notes']).as('bytes')]).where('tree_id', '=', treeId).executeTakeFirstOrThrow(),
-    trx.selectFrom('history').select((eb) => [eb.fn.countAll<number>().as('n'), sumTextBytes(deps.dialect, ['changes']).as('bytes')]).where('tree_id', '=', treeId).where('at', '>=', since).executeTakeFirstOrThrow(),
+    trx
+      .selectFrom('projects')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('n'),
+        sumTextBytes(deps.dialect, ['name', 'description']).as('bytes'),
+      ])
+      .where('tree_id', '=', treeId)
+      .executeTakeFirstOrThrow(),
+    trx
+      .selectFrom('tasks')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('n'),
+        sumTextBytes(deps.dialect, ['title', 'text', 'notes']).as('bytes'),
+      ])
+      .where('tree_id', '=', treeId)
+      .executeTakeFirstOrThrow(),
+    trx
+      .selectFrom('history')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), sumTextBytes(deps.dialect, ['changes']).as('bytes')])
+      .where('tree_id', '=', treeId)
+      .where('at', '>=', since)
+      .executeTakeFirstOrThrow(),
   ]);
   let contributors = Number(projects.n) + Number(tasks.n) + Number(history.n);
-  let textBytes = Buffer.byteLength(access.tree.name) + Number(projects.bytes ?? 0) + Number(tasks.bytes ?? 0) + Number(history.bytes ?? 0);
+  let textBytes =
+    Buffer.byteLength(access.tree.name) +
+    Number(projects.bytes ?? 0) +
+    Number(tasks.bytes ?? 0) +
+    Number(history.bytes ?? 0);
   for (const section of sections) {
     const m = await section.measure(trx, deps, treeId);
     contributors += m.count;
@@ -75,14 +103,41 @@ const PAGE_ROWS = 1000;
 // The pages of the three big lists, compiled once: on SQLite they run directly on the snapshot's
 // connection and read rows as arrays (see compiledOnce), a third less than through Kysely.
 const projectsPage = compiledOnce((db, tree: string, after: number) =>
-  db.selectFrom('projects').selectAll().where('tree_id', '=', tree).where('seq', '>', after).orderBy('seq').limit(PAGE_ROWS));
+  db
+    .selectFrom('projects')
+    .selectAll()
+    .where('tree_id', '=', tree)
+    .where('seq', '>', after)
+    .orderBy('seq')
+    .limit(PAGE_ROWS),
+);
 const tasksPage = compiledOnce((db, tree: string, after: number) =>
-  db.selectFrom('tasks').selectAll().where('tree_id', '=', tree).where('seq', '>', after).orderBy('seq').limit(PAGE_ROWS));
+  db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('tree_id', '=', tree)
+    .where('seq', '>', after)
+    .orderBy('seq')
+    .limit(PAGE_ROWS),
+);
 const historyPage = compiledOnce((db, tree: string, since: string, after: number) =>
-  db.selectFrom('history').selectAll().where('tree_id', '=', tree).where('at', '>=', since).where('seq', '>', after).orderBy('seq').limit(PAGE_ROWS));
+  db
+    .selectFrom('history')
+    .selectAll()
+    .where('tree_id', '=', tree)
+    .where('at', '>=', since)
+    .where('seq', '>', after)
+    .orderBy('seq')
+    .limit(PAGE_ROWS),
+);
 
 /** Sends one list to the sink page by page, each page read after the last sequence of the one before. */
-async function sendList<Row extends SeqRow>(sink: ExportSink, key: ExportListKey, readPage: (after: number) => Promise<Row[]>, present: (row: Row) => unknown): Promise<void> {
+async function sendList<Row extends SeqRow>(
+  sink: ExportSink,
+  key: ExportListKey,
+  readPage: (after: number) => Promise<Row[]>,
+  present: (row: Row) => unknown,
+): Promise<void> {
   for (let after = 0; ;) {
     const rows = await readPage(after);
     sink.records(key, rows.map(present));
@@ -107,14 +162,17 @@ export async function writeTreeExport(deps: Deps, actor: Actor, id: string, sink
     const since = historyWindowStart(access.ownerPlan, now);
     const budget = await measure(trx, deps, access, since);
     if (budget.contributors > EXPORT_MAX_CONTRIBUTORS || budget.text_bytes > EXPORT_MAX_TEXT_BYTES) {
-      throw new DomainError('export_too_large', `The export is over its budget of ${EXPORT_MAX_CONTRIBUTORS} records and ${EXPORT_MAX_TEXT_BYTES} bytes of text.`, [
-        { ...budget, max_contributors: EXPORT_MAX_CONTRIBUTORS, max_text_bytes: EXPORT_MAX_TEXT_BYTES },
-      ]);
+      throw new DomainError(
+        'export_too_large',
+        `The export is over its budget of ${EXPORT_MAX_CONTRIBUTORS} records and ${EXPORT_MAX_TEXT_BYTES} bytes of text.`,
+        [{ ...budget, max_contributors: EXPORT_MAX_CONTRIBUTORS, max_text_bytes: EXPORT_MAX_TEXT_BYTES }],
+      );
     }
     sink.head({ schema_version: EXPORT_SCHEMA_VERSION, exported_at: nowIso(), tree: presentTree(access.tree, access) });
     await sendList(sink, 'projects', (after) => projectsPage(trx, id, after), presentProject);
     await sendList(sink, 'tasks', (after) => tasksPage(trx, id, after), presentTask);
-    const sendSection = (section: ExportSection) => sendList(sink, section.key, (after) => section.readPage(trx, deps, id, after, PAGE_ROWS), section.present);
+    const sendSection = (section: ExportSection) =>
+      sendList(sink, section.key, (after) => section.readPage(trx, deps, id, after, PAGE_ROWS), section.present);
     await sendSection(commentsExportSection);
     await sendSection(messagesExportSection);
     await sendList(sink, 'history', (after) => historyPage(trx, id, since, after), presentHistory);
@@ -129,7 +187,8 @@ export async function writeTreeExport(deps: Deps, actor: Actor, id: string, sink
 export async function exportTree(deps: Deps, actor: Actor, id: string): Promise<TreeExport> {
   let document: TreeExport | null = null;
   await writeTreeExport(deps, actor, id, {
-    head: (head) => (document = { ...head, projects: [], tasks: [], comments: [], messages: [], history: [], attachments: [] }),
+    head: (head) =>
+      (document = { ...head, projects: [], tasks: [], comments: [], messages: [], history: [], attachments: [] }),
     records: (key, page) => (document![key] as unknown[]).push(...page),
   });
   return document!;

@@ -17,8 +17,15 @@ export async function purgeHistory(deps: Deps, now = new Date()): Promise<number
         const users = eb.selectFrom('users').select('id');
         // An expired paid plan falls back to Seed, as effectivePlan says.
         return plan === 'seed'
-          ? users.where((w) => w.or([w('plan', '=', 'seed'), w.and([w('plan_expires_at', 'is not', null), w('plan_expires_at', '<=', nowIso)])]))
-          : users.where('plan', '=', plan).where((w) => w.or([w('plan_expires_at', 'is', null), w('plan_expires_at', '>', nowIso)]));
+          ? users.where((w) =>
+              w.or([
+                w('plan', '=', 'seed'),
+                w.and([w('plan_expires_at', 'is not', null), w('plan_expires_at', '<=', nowIso)]),
+              ]),
+            )
+          : users
+              .where('plan', '=', plan)
+              .where((w) => w.or([w('plan_expires_at', 'is', null), w('plan_expires_at', '>', nowIso)]));
       })
       .executeTakeFirst();
     removed += Number(result.numDeletedRows);

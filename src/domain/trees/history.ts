@@ -24,13 +24,49 @@ export interface HistoryEntryInput {
   changes?: Changes;
 }
 
-const insertHistory = compiledOnce((db, id: string, owner: string, tree: string, at: string, actorId: string, via: string, entity: string, entityId: string, action: string, changes: string) =>
-  db.insertInto('history').values({ id, owner_id: owner, tree_id: tree, at, actor_id: actorId, via, entity, entity_id: entityId, action, changes }),
+const insertHistory = compiledOnce(
+  (
+    db,
+    id: string,
+    owner: string,
+    tree: string,
+    at: string,
+    actorId: string,
+    via: string,
+    entity: string,
+    entityId: string,
+    action: string,
+    changes: string,
+  ) =>
+    db.insertInto('history').values({
+      id,
+      owner_id: owner,
+      tree_id: tree,
+      at,
+      actor_id: actorId,
+      via,
+      entity,
+      entity_id: entityId,
+      action,
+      changes,
+    }),
 );
 
 /** Appends one history entry inside the write's own transaction (CONTRACT §10). */
 export async function appendHistory(trx: Trx, actor: Actor, entry: HistoryEntryInput, at = nowIso()): Promise<void> {
-  await insertHistory(trx, newId('his'), entry.ownerId, entry.treeId, at, actor.user.id, actor.via, entry.entity, entry.entityId, entry.action, JSON.stringify(entry.changes ?? {}));
+  await insertHistory(
+    trx,
+    newId('his'),
+    entry.ownerId,
+    entry.treeId,
+    at,
+    actor.user.id,
+    actor.via,
+    entry.entity,
+    entry.entityId,
+    entry.action,
+    JSON.stringify(entry.changes ?? {}),
+  );
 }
 
 /** The changed fields between a row and a patch, for the history entry of an update. */
@@ -66,7 +102,14 @@ export interface HistoryEntry {
 
 export function presentHistory(h: Selectable<HistoryTable>): HistoryEntry {
   return {
-    id: h.id, at: h.at, tree_id: h.tree_id, actor_id: h.actor_id, via: h.via, entity: h.entity, entity_id: h.entity_id, action: h.action,
+    id: h.id,
+    at: h.at,
+    tree_id: h.tree_id,
+    actor_id: h.actor_id,
+    via: h.via,
+    entity: h.entity,
+    entity_id: h.entity_id,
+    action: h.action,
     changes: JSON.parse(h.changes) as Changes,
   };
 }
@@ -81,16 +124,32 @@ export function historyWindowStart(ownerPlan: PlanName, now = new Date()): strin
  * entry shown, so entries written while paging appear on a fresh page one, never in between.
  * @throws not_found, invalid_cursor, cursor_expired
  */
-export async function listHistory(deps: Deps, actor: Actor, treeId: string, input: PageInput): Promise<Page<HistoryEntry>> {
+export async function listHistory(
+  deps: Deps,
+  actor: Actor,
+  treeId: string,
+  input: PageInput,
+): Promise<Page<HistoryEntry>> {
   requireRead(actor);
   const access = await treeAccess(deps.db, actor, treeId);
   const limit = checkLimit(input.limit);
   const binding = { actorKey: actor.user.id, endpoint: 'history', filters: { tree_id: treeId }, limit };
   const before = input.cursor === undefined ? null : decodeCursor(deps.config.secret, binding, input.cursor).last;
-  let query = deps.db.selectFrom('history').selectAll().where('tree_id', '=', treeId).where('owner_id', '=', access.ownerId).where('at', '>=', historyWindowStart(access.ownerPlan));
+  let query = deps.db
+    .selectFrom('history')
+    .selectAll()
+    .where('tree_id', '=', treeId)
+    .where('owner_id', '=', access.ownerId)
+    .where('at', '>=', historyWindowStart(access.ownerPlan));
   if (before !== null) query = query.where('seq', '<', before);
-  const rows = await query.orderBy('seq', 'desc').limit(limit + 1).execute();
+  const rows = await query
+    .orderBy('seq', 'desc')
+    .limit(limit + 1)
+    .execute();
   const page = rows.slice(0, limit);
-  const next = rows.length > limit ? encodeCursor(deps.config.secret, binding, { last: Number(page[page.length - 1]!.seq), high: 0 }) : null;
+  const next =
+    rows.length > limit
+      ? encodeCursor(deps.config.secret, binding, { last: Number(page[page.length - 1]!.seq), high: 0 })
+      : null;
   return { items: page.map(presentHistory), next_cursor: next };
 }

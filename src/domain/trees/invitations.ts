@@ -32,13 +32,20 @@ export async function listInvitations(deps: Deps, actor: Actor): Promise<Invitat
     .where('m.status', '=', 'pending')
     .orderBy('m.seq')
     .execute();
-  return rows.filter((r) => memberStatus(r) === 'pending').map(({ tree_name, ...row }) => ({ ...presentMember(row), tree_name }));
+  return rows
+    .filter((r) => memberStatus(r) === 'pending')
+    .map(({ tree_name, ...row }) => ({ ...presentMember(row), tree_name }));
 }
 
 /** A pending invitation bound to the actor (by their verified email), or not_found: an unknown id and someone else's read alike. */
 async function boundInvitation(db: Db | Trx, actor: Actor, id: string): Promise<MemberRow> {
   if (id.length > 160) throw invalid('/id', 'must be at most 160 characters');
-  const row = await db.selectFrom('members').selectAll().where('id', '=', id).where('user_id', '=', actor.user.id).executeTakeFirst();
+  const row = await db
+    .selectFrom('members')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', actor.user.id)
+    .executeTakeFirst();
   if (row === undefined || memberStatus(row) !== 'pending') throw notFound('invitation');
   return row;
 }
@@ -70,9 +77,13 @@ export async function acceptInvitation(deps: Deps, actor: Actor, id: string, tok
  */
 async function spendInviteLink(trx: Trx, id: string, token: string): Promise<MemberRow> {
   if (id.length > 160) throw invalid('/id', 'must be at most 160 characters');
-  const row = await trx.updateTable('members').set({ invite_token_hash: null })
-    .where('id', '=', id).where('invite_token_hash', '=', sha256(token))
-    .returningAll().executeTakeFirst();
+  const row = await trx
+    .updateTable('members')
+    .set({ invite_token_hash: null })
+    .where('id', '=', id)
+    .where('invite_token_hash', '=', sha256(token))
+    .returningAll()
+    .executeTakeFirst();
   if (row === undefined || memberStatus(row) !== 'pending') throw notFound('invitation');
   return row;
 }
@@ -84,10 +95,18 @@ async function spendInviteLink(trx: Trx, id: string, token: string): Promise<Mem
  */
 async function requireNoOtherMembership(trx: Trx, actor: Actor, row: MemberRow): Promise<void> {
   if (row.owner_id === actor.user.id) throw new DomainError('conflict', 'You own this tree already.');
-  const other = await trx.selectFrom('members').select('id').where('tree_id', '=', row.tree_id).where('id', '<>', row.id)
-    .where((eb) => eb.or([eb('user_id', '=', actor.user.id), eb('email', '=', actor.user.email)])).executeTakeFirst();
+  const other = await trx
+    .selectFrom('members')
+    .select('id')
+    .where('tree_id', '=', row.tree_id)
+    .where('id', '<>', row.id)
+    .where((eb) => eb.or([eb('user_id', '=', actor.user.id), eb('email', '=', actor.user.email)]))
+    .executeTakeFirst();
   if (other !== undefined) {
-    throw new DomainError('conflict', 'You already have a membership of this tree; ask its owner to invite your own address again.');
+    throw new DomainError(
+      'conflict',
+      'You already have a membership of this tree; ask its owner to invite your own address again.',
+    );
   }
 }
 
@@ -103,5 +122,10 @@ export async function declineInvitation(deps: Deps, actor: Actor, id: string): P
  * operator); never at registration.
  */
 export async function bindInvitations(db: Db | Trx, userId: string, email: string): Promise<void> {
-  await db.updateTable('members').set({ user_id: userId }).where('email', '=', email).where('user_id', 'is', null).execute();
+  await db
+    .updateTable('members')
+    .set({ user_id: userId })
+    .where('email', '=', email)
+    .where('user_id', 'is', null)
+    .execute();
 }

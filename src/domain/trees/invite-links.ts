@@ -33,15 +33,17 @@ export interface InvitationMail {
 /** Mails the link to the invited address when a mailer is configured; never waits for it. */
 export function mailInvitation(deps: Deps, mail: InvitationMail, onMailError: (err: unknown) => void): void {
   if (deps.mailer === null) return;
-  deps.mailer.send({
-    to: mail.to,
-    subject: 'You are invited to a tree on Task Tree',
-    text: [
-      `${mail.inviter} invited you to the tree “${mail.treeName}” on Task Tree.`,
-      `To join it, open ${mail.url} and sign in (or create an account).`,
-      'The link works once, for whoever opens it first; keep it to yourself.',
-      '',
-      'If you did not expect this, ignore this mail.',
-    ].join('\n'),
-  }).catch(onMailError);
+  deps.mailer
+    .send({
+      to: mail.to,
+      subject: 'You are invited to a tree on Task Tree',
+      text: [
+        `${mail.inviter} invited you to the tree “${mail.treeName}” on Task Tree.`,
+        `To join it, open ${mail.url} and sign in (or create an account).`,
+        'The link works once, for whoever opens it first; keep it to yourself.',
+        '',
+        'If you did not expect this, ignore this mail.',
+      ].join('\n'),
+    })
+    .catch(onMailError);
 }

@@ -35,14 +35,23 @@ export interface Member {
 
 /** `expired` is never stored: a pending or active membership whose `expires_at` has passed reads so. */
 export function memberStatus(row: Pick<MemberRow, 'status' | 'expires_at'>, now = new Date()): MemberStatus {
-  if (row.status !== 'revoked' && row.expires_at !== null && Date.parse(row.expires_at) <= now.getTime()) return 'expired';
+  if (row.status !== 'revoked' && row.expires_at !== null && Date.parse(row.expires_at) <= now.getTime())
+    return 'expired';
   return row.status as MemberStatus;
 }
 
 export function presentMember(row: MemberRow): Member {
   return {
-    id: row.id, tree_id: row.tree_id, user_id: row.user_id, email: row.email, role: row.role as MemberRole, status: memberStatus(row),
-    expires_at: row.expires_at, invited_by: row.invited_by, created_at: row.created_at, updated_at: row.updated_at,
+    id: row.id,
+    tree_id: row.tree_id,
+    user_id: row.user_id,
+    email: row.email,
+    role: row.role as MemberRole,
+    status: memberStatus(row),
+    expires_at: row.expires_at,
+    invited_by: row.invited_by,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
   };
 }
 
@@ -66,19 +75,34 @@ export interface MemberPatch {
 /** An ISO 8601 instant with a zone, stored in UTC with milliseconds; any time, past ones included (they read as expired). */
 function checkExpiry(value: string | null | undefined): string | null | undefined {
   if (value === undefined || value === null) return value;
-  if (!/(Z|[+-]\d\d:\d\d)$/i.test(value) || Number.isNaN(Date.parse(value))) throw invalid('/expires_at', 'must be an ISO 8601 date-time with a time zone');
+  if (!/(Z|[+-]\d\d:\d\d)$/i.test(value) || Number.isNaN(Date.parse(value)))
+    throw invalid('/expires_at', 'must be an ISO 8601 date-time with a time zone');
   return new Date(value).toISOString();
 }
 
 /** Sharing needs the owner's effective Grove. @throws plan_limit_reached */
 function requireSharing(access: TreeAccess): void {
   if (!planLimits[access.ownerPlan].sharing) {
-    throw new DomainError('plan_limit_reached', 'Sharing trees needs the Grove plan.', [{ limit: 'sharing', value: false }]);
+    throw new DomainError('plan_limit_reached', 'Sharing trees needs the Grove plan.', [
+      { limit: 'sharing', value: false },
+    ]);
   }
 }
 
-async function memberHistory(trx: Trx, actor: Actor, row: MemberRow, action: 'created' | 'updated' | 'deleted', changes: Changes, at: string): Promise<void> {
-  await appendHistory(trx, actor, { ownerId: row.owner_id, treeId: row.tree_id, entity: 'member', entityId: row.id, action, changes }, at);
+async function memberHistory(
+  trx: Trx,
+  actor: Actor,
+  row: MemberRow,
+  action: 'created' | 'updated' | 'deleted',
+  changes: Changes,
+  at: string,
+): Promise<void> {
+  await appendHistory(
+    trx,
+    actor,
+    { ownerId: row.owner_id, treeId: row.tree_id, entity: 'member', entityId: row.id, action, changes },
+    at,
+  );
 }
 
 /**
@@ -91,7 +115,11 @@ async function memberHistory(trx: Trx, actor: Actor, row: MemberRow, action: 'cr
  * @throws not_found, forbidden, plan_limit_reached, validation_failed, conflict
  */
 export async function inviteMember(
-  deps: Deps, actor: Actor, treeId: string, input: InviteInput, onMailError: (err: unknown) => void = () => {},
+  deps: Deps,
+  actor: Actor,
+  treeId: string,
+  input: InviteInput,
+  onMailError: (err: unknown) => void = () => {},
 ): Promise<Invited> {
   requireWrite(actor);
   const email = normalizeEmail('/email', input.email);
@@ -102,32 +130,77 @@ export async function inviteMember(
     const access = await treeAccess(trx, actor, treeId);
     requireTreeOwner(access);
     requireSharing(access);
-    if (email === actor.user.email) throw new DomainError('conflict', 'You own this tree already.', [{ path: '/email', message: 'is the owner' }]);
-    const invitee = await trx.selectFrom('users').select(['id', 'email_verified_at']).where('email', '=', email).executeTakeFirst();
+    if (email === actor.user.email)
+      throw new DomainError('conflict', 'You own this tree already.', [{ path: '/email', message: 'is the owner' }]);
+    const invitee = await trx
+      .selectFrom('users')
+      .select(['id', 'email_verified_at'])
+      .where('email', '=', email)
+      .executeTakeFirst();
     const boundTo = invitee !== undefined && isEmailVerified(invitee) ? invitee.id : null;
-    const existing = await trx.selectFrom('members').selectAll().where('tree_id', '=', treeId).where('email', '=', email).executeTakeFirst();
+    const existing = await trx
+      .selectFrom('members')
+      .selectAll()
+      .where('tree_id', '=', treeId)
+      .where('email', '=', email)
+      .executeTakeFirst();
     const now = nowIso();
     if (existing !== undefined) {
       const status = memberStatus(existing);
       if (status === 'active' || status === 'pending') {
-        throw new DomainError('conflict', `This email is already ${status === 'active' ? 'a member' : 'invited'}.`, [{ path: '/email', message: `is ${status}` }]);
+        throw new DomainError('conflict', `This email is already ${status === 'active' ? 'a member' : 'invited'}.`, [
+          { path: '/email', message: `is ${status}` },
+        ]);
       }
       const revived = await trx
         .updateTable('members')
-        .set({ user_id: boundTo, role: input.role, status: 'pending', expires_at: expiresAt, invited_by: actor.user.id, invite_token_hash: link.hash, updated_at: now })
+        .set({
+          user_id: boundTo,
+          role: input.role,
+          status: 'pending',
+          expires_at: expiresAt,
+          invited_by: actor.user.id,
+          invite_token_hash: link.hash,
+          updated_at: now,
+        })
         .where('id', '=', existing.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      await memberHistory(trx, actor, revived, 'created', { role: { from: existing.role, to: revived.role }, status: { from: status, to: 'pending' } }, now);
+      await memberHistory(
+        trx,
+        actor,
+        revived,
+        'created',
+        { role: { from: existing.role, to: revived.role }, status: { from: status, to: 'pending' } },
+        now,
+      );
       return { member: presentMember(revived), treeName: access.tree.name };
     }
     const row: MemberRow = {
-      seq: 0, id: newId('mbr'), owner_id: access.ownerId, tree_id: treeId, user_id: boundTo, email, role: input.role,
-      status: 'pending', expires_at: expiresAt, invited_by: actor.user.id, invite_token_hash: link.hash, created_at: now, updated_at: now,
+      seq: 0,
+      id: newId('mbr'),
+      owner_id: access.ownerId,
+      tree_id: treeId,
+      user_id: boundTo,
+      email,
+      role: input.role,
+      status: 'pending',
+      expires_at: expiresAt,
+      invited_by: actor.user.id,
+      invite_token_hash: link.hash,
+      created_at: now,
+      updated_at: now,
     };
     const { seq: _seq, ...values } = row;
     const inserted = await trx.insertInto('members').values(values).returningAll().executeTakeFirstOrThrow();
-    await memberHistory(trx, actor, inserted, 'created', { email: { from: null, to: email }, role: { from: null, to: input.role } }, now);
+    await memberHistory(
+      trx,
+      actor,
+      inserted,
+      'created',
+      { email: { from: null, to: email }, role: { from: null, to: input.role } },
+      now,
+    );
     return { member: presentMember(inserted), treeName: access.tree.name };
   });
   const url = inviteUrl(deps.config.publicUrl, member.id, link.token);
@@ -140,12 +213,22 @@ export async function inviteMember(
 export async function listMembers(deps: Deps, actor: Actor, treeId: string): Promise<Member[]> {
   requireRead(actor);
   const access = await treeAccess(deps.db, actor, treeId);
-  const rows = await deps.db.selectFrom('members').selectAll().where('tree_id', '=', treeId).where('owner_id', '=', access.ownerId).orderBy('seq').execute();
+  const rows = await deps.db
+    .selectFrom('members')
+    .selectAll()
+    .where('tree_id', '=', treeId)
+    .where('owner_id', '=', access.ownerId)
+    .orderBy('seq')
+    .execute();
   return rows.map(presentMember);
 }
 
 /** A membership, with the actor's access to its tree. @throws not_found */
-async function memberAccess(db: Db | Trx, actor: Actor, memberId: string): Promise<{ row: MemberRow; access: TreeAccess | null }> {
+async function memberAccess(
+  db: Db | Trx,
+  actor: Actor,
+  memberId: string,
+): Promise<{ row: MemberRow; access: TreeAccess | null }> {
   if (memberId.length > 160) throw invalid('/id', 'must be at most 160 characters');
   const row = await db.selectFrom('members').selectAll().where('id', '=', memberId).executeTakeFirst();
   if (row === undefined) throw notFound('member');
@@ -166,12 +249,17 @@ export async function updateMember(deps: Deps, actor: Actor, memberId: string, p
     requireTreeOwner(access);
     const changes: Changes = {};
     if (patch.role !== undefined && patch.role !== row.role) changes.role = { from: row.role, to: patch.role };
-    if (expiresAt !== undefined && expiresAt !== row.expires_at) changes.expires_at = { from: row.expires_at, to: expiresAt };
+    if (expiresAt !== undefined && expiresAt !== row.expires_at)
+      changes.expires_at = { from: row.expires_at, to: expiresAt };
     if (Object.keys(changes).length === 0) return presentMember(row);
     const now = nowIso();
     const updated = await trx
       .updateTable('members')
-      .set({ ...(patch.role !== undefined ? { role: patch.role } : {}), ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}), updated_at: now })
+      .set({
+        ...(patch.role !== undefined ? { role: patch.role } : {}),
+        ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}),
+        updated_at: now,
+      })
       .where('id', '=', memberId)
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -203,15 +291,29 @@ export interface Claim {
  * Activates or ends a membership. Either way its invitation link dies: a link works once, and
  * never for an invitation that was declined or revoked.
  */
-export async function setStatus(trx: Trx, actor: Actor, row: MemberRow, status: 'active' | 'revoked', claim?: Claim): Promise<Member> {
+export async function setStatus(
+  trx: Trx,
+  actor: Actor,
+  row: MemberRow,
+  status: 'active' | 'revoked',
+  claim?: Claim,
+): Promise<Member> {
   const before = memberStatus(row);
   if (before === status) return presentMember(row);
   const now = nowIso();
   const changes: Changes = { status: { from: before, to: status } };
   if (claim !== undefined && claim.email !== row.email) changes.email = { from: row.email, to: claim.email };
-  const updated = await trx.updateTable('members')
-    .set({ status, invite_token_hash: null, updated_at: now, ...(claim !== undefined ? { user_id: claim.userId, email: claim.email } : {}) })
-    .where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
+  const updated = await trx
+    .updateTable('members')
+    .set({
+      status,
+      invite_token_hash: null,
+      updated_at: now,
+      ...(claim !== undefined ? { user_id: claim.userId, email: claim.email } : {}),
+    })
+    .where('id', '=', row.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
   await memberHistory(trx, actor, updated, status === 'revoked' ? 'deleted' : 'updated', changes, now);
   return presentMember(updated);
 }

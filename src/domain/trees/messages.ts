@@ -24,14 +24,26 @@ export interface Message {
 }
 
 export function presentMessage(row: MessageRow): Message {
-  return { id: row.id, tree_id: row.tree_id, author_id: row.author_id, body: row.body, created_at: row.created_at, updated_at: row.updated_at };
+  return {
+    id: row.id,
+    tree_id: row.tree_id,
+    author_id: row.author_id,
+    body: row.body,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
 }
 
 /** The tree's messages in creation order. @throws not_found, invalid_cursor */
 export async function listMessages(deps: Deps, actor: Actor, treeId: string, input: PageInput): Promise<Page<Message>> {
   requireRead(actor);
   await treeAccess(deps.db, actor, treeId);
-  const { rows, next_cursor } = await listPage(deps, actor, { table: 'messages', endpoint: 'messages', equal: { tree_id: treeId } }, input);
+  const { rows, next_cursor } = await listPage(
+    deps,
+    actor,
+    { table: 'messages', endpoint: 'messages', equal: { tree_id: treeId } },
+    input,
+  );
   return { items: rows.map(presentMessage), next_cursor };
 }
 
@@ -43,9 +55,22 @@ export async function createMessage(deps: Deps, actor: Actor, treeId: string, bo
     const access = await treeAccess(trx, actor, treeId);
     requireTreeWrite(access);
     const now = nowIso();
-    const row = { id: newId('msg'), owner_id: access.ownerId, tree_id: treeId, author_id: actor.user.id, body, created_at: now, updated_at: now };
+    const row = {
+      id: newId('msg'),
+      owner_id: access.ownerId,
+      tree_id: treeId,
+      author_id: actor.user.id,
+      body,
+      created_at: now,
+      updated_at: now,
+    };
     const inserted = await trx.insertInto('messages').values(row).returningAll().executeTakeFirstOrThrow();
-    await appendHistory(trx, actor, { ownerId: access.ownerId, treeId, entity: 'message', entityId: row.id, action: 'created' }, now);
+    await appendHistory(
+      trx,
+      actor,
+      { ownerId: access.ownerId, treeId, entity: 'message', entityId: row.id, action: 'created' },
+      now,
+    );
     return presentMessage(inserted);
   });
 }

@@ -29,7 +29,9 @@ export async function readLocked<T extends { access: TreeAccess }>(
   const locked = new Set<string>();
   let current = first;
   for (;;) {
-    const wanted = [current.access.tree.id, destination?.tree.id].filter((id): id is string => id !== undefined && !locked.has(id));
+    const wanted = [current.access.tree.id, destination?.tree.id].filter(
+      (id): id is string => id !== undefined && !locked.has(id),
+    );
     if (wanted.length === 0) return current;
     if (!(await lockTrees(trx, dialect, wanted))) return current;
     for (const id of wanted) locked.add(id);
@@ -44,7 +46,12 @@ export async function readLocked<T extends { access: TreeAccess }>(
  * they commit, and a move that commits meanwhile finds and carries them.
  * @throws not_found, forbidden
  */
-export async function lockedTaskAccess(trx: Trx, dialect: DialectName, actor: Actor, taskId: string): Promise<{ task: TaskRow; access: TreeAccess }> {
+export async function lockedTaskAccess(
+  trx: Trx,
+  dialect: DialectName,
+  actor: Actor,
+  taskId: string,
+): Promise<{ task: TaskRow; access: TreeAccess }> {
   const first = await taskAccess(trx, actor, taskId);
   requireTreeWrite(first.access);
   return readLocked(trx, dialect, first, () => taskAccess(trx, actor, taskId), null);
@@ -65,11 +72,22 @@ export interface Carried {
  * moved row's own patch.
  * @throws plan_limit_reached
  */
-export async function carryToTree(trx: Trx, dialect: DialectName, from: TreeAccess, to: TreeAccess, carried: Carried, now: string): Promise<void> {
+export async function carryToTree(
+  trx: Trx,
+  dialect: DialectName,
+  from: TreeAccess,
+  to: TreeAccess,
+  carried: Carried,
+  now: string,
+): Promise<void> {
   const { projectIds, taskIds } = carried;
   let taskCount = taskIds.length;
   if (projectIds.length > 0) {
-    const { n } = await trx.selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', 'in', projectIds).executeTakeFirstOrThrow();
+    const { n } = await trx
+      .selectFrom('tasks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('project_id', 'in', projectIds)
+      .executeTakeFirstOrThrow();
     taskCount += Number(n);
   }
   await chargeTree(trx, from, { projects: -projectIds.length, tasks: -taskCount });
@@ -79,11 +97,24 @@ export async function carryToTree(trx: Trx, dialect: DialectName, from: TreeAcce
   const place = { tree_id: to.tree.id, owner_id: to.ownerId, updated_at: now };
   if (projectIds.length > 0) {
     await trx.updateTable('projects').set(place).where('id', 'in', projectIds).execute();
-    await trx.updateTable('tasks').set({ ...place, version: nextVersion }).where('project_id', 'in', projectIds).execute();
+    await trx
+      .updateTable('tasks')
+      .set({ ...place, version: nextVersion })
+      .where('project_id', 'in', projectIds)
+      .execute();
   }
-  if (taskIds.length > 0) await trx.updateTable('tasks').set({ ...place, version: nextVersion }).where('id', 'in', taskIds).execute();
+  if (taskIds.length > 0)
+    await trx
+      .updateTable('tasks')
+      .set({ ...place, version: nextVersion })
+      .where('id', 'in', taskIds)
+      .execute();
   const owned = { owner_id: to.ownerId };
-  await trx.updateTable('comments').set({ ...owned, tree_id: to.tree.id }).where('task_id', 'in', tasks).execute();
+  await trx
+    .updateTable('comments')
+    .set({ ...owned, tree_id: to.tree.id })
+    .where('task_id', 'in', tasks)
+    .execute();
   await trx.updateTable('speech_jobs').set(owned).where('task_id', 'in', tasks).execute();
   await carryAssignees(trx, to, tasks);
 }
@@ -94,18 +125,27 @@ export async function carryToTree(trx: Trx, dialect: DialectName, from: TreeAcce
  * same tasks before and after their rows are moved.
  */
 function carriedTasks(trx: Trx, { projectIds, taskIds }: Carried) {
-  return trx.selectFrom('tasks').select('id').where((eb) => eb.or([
-    ...(taskIds.length > 0 ? [eb('id', 'in', taskIds)] : []),
-    ...(projectIds.length > 0 ? [eb('project_id', 'in', projectIds)] : []),
-  ]));
+  return trx
+    .selectFrom('tasks')
+    .select('id')
+    .where((eb) =>
+      eb.or([
+        ...(taskIds.length > 0 ? [eb('id', 'in', taskIds)] : []),
+        ...(projectIds.length > 0 ? [eb('project_id', 'in', projectIds)] : []),
+      ]),
+    );
 }
 
 type TaskIds = ReturnType<typeof carriedTasks>;
 
 /** The carried attachments count against the destination owner from now on; their content stays where it is stored. @throws plan_limit_reached */
 async function carryAttachments(trx: Trx, dialect: DialectName, to: TreeAccess, tasks: TaskIds): Promise<void> {
-  const { bytes } = await trx.selectFrom('attachments').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('bytes'))
-    .where('task_id', 'in', tasks).where('owner_id', '<>', to.ownerId).executeTakeFirstOrThrow();
+  const { bytes } = await trx
+    .selectFrom('attachments')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('bytes'))
+    .where('task_id', 'in', tasks)
+    .where('owner_id', '<>', to.ownerId)
+    .executeTakeFirstOrThrow();
   if (Number(bytes) === 0) return;
   await checkStorage(trx, dialect, to, Number(bytes));
   await trx.updateTable('attachments').set({ owner_id: to.ownerId }).where('task_id', 'in', tasks).execute();
@@ -113,18 +153,34 @@ async function carryAttachments(trx: Trx, dialect: DialectName, to: TreeAccess, 
 
 /** Assignments follow their tasks; whoever cannot see the destination tree loses theirs, and the tasks' lists say so. */
 async function carryAssignees(trx: Trx, to: TreeAccess, tasks: TaskIds): Promise<void> {
-  const rows = await trx.selectFrom('task_assignees').select(['task_id', 'user_id']).where('task_id', 'in', tasks).execute();
+  const rows = await trx
+    .selectFrom('task_assignees')
+    .select(['task_id', 'user_id'])
+    .where('task_id', 'in', tasks)
+    .execute();
   if (rows.length === 0) return;
   const allowed = await usersWhoSee(trx, to, [...new Set(rows.map((row) => row.user_id))]);
   const dropped = rows.filter((row) => !allowed.has(row.user_id));
   if (dropped.length > 0) {
-    await trx.deleteFrom('task_assignees').where('task_id', 'in', tasks).where('user_id', 'in', [...new Set(dropped.map((row) => row.user_id))]).execute();
+    await trx
+      .deleteFrom('task_assignees')
+      .where('task_id', 'in', tasks)
+      .where('user_id', 'in', [...new Set(dropped.map((row) => row.user_id))])
+      .execute();
   }
-  await trx.updateTable('task_assignees').set({ owner_id: to.ownerId, tree_id: to.tree.id }).where('task_id', 'in', tasks).execute();
+  await trx
+    .updateTable('task_assignees')
+    .set({ owner_id: to.ownerId, tree_id: to.tree.id })
+    .where('task_id', 'in', tasks)
+    .execute();
   const kept = new Map<string, string[]>(dropped.map((row) => [row.task_id, []]));
   for (const row of rows) if (allowed.has(row.user_id)) kept.get(row.task_id)?.push(row.user_id);
   for (const [taskId, userIds] of kept) {
-    await trx.updateTable('tasks').set({ assignee_ids: JSON.stringify(userIds.sort()) }).where('id', '=', taskId).execute();
+    await trx
+      .updateTable('tasks')
+      .set({ assignee_ids: JSON.stringify(userIds.sort()) })
+      .where('id', '=', taskId)
+      .execute();
   }
 }
 
@@ -135,14 +191,36 @@ async function carryAssignees(trx: Trx, to: TreeAccess, tasks: TaskIds): Promise
  * entry leaves out the record's place in the source tree (a project or parent there), which the
  * destination cannot see.
  */
-export async function recordInTrees(trx: Trx, actor: Actor, from: TreeAccess, to: TreeAccess, entry: Omit<HistoryEntryInput, 'ownerId' | 'treeId'>, now: string): Promise<void> {
+export async function recordInTrees(
+  trx: Trx,
+  actor: Actor,
+  from: TreeAccess,
+  to: TreeAccess,
+  entry: Omit<HistoryEntryInput, 'ownerId' | 'treeId'>,
+  now: string,
+): Promise<void> {
   const changes = entry.changes ?? {};
   if (to.tree.id === from.tree.id) {
     await appendHistory(trx, actor, { ...entry, ownerId: to.ownerId, treeId: to.tree.id }, now);
     return;
   }
-  await appendHistory(trx, actor, { ...entry, ownerId: to.ownerId, treeId: to.tree.id, changes: withoutSourcePlace(changes) }, now);
-  await appendHistory(trx, actor, { ...entry, ownerId: from.ownerId, treeId: from.tree.id, changes: { tree_id: { from: from.tree.id, to: to.tree.id } } }, now);
+  await appendHistory(
+    trx,
+    actor,
+    { ...entry, ownerId: to.ownerId, treeId: to.tree.id, changes: withoutSourcePlace(changes) },
+    now,
+  );
+  await appendHistory(
+    trx,
+    actor,
+    {
+      ...entry,
+      ownerId: from.ownerId,
+      treeId: from.tree.id,
+      changes: { tree_id: { from: from.tree.id, to: to.tree.id } },
+    },
+    now,
+  );
 }
 
 /** The fields that name a record's place inside its tree: after a move across trees their `from` is in the other tree. */

@@ -11,15 +11,29 @@ export function checkBody(body: string): void {
 }
 
 /** Comments and messages join the export the same way: every row of the tree, its body counted in the budget. */
-export function postsExportSection<T extends 'comments' | 'messages'>(table: T, present: (row: Selectable<Database[T]>) => unknown): ExportSection {
+export function postsExportSection<T extends 'comments' | 'messages'>(
+  table: T,
+  present: (row: Selectable<Database[T]>) => unknown,
+): ExportSection {
   return {
     key: table,
     async measure(trx, deps, treeId) {
-      const m = await trx.selectFrom(table as 'comments').select((eb) => [eb.fn.countAll<number>().as('n'), sumTextBytes(deps.dialect, ['body']).as('bytes')]).where('tree_id', '=', treeId).executeTakeFirstOrThrow();
+      const m = await trx
+        .selectFrom(table as 'comments')
+        .select((eb) => [eb.fn.countAll<number>().as('n'), sumTextBytes(deps.dialect, ['body']).as('bytes')])
+        .where('tree_id', '=', treeId)
+        .executeTakeFirstOrThrow();
       return { count: Number(m.n), bytes: Number(m.bytes ?? 0) };
     },
     readPage: (trx, _deps, treeId, after, limit) =>
-      trx.selectFrom(table as 'comments').selectAll().where('tree_id', '=', treeId).where('seq', '>', after).orderBy('seq').limit(limit).execute(),
+      trx
+        .selectFrom(table as 'comments')
+        .selectAll()
+        .where('tree_id', '=', treeId)
+        .where('seq', '>', after)
+        .orderBy('seq')
+        .limit(limit)
+        .execute(),
     present: (row) => present(row as Selectable<Database[T]>),
   };
 }

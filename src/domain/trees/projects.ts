@@ -19,7 +19,6 @@ import { deleteProjects, subtreeIds } from '../../store/project-tree.js';
 import { checkNestingDepth } from './nesting.js';
 import { carryToTree, readLocked, recordInTrees, writableTree } from './move.js';
 
-
 export interface ProjectInput {
   tree_id: string;
   parent_id?: string | null;
@@ -47,9 +46,18 @@ export async function listProjects(deps: Deps, actor: Actor, input: ProjectFilte
   requireRead(actor);
   const since = parseUpdatedSince(input.updated_since);
   if (input.tree_id !== undefined) await treeAccess(deps.db, actor, input.tree_id);
-  const { rows, next_cursor } = await listPage(deps, actor, {
-    table: 'projects', endpoint: 'projects', visible: { trees: await visibleTrees(deps.db, actor) }, equal: { tree_id: input.tree_id }, since,
-  }, input);
+  const { rows, next_cursor } = await listPage(
+    deps,
+    actor,
+    {
+      table: 'projects',
+      endpoint: 'projects',
+      visible: { trees: await visibleTrees(deps.db, actor) },
+      equal: { tree_id: input.tree_id },
+      since,
+    },
+    input,
+  );
   return { items: rows.map(presentProject), next_cursor };
 }
 
@@ -63,12 +71,18 @@ async function checkParent(trx: Trx, actor: Actor, parentId: string, treeId: str
   const { project } = await projectAccess(trx, actor, parentId).catch(() => {
     throw notFound('parent project');
   });
-  if (project.tree_id !== treeId) throw new DomainError('conflict', 'The parent project belongs to another tree.', [{ path: '/parent_id', message: 'must be a project of the same tree' }]);
+  if (project.tree_id !== treeId)
+    throw new DomainError('conflict', 'The parent project belongs to another tree.', [
+      { path: '/parent_id', message: 'must be a project of the same tree' },
+    ]);
   return project;
 }
 
 async function nextPosition(trx: Trx, treeId: string, parentId: string | null): Promise<number> {
-  let query = trx.selectFrom('projects').select((eb) => eb.fn.max('position').as('max')).where('tree_id', '=', treeId);
+  let query = trx
+    .selectFrom('projects')
+    .select((eb) => eb.fn.max('position').as('max'))
+    .where('tree_id', '=', treeId);
   query = parentId === null ? query.where('parent_id', 'is', null) : query.where('parent_id', '=', parentId);
   const { max } = await query.executeTakeFirstOrThrow();
   return positionAfter(max);
@@ -106,7 +120,19 @@ export async function createProject(deps: Deps, actor: Actor, input: ProjectInpu
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: row.tree_id, entity: 'project', entityId: row.id, action: 'created', changes: { name: { from: null, to: row.name } } }, now);
+    await appendHistory(
+      trx,
+      actor,
+      {
+        ownerId: access.ownerId,
+        treeId: row.tree_id,
+        entity: 'project',
+        entityId: row.id,
+        action: 'created',
+        changes: { name: { from: null, to: row.name } },
+      },
+      now,
+    );
     return presentProject(row);
   });
 }
@@ -137,7 +163,9 @@ export async function updateProject(deps: Deps, actor: Actor, id: string, patch:
     }
     const subtree = movingTree || parentId !== project.parent_id ? await subtreeIds(trx, id) : [id];
     if (parentId !== null && subtree.includes(parentId)) {
-      throw new DomainError('conflict', 'A project cannot be moved under itself or one of its descendants.', [{ path: '/parent_id', message: 'would make a cycle' }]);
+      throw new DomainError('conflict', 'A project cannot be moved under itself or one of its descendants.', [
+        { path: '/parent_id', message: 'would make a cycle' },
+      ]);
     }
     if (movingTree || parentId !== project.parent_id) await checkNestingDepth(trx, parentId, id);
     const now = nowIso();
@@ -152,7 +180,12 @@ export async function updateProject(deps: Deps, actor: Actor, id: string, patch:
     };
     const changes = diff(project as unknown as Record<string, unknown>, next);
     if (Object.keys(changes).length === 0) return presentProject(project);
-    const updated = await trx.updateTable('projects').set({ ...changedFields(next, changes), ...(movingTree ? { owner_id: target.ownerId } : {}), updated_at: now }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    const updated = await trx
+      .updateTable('projects')
+      .set({ ...changedFields(next, changes), ...(movingTree ? { owner_id: target.ownerId } : {}), updated_at: now })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     const action = movingTree || changes.parent_id !== undefined ? 'moved' : 'updated';
     await recordInTrees(trx, actor, access, target, { entity: 'project', entityId: id, action, changes }, now);
     return presentProject(updated);
@@ -160,12 +193,21 @@ export async function updateProject(deps: Deps, actor: Actor, id: string, patch:
 }
 
 async function countTasksIn(trx: Trx, projectIds: string[]): Promise<number> {
-  const { n } = await trx.selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', 'in', projectIds).executeTakeFirstOrThrow();
+  const { n } = await trx
+    .selectFrom('tasks')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('project_id', 'in', projectIds)
+    .executeTakeFirstOrThrow();
   return Number(n);
 }
 
 /** @throws not_found, forbidden, conflict (not empty without cascade) */
-export async function deleteProject(deps: Deps, actor: Actor, id: string, options: { cascade?: boolean } = {}): Promise<void> {
+export async function deleteProject(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  options: { cascade?: boolean } = {},
+): Promise<void> {
   requireWrite(actor);
   const afterCommit = await inTransaction(deps.db, async (trx) => {
     const first = await projectAccess(trx, actor, id);
@@ -175,9 +217,11 @@ export async function deleteProject(deps: Deps, actor: Actor, id: string, option
     const subtree = await subtreeIds(trx, id);
     const taskCount = await countTasksIn(trx, subtree);
     if (options.cascade !== true && (subtree.length > 1 || taskCount > 0)) {
-      throw new DomainError('conflict', 'The project has child projects or tasks; delete with ?cascade=true to remove them too.', [
-        { projects: subtree.length - 1, tasks: taskCount },
-      ]);
+      throw new DomainError(
+        'conflict',
+        'The project has child projects or tasks; delete with ?cascade=true to remove them too.',
+        [{ projects: subtree.length - 1, tasks: taskCount }],
+      );
     }
     const cleanup = await collectDoomed(trx, deps, { projectIds: subtree });
     // The whole subtree in one statement (tasks cascade from their project, one level), never a
@@ -185,8 +229,17 @@ export async function deleteProject(deps: Deps, actor: Actor, id: string, option
     await deleteProjects(trx, subtree);
     await chargeTree(trx, access, { projects: -subtree.length, tasks: -taskCount });
     await appendHistory(trx, actor, {
-      ownerId: access.ownerId, treeId: project.tree_id, entity: 'project', entityId: id, action: 'deleted',
-      changes: { name: { from: project.name, to: null }, ...(subtree.length > 1 || taskCount > 0 ? { removed: { from: { projects: subtree.length - 1, tasks: taskCount }, to: null } } : {}) },
+      ownerId: access.ownerId,
+      treeId: project.tree_id,
+      entity: 'project',
+      entityId: id,
+      action: 'deleted',
+      changes: {
+        name: { from: project.name, to: null },
+        ...(subtree.length > 1 || taskCount > 0
+          ? { removed: { from: { projects: subtree.length - 1, tasks: taskCount }, to: null } }
+          : {}),
+      },
     });
     return cleanup;
   });

@@ -10,7 +10,6 @@ import { QUERY_MAX } from '../fields.js';
 import { invalid } from '../errors.js';
 import { searchTaskRows } from '../../store/task-search.js';
 
-
 export interface SearchInput extends PageInput {
   q: string;
   tree_id?: string;
@@ -41,7 +40,11 @@ export async function searchTasks(deps: Deps, actor: Actor, input: SearchInput):
   const visible = await visibleTrees(deps.db, actor);
   const { rows, next_cursor } = await readPage(
     deps.config.secret,
-    { actorKey: actor.user.id, endpoint: 'search', filters: { q: input.q, tree_id: input.tree_id, updated_since: since } },
+    {
+      actorKey: actor.user.id,
+      endpoint: 'search',
+      filters: { q: input.q, tree_id: input.tree_id, updated_since: since },
+    },
     input,
     (window) => searchTaskRows(deps.db, deps.dialect, { visible, terms, treeId: input.tree_id, since, ...window }),
     () => highWater(deps, 'tasks'),

@@ -4,13 +4,33 @@ import type { Deps } from '../deps.js';
 import type { Db, Trx } from '../../store/db.js';
 import { collectDoomed } from '../cleanup.js';
 import { requireRead, requireWrite } from '../actor.js';
-import { projectAccess, readableTask, readableTaskVersion, requireTreeWrite, taskAccess, treeAccess, visibleTrees, type TaskRow, type TreeAccess } from '../access.js';
+import {
+  projectAccess,
+  readableTask,
+  readableTaskVersion,
+  requireTreeWrite,
+  taskAccess,
+  treeAccess,
+  visibleTrees,
+  type TaskRow,
+  type TreeAccess,
+} from '../access.js';
 import { DEFAULT_COLOR, presentTask, taskStatuses, type Task } from '../records.js';
 import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { listPage } from '../list-page.js';
 import { appendHistory, changedFields, diff, type HistoryEntryInput } from './history.js';
 import { chargeTree } from '../limits.js';
-import { checkColor, checkPosition, isStorableId, positionAfter, NOTES_MAX, POSITION_MAX, POSITION_MIN, TEXT_MAX, TITLE_MAX } from '../fields.js';
+import {
+  checkColor,
+  checkPosition,
+  isStorableId,
+  positionAfter,
+  NOTES_MAX,
+  POSITION_MAX,
+  POSITION_MIN,
+  TEXT_MAX,
+  TITLE_MAX,
+} from '../fields.js';
 import { normalizeDeadline } from './deadline.js';
 import { checkEnum, checkLength } from '../validate.js';
 import { DomainError } from '../errors.js';
@@ -24,7 +44,6 @@ import { carryToTree, readLocked, recordInTrees, writableTree } from './move.js'
 import { nextVersion } from '../../store/task-version.js';
 import { insertTaskInOwnTree } from '../../store/own-task-insert.js';
 import { planLimits } from '../plans.js';
-
 
 export interface TaskInput {
   tree_id: string;
@@ -66,11 +85,26 @@ export async function listTasks(deps: Deps, actor: Actor, input: TaskFilters): P
   if (input.tree_id !== undefined) await treeAccess(deps.db, actor, input.tree_id);
   if (input.project_id !== undefined) await projectAccess(deps.db, actor, input.project_id);
   const assignee = input.assignee_id;
-  const { rows, next_cursor } = await listPage(deps, actor, {
-    table: 'tasks', endpoint: 'tasks', visible: { trees: await visibleTrees(deps.db, actor) }, since,
-    equal: { tree_id: input.tree_id, project_id: input.project_id, status: input.status },
-    ...(assignee !== undefined ? { also: { filters: { assignee_id: assignee }, where: sql<SqlBool>`id in (select task_id from task_assignees where user_id = ${assignee})` } } : {}),
-  }, input);
+  const { rows, next_cursor } = await listPage(
+    deps,
+    actor,
+    {
+      table: 'tasks',
+      endpoint: 'tasks',
+      visible: { trees: await visibleTrees(deps.db, actor) },
+      since,
+      equal: { tree_id: input.tree_id, project_id: input.project_id, status: input.status },
+      ...(assignee !== undefined
+        ? {
+            also: {
+              filters: { assignee_id: assignee },
+              where: sql<SqlBool>`id in (select task_id from task_assignees where user_id = ${assignee})`,
+            },
+          }
+        : {}),
+    },
+    input,
+  );
   return { items: rows.map(presentTask), next_cursor };
 }
 
@@ -95,26 +129,46 @@ export async function getVersionedTask(deps: Deps, actor: Actor, id: string): Pr
 async function checkProject(trx: Trx, actor: Actor, projectId: string, treeId: string): Promise<void> {
   const { project } = await projectAccess(trx, actor, projectId);
   if (project.tree_id !== treeId) {
-    throw new DomainError('conflict', "The project belongs to another tree than the task's.", [{ path: '/project_id', message: "must be a project of the task's tree" }]);
+    throw new DomainError('conflict', "The project belongs to another tree than the task's.", [
+      { path: '/project_id', message: "must be a project of the task's tree" },
+    ]);
   }
 }
 
 // Not max(position): under "project_id is null" PostgreSQL reads every loose task of the tree for
 // it, where this ordering is one step down the siblings index (SQLite answers both in one step).
 const lastLoosePosition = compiledOnce((db, tree: string) =>
-  db.selectFrom('tasks').select('position as max').where('tree_id', '=', tree).where('project_id', 'is', null)
-    .orderBy('project_id', 'desc').orderBy('position', 'desc').limit(1),
+  db
+    .selectFrom('tasks')
+    .select('position as max')
+    .where('tree_id', '=', tree)
+    .where('project_id', 'is', null)
+    .orderBy('project_id', 'desc')
+    .orderBy('position', 'desc')
+    .limit(1),
 );
 const lastPositionInProject = compiledOnce((db, tree: string, project: string) =>
-  db.selectFrom('tasks').select((eb) => eb.fn.max('position').as('max')).where('tree_id', '=', tree).where('project_id', '=', project),
+  db
+    .selectFrom('tasks')
+    .select((eb) => eb.fn.max('position').as('max'))
+    .where('tree_id', '=', tree)
+    .where('project_id', '=', project),
 );
 
 export async function nextPosition(trx: Trx, treeId: string, projectId: string | null): Promise<number> {
-  const [row] = projectId === null ? await lastLoosePosition(trx, treeId) : await lastPositionInProject(trx, treeId, projectId);
+  const [row] =
+    projectId === null ? await lastLoosePosition(trx, treeId) : await lastPositionInProject(trx, treeId, projectId);
   return positionAfter(row?.max ?? null);
 }
 
-export function newTaskRow(access: Pick<TreeAccess, 'ownerId'> & { tree: { id: string } }, actor: Actor, input: TaskInput, deadline: string | null, position: number, now: string): Omit<TaskRow, 'seq'> {
+export function newTaskRow(
+  access: Pick<TreeAccess, 'ownerId'> & { tree: { id: string } },
+  actor: Actor,
+  input: TaskInput,
+  deadline: string | null,
+  position: number,
+  now: string,
+): Omit<TaskRow, 'seq'> {
   const status = input.status ?? 'todo';
   return {
     id: newId('tsk'),
@@ -138,11 +192,28 @@ export function newTaskRow(access: Pick<TreeAccess, 'ownerId'> & { tree: { id: s
 }
 
 const taskColumns = [
-  'id', 'owner_id', 'tree_id', 'project_id', 'title', 'text', 'notes', 'status', 'deadline', 'color', 'position', 'completed_at', 'created_by',
-  'assignee_ids', 'created_at', 'updated_at',
+  'id',
+  'owner_id',
+  'tree_id',
+  'project_id',
+  'title',
+  'text',
+  'notes',
+  'status',
+  'deadline',
+  'color',
+  'position',
+  'completed_at',
+  'created_by',
+  'assignee_ids',
+  'created_at',
+  'updated_at',
 ] as const;
 const insertTaskRow = compiledOnce((db, ...values: unknown[]) =>
-  db.insertInto('tasks').values(Object.fromEntries(taskColumns.map((column, i) => [column, values[i]])) as Omit<TaskRow, 'seq'>).returningAll(),
+  db
+    .insertInto('tasks')
+    .values(Object.fromEntries(taskColumns.map((column, i) => [column, values[i]])) as Omit<TaskRow, 'seq'>)
+    .returningAll(),
 );
 
 /**
@@ -155,42 +226,77 @@ const insertTaskRow = compiledOnce((db, ...values: unknown[]) =>
 export async function createTask(deps: Deps, actor: Actor, input: TaskInput): Promise<Task> {
   requireWrite(actor);
   const deadline = checkTaskFields(input) ?? null;
-  const inOwnTree = deps.dialect === 'postgres' ? (db: Db | Trx) => createInOwnTree(db, actor, input, deadline) : undefined;
-  return groupCommit(deps.db, deps.dialect).run(input.tree_id, async (trx) => {
-    const access = await treeAccess(trx, actor, input.tree_id);
-    requireTreeWrite(access);
-    const projectId = input.project_id ?? null;
-    // The project must still be in this tree at commit: a parallel move of it takes the same lock.
-    if (projectId !== null) {
-      await lockTrees(trx, deps.dialect, [access.tree.id]);
-      await checkProject(trx, actor, projectId, access.tree.id);
-    }
-    await chargeTree(trx, access, { tasks: 1 });
-    const now = nowIso();
-    const position = input.position ?? (await nextPosition(trx, access.tree.id, projectId));
-    const row = newTaskRow(access, actor, input, deadline, position, now);
-    const [inserted] = await insertTaskRow(trx, ...taskColumns.map((column) => row[column]));
-    await appendHistory(trx, actor, createdEntry(access.ownerId, row), now);
-    return presentTask(inserted!);
-  }, inOwnTree);
+  const inOwnTree =
+    deps.dialect === 'postgres' ? (db: Db | Trx) => createInOwnTree(db, actor, input, deadline) : undefined;
+  return groupCommit(deps.db, deps.dialect).run(
+    input.tree_id,
+    async (trx) => {
+      const access = await treeAccess(trx, actor, input.tree_id);
+      requireTreeWrite(access);
+      const projectId = input.project_id ?? null;
+      // The project must still be in this tree at commit: a parallel move of it takes the same lock.
+      if (projectId !== null) {
+        await lockTrees(trx, deps.dialect, [access.tree.id]);
+        await checkProject(trx, actor, projectId, access.tree.id);
+      }
+      await chargeTree(trx, access, { tasks: 1 });
+      const now = nowIso();
+      const position = input.position ?? (await nextPosition(trx, access.tree.id, projectId));
+      const row = newTaskRow(access, actor, input, deadline, position, now);
+      const [inserted] = await insertTaskRow(trx, ...taskColumns.map((column) => row[column]));
+      await appendHistory(trx, actor, createdEntry(access.ownerId, row), now);
+      return presentTask(inserted!);
+    },
+    inOwnTree,
+  );
 }
 
 /** The history entry of a created task. */
-function createdEntry(ownerId: string, row: { id: string; tree_id: string; title: string; status: string }): HistoryEntryInput {
-  return { ownerId, treeId: row.tree_id, entity: 'task', entityId: row.id, action: 'created', changes: { title: { from: null, to: row.title }, status: { from: null, to: row.status } } };
+function createdEntry(
+  ownerId: string,
+  row: { id: string; tree_id: string; title: string; status: string },
+): HistoryEntryInput {
+  return {
+    ownerId,
+    treeId: row.tree_id,
+    entity: 'task',
+    entityId: row.id,
+    action: 'created',
+    changes: { title: { from: null, to: row.title }, status: { from: null, to: row.status } },
+  };
 }
 
 /** PostgreSQL: the create as one statement when the tree is the actor's own; undefined when it declines. */
-async function createInOwnTree(db: Db | Trx, actor: Actor, input: TaskInput, deadline: string | null): Promise<Task | undefined> {
+async function createInOwnTree(
+  db: Db | Trx,
+  actor: Actor,
+  input: TaskInput,
+  deadline: string | null,
+): Promise<Task | undefined> {
   // An id holding NUL would be a database error; the general way answers not_found.
   if (!isStorableId(input.tree_id) || (input.project_id != null && !isStorableId(input.project_id))) return undefined;
-  const built = newTaskRow({ ownerId: actor.user.id, tree: { id: input.tree_id } }, actor, input, deadline, POSITION_MIN, nowIso());
+  const built = newTaskRow(
+    { ownerId: actor.user.id, tree: { id: input.tree_id } },
+    actor,
+    input,
+    deadline,
+    POSITION_MIN,
+    nowIso(),
+  );
   // Null: the statement places it after the last sibling, which it reads after the tree's lock.
   const row = { ...built, position: input.position ?? null };
   const entry = createdEntry(actor.user.id, row);
-  const inserted = await insertTaskInOwnTree(db, row, planLimits[actor.plan].tasksPerTree, { first: POSITION_MIN, last: POSITION_MAX }, {
-    id: newId('his'), via: actor.via, changes: JSON.stringify(entry.changes),
-  });
+  const inserted = await insertTaskInOwnTree(
+    db,
+    row,
+    planLimits[actor.plan].tasksPerTree,
+    { first: POSITION_MIN, last: POSITION_MAX },
+    {
+      id: newId('his'),
+      via: actor.via,
+      changes: JSON.stringify(entry.changes),
+    },
+  );
   return inserted === undefined ? undefined : presentTask(inserted);
 }
 
@@ -200,7 +306,12 @@ const BULK_CHUNK = 500;
  * The fast path for many tasks in one tree (seeding, imports): the same rules and limits as
  * createTask, one transaction, multi-row inserts, and one `imported` history entry.
  */
-export async function insertTasksBulk(deps: Deps, actor: Actor, treeId: string, inputs: Omit<TaskInput, 'tree_id'>[]): Promise<number> {
+export async function insertTasksBulk(
+  deps: Deps,
+  actor: Actor,
+  treeId: string,
+  inputs: Omit<TaskInput, 'tree_id'>[],
+): Promise<number> {
   requireWrite(actor);
   const deadlines = inputs.map((input) => checkTaskFields(input) ?? null);
   const inserted = await inTransaction(deps.db, async (trx) => {
@@ -219,12 +330,29 @@ export async function insertTasksBulk(deps: Deps, actor: Actor, treeId: string, 
       let position = positions.get(projectId);
       if (position === undefined) position = await nextPosition(trx, treeId, projectId);
       positions.set(projectId, positionAfter(position));
-      rows.push(newTaskRow(access, actor, { ...input, tree_id: treeId }, deadlines[i]!, input.position ?? position, now));
+      rows.push(
+        newTaskRow(access, actor, { ...input, tree_id: treeId }, deadlines[i]!, input.position ?? position, now),
+      );
     }
     for (let start = 0; start < rows.length; start += BULK_CHUNK) {
-      await trx.insertInto('tasks').values(rows.slice(start, start + BULK_CHUNK)).execute();
+      await trx
+        .insertInto('tasks')
+        .values(rows.slice(start, start + BULK_CHUNK))
+        .execute();
     }
-    await appendHistory(trx, actor, { ownerId: access.ownerId, treeId, entity: 'task', entityId: treeId, action: 'imported', changes: { tasks: { from: 0, to: rows.length } } }, now);
+    await appendHistory(
+      trx,
+      actor,
+      {
+        ownerId: access.ownerId,
+        treeId,
+        entity: 'task',
+        entityId: treeId,
+        action: 'imported',
+        changes: { tasks: { from: 0, to: rows.length } },
+      },
+      now,
+    );
     return rows.length;
   });
   // Search plans from fresh statistics once an import has changed the table's size a lot.
@@ -252,7 +380,8 @@ export async function updateTask(deps: Deps, actor: Actor, id: string, patch: Ta
     const target = destination ?? access;
     const movingTree = target.tree.id !== task.tree_id;
     const projectId = patch.project_id !== undefined ? patch.project_id : movingTree ? null : task.project_id;
-    if (projectId !== null && (movingTree || projectId !== task.project_id)) await checkProject(trx, actor, projectId, target.tree.id);
+    if (projectId !== null && (movingTree || projectId !== task.project_id))
+      await checkProject(trx, actor, projectId, target.tree.id);
     const now = nowIso();
     const status = patch.status ?? task.status;
     const next = {
@@ -272,7 +401,13 @@ export async function updateTask(deps: Deps, actor: Actor, id: string, patch: Ta
     const completedAt = status === 'done' ? (task.status === 'done' ? task.completed_at : now) : null;
     const updated = await trx
       .updateTable('tasks')
-      .set({ ...changedFields(next, changes), ...(movingTree ? { owner_id: target.ownerId } : {}), completed_at: completedAt, updated_at: now, version: nextVersion })
+      .set({
+        ...changedFields(next, changes),
+        ...(movingTree ? { owner_id: target.ownerId } : {}),
+        completed_at: completedAt,
+        updated_at: now,
+        version: nextVersion,
+      })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -298,9 +433,15 @@ export async function deleteTask(deps: Deps, actor: Actor, id: string): Promise<
     const cleanup = await collectDoomed(trx, deps, { taskIds: [id] });
     await trx.deleteFrom('tasks').where('id', '=', id).execute();
     await chargeTree(trx, access, { tasks: -1 });
-    await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: task.tree_id, entity: 'task', entityId: id, action: 'deleted', changes: { title: { from: task.title, to: null } } });
+    await appendHistory(trx, actor, {
+      ownerId: access.ownerId,
+      treeId: task.tree_id,
+      entity: 'task',
+      entityId: id,
+      action: 'deleted',
+      changes: { title: { from: task.title, to: null } },
+    });
     return cleanup;
   });
   await afterCommit();
 }
-

@@ -3,7 +3,15 @@ import type { Deps } from '../deps.js';
 import { collectDoomed } from '../cleanup.js';
 import { requireRead, requireWrite } from '../actor.js';
 import { requireTreeOwner, roleIn, treeAccess, visibleTrees, type TreeRow } from '../access.js';
-import { presentProject, presentTask, presentTree, treeStyles, type Project, type Task, type Tree } from '../records.js';
+import {
+  presentProject,
+  presentTask,
+  presentTree,
+  treeStyles,
+  type Project,
+  type Task,
+  type Tree,
+} from '../records.js';
 import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { listPage } from '../list-page.js';
 import { appendHistory, diff } from './history.js';
@@ -14,7 +22,6 @@ import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
 import { notFound } from '../errors.js';
 import type { UserRow } from '../../store/rows.js';
-
 
 export interface TreeInput {
   name: string;
@@ -38,11 +45,20 @@ function checkTreeFields(input: TreePatch): void {
 }
 
 /** The actor's trees (and, with sharing, trees shared with them), in creation order. */
-export async function listTrees(deps: Deps, actor: Actor, input: PageInput & { updated_since?: string }): Promise<Page<Tree>> {
+export async function listTrees(
+  deps: Deps,
+  actor: Actor,
+  input: PageInput & { updated_since?: string },
+): Promise<Page<Tree>> {
   requireRead(actor);
   const since = parseUpdatedSince(input.updated_since);
   const visible = await visibleTrees(deps.db, actor);
-  const { rows, next_cursor } = await listPage(deps, actor, { table: 'trees', endpoint: 'trees', visible: { trees: visible, treeColumn: 'id' }, since }, input);
+  const { rows, next_cursor } = await listPage(
+    deps,
+    actor,
+    { table: 'trees', endpoint: 'trees', visible: { trees: visible, treeColumn: 'id' }, since },
+    input,
+  );
   return { items: rows.map((row) => presentTree(row, { role: roleIn(visible, row) })), next_cursor };
 }
 
@@ -62,7 +78,19 @@ export async function createTree(deps: Deps, actor: Actor, input: TreeInput): Pr
   const created = await inTransaction(deps.db, async (trx) => {
     await checkTreeLimit(trx, deps.dialect, actor);
     const inserted = await trx.insertInto('trees').values(row).returningAll().executeTakeFirstOrThrow();
-    await appendHistory(trx, actor, { ownerId: row.owner_id, treeId: row.id, entity: 'tree', entityId: row.id, action: 'created', changes: { name: { from: null, to: row.name }, style: { from: null, to: row.style } } }, now);
+    await appendHistory(
+      trx,
+      actor,
+      {
+        ownerId: row.owner_id,
+        treeId: row.id,
+        entity: 'tree',
+        entityId: row.id,
+        action: 'created',
+        changes: { name: { from: null, to: row.name }, style: { from: null, to: row.style } },
+      },
+      now,
+    );
     return inserted;
   });
   return presentTree(created, { role: 'owner' });
@@ -74,10 +102,27 @@ export async function getTreeSnapshot(deps: Deps, actor: Actor, id: string): Pro
   return inTransaction(deps.db, async (trx) => {
     const access = await treeAccess(trx, actor, id);
     const [projects, tasks] = await Promise.all([
-      trx.selectFrom('projects').selectAll().where('tree_id', '=', id).where('owner_id', '=', access.ownerId).orderBy('seq').execute(),
-      trx.selectFrom('tasks').selectAll().where('tree_id', '=', id).where('owner_id', '=', access.ownerId).where('status', '!=', 'archived').orderBy('seq').execute(),
+      trx
+        .selectFrom('projects')
+        .selectAll()
+        .where('tree_id', '=', id)
+        .where('owner_id', '=', access.ownerId)
+        .orderBy('seq')
+        .execute(),
+      trx
+        .selectFrom('tasks')
+        .selectAll()
+        .where('tree_id', '=', id)
+        .where('owner_id', '=', access.ownerId)
+        .where('status', '!=', 'archived')
+        .orderBy('seq')
+        .execute(),
     ]);
-    return { tree: presentTree(access.tree, access), projects: projects.map(presentProject), tasks: tasks.map(presentTask) };
+    return {
+      tree: presentTree(access.tree, access),
+      projects: projects.map(presentProject),
+      tasks: tasks.map(presentTask),
+    };
   });
 }
 
@@ -93,11 +138,20 @@ export async function updateTree(deps: Deps, actor: Actor, id: string, patch: Tr
     const now = nowIso();
     const updated: TreeRow = await trx
       .updateTable('trees')
-      .set({ ...(patch.name !== undefined ? { name: patch.name } : {}), ...(patch.style !== undefined ? { style: patch.style } : {}), updated_at: now })
+      .set({
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(patch.style !== undefined ? { style: patch.style } : {}),
+        updated_at: now,
+      })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await appendHistory(trx, actor, { ownerId: access.ownerId, treeId: id, entity: 'tree', entityId: id, action: 'updated', changes }, now);
+    await appendHistory(
+      trx,
+      actor,
+      { ownerId: access.ownerId, treeId: id, entity: 'tree', entityId: id, action: 'updated', changes },
+      now,
+    );
     return presentTree(updated, access);
   });
 }

@@ -14,7 +14,10 @@ export const BATCH_REFUSED = `Invalid Request: protocol revision ${FIRST_WITHOUT
 const MAX_BATCH = 100;
 
 /** An empty array is no batch (JSON-RPC 2.0); the SDK's transport would answer it 202 as if it held only notifications. */
-const EMPTY_BATCH: McpAnswer = { status: 400, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: an empty batch' } } };
+const EMPTY_BATCH: McpAnswer = {
+  status: 400,
+  body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: an empty batch' } },
+};
 
 /** Whether a session of this revision may send JSON-RPC batches (CONTRACT §19). */
 export function allowsBatches(revision: string): boolean {
@@ -25,7 +28,8 @@ export function allowsBatches(revision: string): boolean {
 export function initializeRevision(messages: unknown[]): string | undefined {
   for (const message of messages) {
     const outline = outlineOf(message);
-    if (outline.method === 'initialize') return typeof outline.params.protocolVersion === 'string' ? outline.params.protocolVersion : '';
+    if (outline.method === 'initialize')
+      return typeof outline.params.protocolVersion === 'string' ? outline.params.protocolVersion : '';
   }
   return undefined;
 }
@@ -43,7 +47,12 @@ export interface BatchOutcome {
 
 /** A message that gets an answer: a method and an id (a notification has no id, a response no method). */
 function isRequest(message: unknown): message is { id: string | number | null } {
-  return typeof message === 'object' && message !== null && typeof (message as { method?: unknown }).method === 'string' && 'id' in message;
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    typeof (message as { method?: unknown }).method === 'string' &&
+    'id' in message
+  );
 }
 
 /** A batch refused as a whole ran nothing: one record, `batch`, with the status of the refusal. */
@@ -66,7 +75,10 @@ function whole(answer: McpAnswer): BatchOutcome {
  * bad Accept) runs nothing and is counted as the one request it was.
  */
 export async function serveBatch(
-  messages: unknown[], admit: (more: number) => Promise<Admission>, serve: (run: unknown[]) => Promise<McpAnswer>, requestId: string,
+  messages: unknown[],
+  admit: (more: number) => Promise<Admission>,
+  serve: (run: unknown[]) => Promise<McpAnswer>,
+  requestId: string,
 ): Promise<BatchOutcome> {
   if (messages.length === 0) return whole(EMPTY_BATCH);
   if (messages.length > MAX_BATCH) return whole(await serve(messages));
@@ -76,10 +88,14 @@ export async function serveBatch(
   if (answer.status >= 400) return whole(answer);
   const refused = messages.slice(run.length);
   const error = refusal === null ? null : rpcErrorOf(refusal, requestId);
-  const refusals = error === null ? [] : refused.filter(isRequest).map((message) => ({ jsonrpc: '2.0', id: message.id, error }));
+  const refusals =
+    error === null ? [] : refused.filter(isRequest).map((message) => ({ jsonrpc: '2.0', id: message.id, error }));
   const answers = [...((answer.body as unknown[] | undefined) ?? []), ...refusals];
   const records = [
-    ...run.map((message) => ({ operation: operationOf(outlineOf(message)), status: isRequest(message) ? answer.status : 202 })),
+    ...run.map((message) => ({
+      operation: operationOf(outlineOf(message)),
+      status: isRequest(message) ? answer.status : 202,
+    })),
     ...refused.map((message) => ({ operation: operationOf(outlineOf(message)), status: 429 })),
   ];
   return { answer: answers.length === 0 ? { status: 202 } : { status: 200, body: answers }, records };

@@ -1,5 +1,10 @@
 import {
-  CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, isJsonContentType, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY, SUPPORTED_PROTOCOL_VERSIONS,
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  isJsonContentType,
+  PROTOCOL_VERSION_META_KEY,
+  SERVER_INFO_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type InboundClassificationOutcome,
 } from '@modelcontextprotocol/server';
 import type { Actor } from '../../domain/actor.js';
@@ -57,8 +62,13 @@ function hasOnlyKeys(value: Record<string, unknown>, allowed: readonly string[])
 }
 
 /** The id and params of a plain call of either era: `params` holds only `keys`, a tool name and, if any, an object of arguments. */
-function plainIdAndParams(id: unknown, params: unknown, keys: readonly string[]): params is Record<string, unknown> & { name: string } {
-  if (!(typeof id === 'string' || Number.isSafeInteger(id)) || !isPlainObject(params) || !hasOnlyKeys(params, keys)) return false;
+function plainIdAndParams(
+  id: unknown,
+  params: unknown,
+  keys: readonly string[],
+): params is Record<string, unknown> & { name: string } {
+  if (!(typeof id === 'string' || Number.isSafeInteger(id)) || !isPlainObject(params) || !hasOnlyKeys(params, keys))
+    return false;
   return typeof params.name === 'string' && (params.arguments === undefined || isPlainObject(params.arguments));
 }
 
@@ -74,9 +84,11 @@ function plainIdAndParams(id: unknown, params: unknown, keys: readonly string[])
 export function fastLegacyCall(body: unknown, headers: DoorHeaders, actor: Actor): FastCall | undefined {
   if (!isPlainObject(body) || !hasOnlyKeys(body, ['jsonrpc', 'id', 'method', 'params'])) return undefined;
   const { jsonrpc, id, method, params } = body;
-  if (jsonrpc !== '2.0' || method !== 'tools/call' || !plainIdAndParams(id, params, ['name', 'arguments'])) return undefined;
+  if (jsonrpc !== '2.0' || method !== 'tools/call' || !plainIdAndParams(id, params, ['name', 'arguments']))
+    return undefined;
   const { accept, contentType, protocolVersion } = headers;
-  if (accept === undefined || !accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+  if (accept === undefined || !accept.includes('application/json') || !accept.includes('text/event-stream'))
+    return undefined;
   if (!isJsonContentType(contentType ?? null)) return undefined;
   if (protocolVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)) return undefined;
   const tool = visibleTool(actor, params.name);
@@ -94,12 +106,23 @@ export function fastLegacyCall(body: unknown, headers: DoorHeaders, actor: Actor
  * the server's identity in `_meta`. A call whose params hold only the tool's name, its arguments
  * and the envelope passes all of it.
  */
-export function fastModernCall(outcome: InboundClassificationOutcome, headers: DoorHeaders, actor: Actor): FastCall | undefined {
-  if (outcome.kind !== 'modern' || outcome.messageKind !== 'request' || outcome.message.method !== 'tools/call') return undefined;
-  if (outcome.classification.revision !== MODERN_REVISION || !isJsonContentType(headers.contentType ?? null)) return undefined;
+export function fastModernCall(
+  outcome: InboundClassificationOutcome,
+  headers: DoorHeaders,
+  actor: Actor,
+): FastCall | undefined {
+  if (outcome.kind !== 'modern' || outcome.messageKind !== 'request' || outcome.message.method !== 'tools/call')
+    return undefined;
+  if (outcome.classification.revision !== MODERN_REVISION || !isJsonContentType(headers.contentType ?? null))
+    return undefined;
   if (headers.protocolVersion !== MODERN_REVISION || headers.method !== 'tools/call') return undefined;
   const { id, params } = outcome.message;
-  if (!plainIdAndParams(id, params, ['name', 'arguments', '_meta']) || params.name.startsWith('=?') || headers.name !== params.name) return undefined;
+  if (
+    !plainIdAndParams(id, params, ['name', 'arguments', '_meta']) ||
+    params.name.startsWith('=?') ||
+    headers.name !== params.name
+  )
+    return undefined;
   if (!isPlainObject(params._meta) || !hasOnlyKeys(params._meta, ENVELOPE_KEYS)) return undefined;
   const tool = visibleTool(actor, params.name);
   return tool === undefined ? undefined : { id, tool, args: params.arguments, modern: true };
@@ -108,6 +131,8 @@ export function fastModernCall(outcome: InboundClassificationOutcome, headers: D
 /** The answer the SDK's server gives the call: the tool's result, encoded for its era, under the caller's id. */
 export async function answerFast(deps: Deps, actor: Actor, call: FastCall, report: ReportInternal): Promise<McpAnswer> {
   const result = await callTool(deps, call.tool, actor, call.args, report);
-  const encoded = call.modern ? { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } } : result;
+  const encoded = call.modern
+    ? { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } }
+    : result;
   return { status: 200, body: { jsonrpc: '2.0', id: call.id, result: encoded } };
 }

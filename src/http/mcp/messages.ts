@@ -16,10 +16,12 @@ export interface BodyOutline {
 export function outlineOf(body: unknown): BodyOutline {
   const batch = Array.isArray(body);
   const first: unknown = batch ? body[0] : body;
-  const message = typeof first === 'object' && first !== null ? (first as { method?: unknown; params?: unknown; id?: unknown }) : {};
+  const message =
+    typeof first === 'object' && first !== null ? (first as { method?: unknown; params?: unknown; id?: unknown }) : {};
   const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
   const method = typeof message.method === 'string' ? message.method : undefined;
-  const params = typeof message.params === 'object' && message.params !== null ? (message.params as Record<string, unknown>) : {};
+  const params =
+    typeof message.params === 'object' && message.params !== null ? (message.params as Record<string, unknown>) : {};
   const tool = method === 'tools/call' && typeof params.name === 'string' ? params.name : undefined;
   return { batch, method, tool, params, id };
 }
@@ -52,7 +54,8 @@ export function clientInfoProblem(outline: BodyOutline): string | null {
   if (typeof info !== 'object' || info === null) return null;
   for (const key of ['name', 'version'] as const) {
     const value = (info as Record<string, unknown>)[key];
-    if (typeof value === 'string' && value.includes('\u0000')) return `Invalid params: clientInfo.${key} must not contain a NUL character.`;
+    if (typeof value === 'string' && value.includes('\u0000'))
+      return `Invalid params: clientInfo.${key} must not contain a NUL character.`;
   }
   return null;
 }
@@ -65,8 +68,15 @@ export function isInitialize(outline: BodyOutline): boolean {
  * How the SDK routes a POST: `legacy` for 2025-era traffic (sessions, served here), `modern` for
  * the 2026-07-28 revision, or a refusal of its ladder (answered by the SDK's handler).
  */
-export function classify(body: unknown, headers: { protocolVersion?: string; method?: string; name?: string }): InboundClassificationOutcome {
+export function classify(
+  body: unknown,
+  headers: { protocolVersion?: string; method?: string; name?: string },
+): InboundClassificationOutcome {
   return classifyInboundRequest({
-    httpMethod: 'POST', body, protocolVersionHeader: headers.protocolVersion, mcpMethodHeader: headers.method, mcpNameHeader: headers.name,
+    httpMethod: 'POST',
+    body,
+    protocolVersionHeader: headers.protocolVersion,
+    mcpMethodHeader: headers.method,
+    mcpNameHeader: headers.name,
   });
 }

@@ -1,5 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createMcpHandler, localhostAllowedOrigins, validateOriginHeader, type AuthInfo, type McpRequestContext } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  localhostAllowedOrigins,
+  validateOriginHeader,
+  type AuthInfo,
+  type McpRequestContext,
+} from '@modelcontextprotocol/server';
 import type { Deps } from '../../domain/deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { endMcpSession, findMcpSession, openMcpSession } from '../../domain/agents/mcp-sessions.js';
@@ -17,7 +23,13 @@ import { serveLegacy } from './sdk-transport.js';
 const SESSION_HEADER = 'mcp-session-id';
 
 /** The CONTRACT §1 code of a JSON-RPC failure that only has an HTTP status. */
-const CODE_OF_STATUS: Record<number, string> = { 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 406: 'unsupported_media_type', 415: 'unsupported_media_type' };
+const CODE_OF_STATUS: Record<number, string> = {
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'unsupported_media_type',
+  415: 'unsupported_media_type',
+};
 
 /**
  * Every JSON-RPC error answered with an HTTP failure carries §1's code and the request id in
@@ -26,14 +38,36 @@ const CODE_OF_STATUS: Record<number, string> = { 403: 'forbidden', 404: 'not_fou
 function withRequestId(reply: FastifyReply, status: number, body: unknown): unknown {
   const error = (body as { error?: { data?: unknown } } | null)?.error;
   if (status < 400 || error === undefined || error === null || typeof error !== 'object') return body;
-  const data = typeof error.data === 'object' && error.data !== null ? error.data as Record<string, unknown> : {};
+  const data = typeof error.data === 'object' && error.data !== null ? (error.data as Record<string, unknown>) : {};
   if (data.request_id !== undefined) return body;
-  return { ...(body as object), error: { ...error, data: { code: CODE_OF_STATUS[status] ?? 'validation_failed', ...data, request_id: reply.request.id } } };
+  return {
+    ...(body as object),
+    error: {
+      ...error,
+      data: { code: CODE_OF_STATUS[status] ?? 'validation_failed', ...data, request_id: reply.request.id },
+    },
+  };
 }
 
 /** A JSON-RPC error answer with an HTTP status, for failures before or around the SDK. */
-function rpcError(reply: FastifyReply, status: number, code: number, message: string, data?: unknown, id: string | number | null = null) {
-  return reply.code(status).type('application/json').send(withRequestId(reply, status, { jsonrpc: '2.0', id, error: { code, message, ...(data !== undefined ? { data } : {}) } }));
+function rpcError(
+  reply: FastifyReply,
+  status: number,
+  code: number,
+  message: string,
+  data?: unknown,
+  id: string | number | null = null,
+) {
+  return reply
+    .code(status)
+    .type('application/json')
+    .send(
+      withRequestId(reply, status, {
+        jsonrpc: '2.0',
+        id,
+        error: { code, message, ...(data !== undefined ? { data } : {}) },
+      }),
+    );
 }
 
 /** The Fastify request as the web-standard Request the SDK's handler and transport serve; the body goes as `parsedBody`. */
@@ -50,7 +84,8 @@ async function send(reply: FastifyReply, response: Response) {
   reply.code(response.status);
   for (const [name, value] of response.headers) if (name !== 'content-length') reply.header(name, value);
   const text = await response.text();
-  if (response.status >= 400 && text.startsWith('{')) return reply.send(withRequestId(reply, response.status, JSON.parse(text)));
+  if (response.status >= 400 && text.startsWith('{'))
+    return reply.send(withRequestId(reply, response.status, JSON.parse(text)));
   return reply.send(text === '' ? undefined : text);
 }
 
@@ -78,7 +113,10 @@ function authInfoOf(actor: Actor, report: ReportInternal): AuthInfo {
 function reporter(request: FastifyRequest): ReportInternal {
   return (err) => {
     const error = err instanceof Error ? err : new Error(String(err));
-    request.log.error({ err: { type: error.name, message: error.message, stack: error.stack } }, 'unhandled MCP tool error');
+    request.log.error(
+      { err: { type: error.name, message: error.message, stack: error.stack } },
+      'unhandled MCP tool error',
+    );
   };
 }
 
@@ -95,15 +133,20 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
   const allowedOrigins = [new URL(deps.config.publicUrl).hostname, ...localhostAllowedOrigins()];
   const modern = withoutJsonModeNotice(() =>
     createMcpHandler((ctx: McpRequestContext) => buildMcpServer(deps, ctx.authInfo?.extra?.actor as Actor), {
-      legacy: 'reject', responseMode: 'json',
-    }));
+      legacy: 'reject',
+      responseMode: 'json',
+    }),
+  );
   app.addHook('onClose', async () => modern.close());
   const fastPath = deps.config.mcpFastPath;
 
   app.setErrorHandler(function mcpError(error: Error, request, reply) {
     const failure = describeFailure(error, reply);
     if (failure === null) {
-      request.log.error({ err: { type: error.name, message: error.message, stack: error.stack } }, 'unhandled MCP error');
+      request.log.error(
+        { err: { type: error.name, message: error.message, stack: error.stack } },
+        'unhandled MCP error',
+      );
       return rpcError(reply, 500, -32603, INTERNAL_MESSAGE);
     }
     const { code, message, data } = rpcErrorOf(failure, request.id);
@@ -122,17 +165,26 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
     const body = request.body;
     const outline = outlineOf(body);
     let client = request.credentialClient ?? clientOf(request);
-    const journal = (status: number, operation = operationOf(outline)) => deps.journal.record(actor.user.id, {
-      surface: 'mcp', operation, status, duration_ms: performance.now() - started, token_id: actor.credentialId ?? '', client,
-    });
+    const journal = (status: number, operation = operationOf(outline)) =>
+      deps.journal.record(actor.user.id, {
+        surface: 'mcp',
+        operation,
+        status,
+        duration_ms: performance.now() - started,
+        token_id: actor.credentialId ?? '',
+        client,
+      });
     const answer = (status: number, payload: unknown) => {
       reply.code(status);
       return payload === undefined ? reply.send() : reply.send(withRequestId(reply, status, payload));
     };
 
     const headers: DoorHeaders = {
-      accept: header(request, 'accept'), contentType: header(request, 'content-type'), protocolVersion: header(request, 'mcp-protocol-version'),
-      method: header(request, 'mcp-method'), name: header(request, 'mcp-name'),
+      accept: header(request, 'accept'),
+      contentType: header(request, 'content-type'),
+      protocolVersion: header(request, 'mcp-protocol-version'),
+      method: header(request, 'mcp-method'),
+      name: header(request, 'mcp-name'),
     };
     const outcome = classify(body, headers);
     if (outcome.kind !== 'legacy') {
@@ -142,7 +194,10 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
         journal(served.status);
         return answer(served.status, served.body);
       }
-      const response = await modern.fetch(webRequest(request, deps.config.publicUrl), { parsedBody: body, authInfo: authInfoOf(actor, reporter(request)) });
+      const response = await modern.fetch(webRequest(request, deps.config.publicUrl), {
+        parsedBody: body,
+        authInfo: authInfoOf(actor, reporter(request)),
+      });
       journal(response.status);
       return send(reply, response);
     }
@@ -159,17 +214,34 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
     if (asked !== undefined && !allowsBatches(asked)) return refuseBatch();
     if (!initialize) {
       const id = header(request, SESSION_HEADER);
-      if (id === undefined || id === '') return rpcError(reply, 400, -32600, 'Bad Request: Mcp-Session-Id header is required; start with initialize.');
+      if (id === undefined || id === '')
+        return rpcError(reply, 400, -32600, 'Bad Request: Mcp-Session-Id header is required; start with initialize.');
       const found = await findMcpSession(deps, actor, id);
-      if (!found.ok) return rpcError(reply, 404, -32001, 'Session not found: it ended, expired or belongs to another credential; initialize again.');
+      if (!found.ok)
+        return rpcError(
+          reply,
+          404,
+          -32001,
+          'Session not found: it ended, expired or belongs to another credential; initialize again.',
+        );
       client = request.credentialClient ?? found.session.clientName;
       if (outline.batch && asked === undefined && !allowsBatches(found.session.protocolVersion)) return refuseBatch();
     }
     const serve = (messages: unknown) =>
-      serveLegacy(buildMcpServer(deps, actor, focusOf(outlineOf(messages))), webRequest(request, deps.config.publicUrl), messages, authInfoOf(actor, reporter(request)));
+      serveLegacy(
+        buildMcpServer(deps, actor, focusOf(outlineOf(messages))),
+        webRequest(request, deps.config.publicUrl),
+        messages,
+        authInfoOf(actor, reporter(request)),
+      );
     if (outline.batch) {
       // Each message counted and journaled as if it came alone (batch.ts).
-      const outcome = await serveBatch(body as unknown[], (more) => countMore(deps, request, reply, more), serve, request.id);
+      const outcome = await serveBatch(
+        body as unknown[],
+        (more) => countMore(deps, request, reply, more),
+        serve,
+        request.id,
+      );
       for (const record of outcome.records) journal(record.status, record.operation);
       return answer(outcome.answer.status, outcome.answer.body);
     }
@@ -181,11 +253,14 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       const info = (params.clientInfo ?? {}) as { name?: unknown; version?: unknown };
       const named = typeof info.name === 'string' ? info.name : client;
       client = request.credentialClient ?? named;
-      reply.header('Mcp-Session-Id', await openMcpSession(deps, actor, {
-        protocolVersion: result?.protocolVersion ?? String(params.protocolVersion ?? ''),
-        clientName: named ?? '',
-        clientVersion: typeof info.version === 'string' ? info.version : '',
-      }));
+      reply.header(
+        'Mcp-Session-Id',
+        await openMcpSession(deps, actor, {
+          protocolVersion: result?.protocolVersion ?? String(params.protocolVersion ?? ''),
+          clientName: named ?? '',
+          clientVersion: typeof info.version === 'string' ? info.version : '',
+        }),
+      );
     }
     journal(served.status);
     return answer(served.status, served.body);
@@ -193,13 +268,20 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
 
   app.delete('/mcp', { config, schema: hidden }, async (request, reply) => {
     const id = header(request, SESSION_HEADER);
-    if (id === undefined || id === '') return rpcError(reply, 400, -32600, 'Bad Request: Mcp-Session-Id header is required.');
-    if (!(await endMcpSession(deps, { ...request.actor!, via: 'mcp' }, id))) return rpcError(reply, 404, -32001, 'Session not found.');
+    if (id === undefined || id === '')
+      return rpcError(reply, 400, -32600, 'Bad Request: Mcp-Session-Id header is required.');
+    if (!(await endMcpSession(deps, { ...request.actor!, via: 'mcp' }, id)))
+      return rpcError(reply, 404, -32001, 'Session not found.');
     return reply.code(200).send();
   });
 
   app.get('/mcp', { config, schema: hidden }, async (_request, reply) => {
     reply.header('Allow', 'POST, DELETE');
-    return rpcError(reply, 405, -32000, 'Method not allowed: this endpoint answers POST with JSON and has no SSE stream.');
+    return rpcError(
+      reply,
+      405,
+      -32000,
+      'Method not allowed: this endpoint answers POST with JSON and has no SSE stream.',
+    );
   });
 };

@@ -28,19 +28,33 @@ function isRequest(message: unknown): message is Message & { id: string | number
  * client counts from 1, and JSON-RPC does not forbid it) would lose answers: each request goes in
  * under its place in the batch and its answer comes back under its own id.
  */
-export async function serveLegacy(server: McpServer, request: Request, body: unknown, authInfo: AuthInfo): Promise<McpAnswer> {
+export async function serveLegacy(
+  server: McpServer,
+  request: Request,
+  body: unknown,
+  authInfo: AuthInfo,
+): Promise<McpAnswer> {
   const batch = Array.isArray(body) ? body : undefined;
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
   await server.connect(transport);
   try {
-    const parsedBody = batch === undefined ? body : batch.map((message, place) => (isRequest(message) ? { ...message, id: place } : message));
+    const parsedBody =
+      batch === undefined
+        ? body
+        : batch.map((message, place) => (isRequest(message) ? { ...message, id: place } : message));
     const response = await transport.handleRequest(request, { parsedBody, authInfo });
     const text = await response.text();
     if (text === '') return { status: response.status };
     const answer = JSON.parse(text) as Message | Message[];
-    if (response.status >= 400 && !Array.isArray(answer)) return { status: response.status, body: { jsonrpc: answer.jsonrpc, id: answer.id, error: answer.error } };
+    if (response.status >= 400 && !Array.isArray(answer))
+      return { status: response.status, body: { jsonrpc: answer.jsonrpc, id: answer.id, error: answer.error } };
     if (batch === undefined) return { status: response.status, body: answer };
-    const answers = (Array.isArray(answer) ? answer : [answer]).map((one) => (typeof one.id === 'number' ? { ...one, id: (batch[one.id] as Message).id } : one));
+    const answers = (Array.isArray(answer) ? answer : [answer]).map((one) =>
+      typeof one.id === 'number' ? { ...one, id: (batch[one.id] as Message).id } : one,
+    );
     return { status: response.status, body: answers };
   } finally {
     await server.close();

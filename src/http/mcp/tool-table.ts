@@ -19,7 +19,10 @@ export interface ToolSpec {
 
 /** A domain result as MCP wants it: structured content plus the same JSON as text. */
 function ok(value: object): CallToolResult {
-  return { structuredContent: value as Record<string, unknown>, content: [{ type: 'text', text: JSON.stringify(value) }] };
+  return {
+    structuredContent: value as Record<string, unknown>,
+    content: [{ type: 'text', text: JSON.stringify(value) }],
+  };
 }
 
 /**
@@ -49,8 +52,15 @@ function tool<T>(
     async run(deps, actor, args) {
       // Arguments are checked as a REST body is: exact types, bounds, no unknown properties.
       if (!input.check(args)) {
-        const details = validationDetails(input.check.errors ?? [], 'body').map(({ path, message }) => ({ path, message }));
-        return toolError('validation_failed', `arguments ${details[0]?.path ?? '/'} ${details[0]?.message ?? 'are invalid'}`, details);
+        const details = validationDetails(input.check.errors ?? [], 'body').map(({ path, message }) => ({
+          path,
+          message,
+        }));
+        return toolError(
+          'validation_failed',
+          `arguments ${details[0]?.path ?? '/'} ${details[0]?.message ?? 'are invalid'}`,
+          details,
+        );
       }
       try {
         return ok(await call(deps, actor, args));
@@ -66,47 +76,114 @@ const readOnly: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, 
 
 /** Every tool of CONTRACT §9, in the order tools/list shows them. */
 export const toolTable: ToolSpec[] = [
-  tool('read', {
-    name: 'list_trees', title: 'List trees', description: 'Trees you can see, in creation order, paged with cursors.',
-    outputSchema: outputs.TreePage, annotations: readOnly,
-  }, inputs.ListTrees, (deps, actor, args) => listTrees(deps, actor, args)),
+  tool(
+    'read',
+    {
+      name: 'list_trees',
+      title: 'List trees',
+      description: 'Trees you can see, in creation order, paged with cursors.',
+      outputSchema: outputs.TreePage,
+      annotations: readOnly,
+    },
+    inputs.ListTrees,
+    (deps, actor, args) => listTrees(deps, actor, args),
+  ),
 
-  tool('read', {
-    name: 'list_tasks', title: 'List tasks', description: 'Tasks in creation order, optionally of one tree or project, with one status or assigned to one person.',
-    outputSchema: outputs.TaskPage, annotations: readOnly,
-  }, inputs.ListTasks, (deps, actor, args) => listTasks(deps, actor, args)),
+  tool(
+    'read',
+    {
+      name: 'list_tasks',
+      title: 'List tasks',
+      description:
+        'Tasks in creation order, optionally of one tree or project, with one status or assigned to one person.',
+      outputSchema: outputs.TaskPage,
+      annotations: readOnly,
+    },
+    inputs.ListTasks,
+    (deps, actor, args) => listTasks(deps, actor, args),
+  ),
 
-  tool('read', {
-    name: 'get_task', title: 'Get a task', description: 'One task by id.', outputSchema: outputs.OneTask, annotations: readOnly,
-  }, inputs.TaskId, async (deps, actor, { id }) => ({ task: await getTask(deps, actor, id) })),
+  tool(
+    'read',
+    {
+      name: 'get_task',
+      title: 'Get a task',
+      description: 'One task by id.',
+      outputSchema: outputs.OneTask,
+      annotations: readOnly,
+    },
+    inputs.TaskId,
+    async (deps, actor, { id }) => ({ task: await getTask(deps, actor, id) }),
+  ),
 
-  tool('read', {
-    name: 'search', title: 'Search tasks',
-    description: 'Literal, case-insensitive substring search in title, text and notes. Terms split on white space; "a quoted phrase" is one term; every term must match.',
-    outputSchema: outputs.TaskPage, annotations: readOnly,
-  }, inputs.Search, (deps, actor, args) => searchTasks(deps, actor, args)),
+  tool(
+    'read',
+    {
+      name: 'search',
+      title: 'Search tasks',
+      description:
+        'Literal, case-insensitive substring search in title, text and notes. Terms split on white space; "a quoted phrase" is one term; every term must match.',
+      outputSchema: outputs.TaskPage,
+      annotations: readOnly,
+    },
+    inputs.Search,
+    (deps, actor, args) => searchTasks(deps, actor, args),
+  ),
 
-  tool('write', {
-    name: 'create_task', title: 'Create a task', description: 'Creates a task in a tree (and optionally a project of that tree).',
-    outputSchema: outputs.OneTask, annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  }, inputs.CreateTask, async (deps, actor, args) => ({ task: await createTask(deps, actor, args) })),
+  tool(
+    'write',
+    {
+      name: 'create_task',
+      title: 'Create a task',
+      description: 'Creates a task in a tree (and optionally a project of that tree).',
+      outputSchema: outputs.OneTask,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    inputs.CreateTask,
+    async (deps, actor, args) => ({ task: await createTask(deps, actor, args) }),
+  ),
 
-  tool('write', {
-    name: 'complete_task', title: 'Complete a task', description: 'Marks a task done.', outputSchema: outputs.OneTask,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  }, inputs.TaskId, async (deps, actor, { id }) => ({ task: await completeTask(deps, actor, id) })),
+  tool(
+    'write',
+    {
+      name: 'complete_task',
+      title: 'Complete a task',
+      description: 'Marks a task done.',
+      outputSchema: outputs.OneTask,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    inputs.TaskId,
+    async (deps, actor, { id }) => ({ task: await completeTask(deps, actor, id) }),
+  ),
 
-  tool('attachments', {
-    name: 'get_attachment', title: 'Get an attachment',
-    description: 'An attachment of a task and a signed content link that works without credentials for 5 minutes.',
-    outputSchema: outputs.AttachmentLink, annotations: readOnly,
-  }, inputs.AttachmentId, (deps, actor, { id }) => getAttachment(deps, actor, id)),
+  tool(
+    'attachments',
+    {
+      name: 'get_attachment',
+      title: 'Get an attachment',
+      description: 'An attachment of a task and a signed content link that works without credentials for 5 minutes.',
+      outputSchema: outputs.AttachmentLink,
+      annotations: readOnly,
+    },
+    inputs.AttachmentId,
+    (deps, actor, { id }) => getAttachment(deps, actor, id),
+  ),
 
-  tool('transcribe', {
-    name: 'transcribe_audio', title: 'Transcribe audio',
-    description: 'Queues a speech job for an audio attachment of the task; poll the job through the REST API. Reports speech_unavailable when no provider is configured.',
-    outputSchema: outputs.OneJob, annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  }, inputs.Transcribe, async (deps, actor, { task_id, attachment_id }) => ({ job: await createTranscription(deps, actor, task_id, { attachmentId: attachment_id }) })),
+  tool(
+    'transcribe',
+    {
+      name: 'transcribe_audio',
+      title: 'Transcribe audio',
+      description:
+        'Queues a speech job for an audio attachment of the task; poll the job through the REST API. Reports speech_unavailable when no provider is configured.',
+      outputSchema: outputs.OneJob,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    inputs.Transcribe,
+    async (deps, actor, { task_id, attachment_id }) => ({
+      job: await createTranscription(deps, actor, task_id, { attachmentId: attachment_id }),
+    }),
+  ),
 ];
 
 /** A failure that is not the client's and not a domain rule: reported, and answered without its cause. */

@@ -1,4 +1,11 @@
-import { McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type CallToolResult } from '@modelcontextprotocol/server';
+import {
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  ResourceTemplate,
+  type CallToolResult,
+} from '@modelcontextprotocol/server';
 import { can, type Actor } from '../../domain/actor.js';
 import type { Deps } from '../../domain/deps.js';
 import { DomainError } from '../../domain/errors.js';
@@ -50,7 +57,8 @@ function serveTools(server: McpServer, deps: Deps, visible: Visible): void {
   server.server.setRequestHandler('tools/list', () => ({ tools: visible.map((tool) => tool.definition) }));
   server.server.setRequestHandler('tools/call', async (request, ctx) => {
     const tool = visible.find((t) => t.definition.name === request.params.name);
-    if (tool === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    if (tool === undefined)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
     return callTool(deps, tool, actorOf(ctx), request.params.arguments, reportOf(ctx));
   });
 }
@@ -61,7 +69,13 @@ export function visibleTool(actor: Actor, name: string): ToolSpec | undefined {
 }
 
 /** A call of a tool the actor sees: its result, or a tool error without the cause when it broke on our side. */
-export async function callTool(deps: Deps, tool: ToolSpec, actor: Actor, args: unknown, report: ReportInternal | undefined): Promise<CallToolResult> {
+export async function callTool(
+  deps: Deps,
+  tool: ToolSpec,
+  actor: Actor,
+  args: unknown,
+  report: ReportInternal | undefined,
+): Promise<CallToolResult> {
   try {
     return await tool.run(deps, actor, args ?? {});
   } catch (err) {
@@ -74,21 +88,38 @@ export function buildMcpServer(deps: Deps, actor: Actor, focus: ServerFocus = {}
   const server = new McpServer(SERVER_INFO, { capabilities: CAPABILITIES });
   if (focus.tools !== false) serveTools(server, deps, visibleTools(actor));
   if (can(actor, 'read')) {
-    if (focus.resources !== false) server.registerResource('tree', new ResourceTemplate('service://tree/{id}', {
-      list: async () => {
-        const page = await listTrees(deps, actor, { limit: 200 });
-        return { resources: page.items.map((t) => ({ uri: `service://tree/${t.id}`, name: t.name, mimeType: 'application/json' })) };
-      },
-    }), { title: 'Tree snapshot', description: 'A tree with its projects and its tasks that are not archived.', mimeType: 'application/json' }, async (uri, variables) => {
-      const id = String(variables.id ?? '');
-      try {
-        const snapshot = await getTreeSnapshot(deps, actor, id);
-        return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(snapshot) }] };
-      } catch (err) {
-        if (err instanceof DomainError && (err.code === 'not_found' || err.code === 'validation_failed')) throw new ResourceNotFoundError(uri.href, `not_found: no tree ${id} is accessible`);
-        throw err;
-      }
-    });
+    if (focus.resources !== false)
+      server.registerResource(
+        'tree',
+        new ResourceTemplate('service://tree/{id}', {
+          list: async () => {
+            const page = await listTrees(deps, actor, { limit: 200 });
+            return {
+              resources: page.items.map((t) => ({
+                uri: `service://tree/${t.id}`,
+                name: t.name,
+                mimeType: 'application/json',
+              })),
+            };
+          },
+        }),
+        {
+          title: 'Tree snapshot',
+          description: 'A tree with its projects and its tasks that are not archived.',
+          mimeType: 'application/json',
+        },
+        async (uri, variables) => {
+          const id = String(variables.id ?? '');
+          try {
+            const snapshot = await getTreeSnapshot(deps, actor, id);
+            return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(snapshot) }] };
+          } catch (err) {
+            if (err instanceof DomainError && (err.code === 'not_found' || err.code === 'validation_failed'))
+              throw new ResourceNotFoundError(uri.href, `not_found: no tree ${id} is accessible`);
+            throw err;
+          }
+        },
+      );
   }
 
   return server;

@@ -2,7 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { checkCsrf } from '../../domain/accounts/sessions.js';
 import { effectivePlan } from '../../domain/plans.js';
-import { checkAuthorizationRequest, scopesToGrant, type AuthorizationRequest, type Params } from '../../domain/agents/oauth-authorize.js';
+import {
+  checkAuthorizationRequest,
+  scopesToGrant,
+  type AuthorizationRequest,
+  type Params,
+} from '../../domain/agents/oauth-authorize.js';
 import { approveAuthorization } from '../../domain/agents/oauth-grants.js';
 import { browserSession } from './browser-session.js';
 import { consentPage, errorPage } from './pages.js';
@@ -12,7 +17,16 @@ import { frameFor } from './frame.js';
 import { issuerOf, resourceUrls } from './issuer.js';
 
 const hidden = { hide: true };
-const REQUEST_FIELDS = ['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'state', 'scope', 'resource'];
+const REQUEST_FIELDS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'code_challenge',
+  'code_challenge_method',
+  'state',
+  'scope',
+  'resource',
+];
 
 /** Back to the client with RFC 6749 §4.1.2 parameters and RFC 9207's `iss`. */
 function redirectTo(reply: FastifyReply, status: 302 | 303, uri: string, params: Record<string, string | null>) {
@@ -32,7 +46,12 @@ export function authorizeRoutes(deps: Deps, app: FastifyInstance, stylesheets: r
       return errorPage(reply, 400, frame, pageText[frame.language].untrusted[checked.page]);
     }
     const { uri, error, description, state } = checked.redirect;
-    return redirectTo(reply, status, uri, { error, error_description: description, state, iss: issuerOf(deps, request) });
+    return redirectTo(reply, status, uri, {
+      error,
+      error_description: description,
+      state,
+      iss: issuerOf(deps, request),
+    });
   }
 
   app.get('/oauth/authorize', { schema: hidden }, async (request, reply) => {
@@ -49,8 +68,13 @@ export function authorizeRoutes(deps: Deps, app: FastifyInstance, stylesheets: r
       fields[name] = typeof value === 'string' ? value : null;
     }
     return consentPage(reply, frameFor(request, stylesheets, session.user.language), {
-      clientName: checked.client.client_name, userEmail: session.user.email, granted, dropped, resource: checked.resource,
-      redirectUri: checked.redirectUri, fields,
+      clientName: checked.client.client_name,
+      userEmail: session.user.email,
+      granted,
+      dropped,
+      resource: checked.resource,
+      redirectUri: checked.redirectUri,
+      fields,
     });
   });
 
@@ -67,7 +91,12 @@ export function authorizeRoutes(deps: Deps, app: FastifyInstance, stylesheets: r
     }
     const iss = issuerOf(deps, request);
     if (body.decision !== 'approve') {
-      return redirectTo(reply, 303, checked.redirectUri, { error: 'access_denied', error_description: 'The user denied the request.', state: checked.state, iss });
+      return redirectTo(reply, 303, checked.redirectUri, {
+        error: 'access_denied',
+        error_description: 'The user denied the request.',
+        state: checked.state,
+        iss,
+      });
     }
     const plan = effectivePlan(session.user.plan, session.user.plan_expires_at);
     const { code } = await approveAuthorization(deps, session.user, plan, checked);

@@ -7,11 +7,19 @@ import { issuerOf, resourceKindOf, resourceMetadataUrl } from './issuer.js';
  * client that meets a 401 can discover where to get a token (CONTRACT §13).
  */
 export function makeChallengeHook(deps: Deps) {
-  return function challenge(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void): void {
+  return function challenge(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    done: (err: null, payload: unknown) => void,
+  ): void {
     if (reply.statusCode === 401) {
       const kind = resourceKindOf(request.url);
       if (kind !== null) {
-        reply.header('WWW-Authenticate', `Bearer realm="tasktree", resource_metadata="${resourceMetadataUrl(issuerOf(deps, request), kind)}"`);
+        reply.header(
+          'WWW-Authenticate',
+          `Bearer realm="tasktree", resource_metadata="${resourceMetadataUrl(issuerOf(deps, request), kind)}"`,
+        );
       }
     }
     done(null, payload);

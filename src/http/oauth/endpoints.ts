@@ -18,15 +18,24 @@ export function endpointRoutes(deps: Deps, app: FastifyInstance): void {
   // A longer document is refused as it arrives, before it is read (oauthError answers it 400).
   app.post('/oauth/register', { schema: hidden, bodyLimit: REGISTRATION_MAX_BYTES }, async (request, reply) => {
     const counted = await deps.limiter.consume(`oauth-register:${request.ip}`, REGISTRATIONS_PER_MINUTE, MINUTE_MS);
-    reply.header('RateLimit-Limit', counted.limit).header('RateLimit-Remaining', counted.remaining).header('RateLimit-Reset', counted.resetSeconds);
+    reply
+      .header('RateLimit-Limit', counted.limit)
+      .header('RateLimit-Remaining', counted.remaining)
+      .header('RateLimit-Reset', counted.resetSeconds);
     if (!counted.allowed) {
       reply.header('Retry-After', counted.resetSeconds);
-      throw new OAuthError('rate_limited', `At most ${REGISTRATIONS_PER_MINUTE} registrations a minute per address; retry after ${counted.resetSeconds} s.`, 429);
+      throw new OAuthError(
+        'rate_limited',
+        `At most ${REGISTRATIONS_PER_MINUTE} registrations a minute per address; retry after ${counted.resetSeconds} s.`,
+        429,
+      );
     }
     if (!String(request.headers['content-type'] ?? '').startsWith('application/json')) {
       throw new OAuthError('invalid_client_metadata', 'Send the registration document as application/json.');
     }
-    return noStore(reply).code(201).send(await registerClient(deps, request.body));
+    return noStore(reply)
+      .code(201)
+      .send(await registerClient(deps, request.body));
   });
 
   app.post('/oauth/token', { schema: hidden }, async (request, reply) => {

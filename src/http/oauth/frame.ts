@@ -7,7 +7,12 @@ import { requestLanguage, withLanguage } from './language.js';
  * language switch: the same URL with `lang` set for a GET, `page` (a GET URL) for the answer to a
  * post, none without one.
  */
-export function frameFor(request: FastifyRequest, stylesheets: readonly string[], userLanguage: string | null, page?: string): PageFrame {
+export function frameFor(
+  request: FastifyRequest,
+  stylesheets: readonly string[],
+  userLanguage: string | null,
+  page?: string,
+): PageFrame {
   const url = page ?? (request.method === 'GET' ? request.url : null);
   return {
     language: requestLanguage(request, userLanguage),

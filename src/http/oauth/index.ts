@@ -38,16 +38,34 @@ export const oauthRoutes = (deps: Deps) => async (app: FastifyInstance) => {
     if (failure !== null && failure.status < 500) {
       if (request.url.startsWith('/oauth/register')) {
         // RFC 7591 §3.2.2 refuses a document with 400 invalid_client_metadata, an oversized one too (CONTRACT §19).
-        const description = failure.status === 413 ? `The registration document may have at most ${REGISTRATION_MAX_BYTES} bytes.` : failure.message;
-        return reply.code(failure.status === 415 ? 415 : 400).send({ error: 'invalid_client_metadata', error_description: description });
+        const description =
+          failure.status === 413
+            ? `The registration document may have at most ${REGISTRATION_MAX_BYTES} bytes.`
+            : failure.message;
+        return reply
+          .code(failure.status === 415 ? 415 : 400)
+          .send({ error: 'invalid_client_metadata', error_description: description });
       }
-      return reply.code(failure.status === 413 || failure.status === 415 ? failure.status : 400).send({ error: 'invalid_request', error_description: failure.message });
+      return reply
+        .code(failure.status === 413 || failure.status === 415 ? failure.status : 400)
+        .send({ error: 'invalid_request', error_description: failure.message });
     }
-    request.log.error({ err: { type: error.name, message: error.message, stack: error.stack } }, 'unhandled OAuth error');
+    request.log.error(
+      { err: { type: error.name, message: error.message, stack: error.stack } },
+      'unhandled OAuth error',
+    );
     return reply.code(500).send({ error: 'server_error', error_description: 'Something went wrong on our side.' });
   });
   const preflight = { schema: { hide: true } };
-  for (const path of ['/oauth/register', '/oauth/token', '/oauth/revoke', '/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource/api/v1']) {
+  for (const path of [
+    '/oauth/register',
+    '/oauth/token',
+    '/oauth/revoke',
+    '/.well-known/oauth-authorization-server',
+    '/.well-known/oauth-protected-resource',
+    '/.well-known/oauth-protected-resource/mcp',
+    '/.well-known/oauth-protected-resource/api/v1',
+  ]) {
     app.options(path, preflight, async (_request, reply) => reply.code(204).send());
   }
   metadataRoutes(deps, app);

@@ -13,10 +13,17 @@ function isPageLanguage(value: unknown): value is PageLanguage {
  * it through a post) wins; then the signed-in user's language; then the browser's
  * Accept-Language; then English.
  */
-export function pageLanguage(chosen: unknown, userLanguage: string | null, acceptLanguage: string | undefined): PageLanguage {
+export function pageLanguage(
+  chosen: unknown,
+  userLanguage: string | null,
+  acceptLanguage: string | undefined,
+): PageLanguage {
   if (isPageLanguage(chosen)) return chosen;
   if (isPageLanguage(userLanguage)) return userLanguage;
-  const first = (acceptLanguage ?? '').split(',').map((part) => part.split(';')[0]!.trim().toLowerCase()).find((tag) => tag.startsWith('ru') || tag.startsWith('en'));
+  const first = (acceptLanguage ?? '')
+    .split(',')
+    .map((part) => part.split(';')[0]!.trim().toLowerCase())
+    .find((tag) => tag.startsWith('ru') || tag.startsWith('en'));
   return first?.startsWith('ru') === true ? 'ru' : 'en';
 }
 

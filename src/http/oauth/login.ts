@@ -40,7 +40,13 @@ export function loginRoutes(deps: Deps, app: FastifyInstance, stylesheets: reado
     const session = await browserSession(deps, request, reply);
     if (session.user !== null && returnTo !== '/') return reply.redirect(returnTo, 302);
     const frame = frameFor(request, stylesheets, session.user?.language ?? null);
-    return loginPage(reply, 200, frame, { csrf: session.csrf, returnTo, email: '', error: null, chosen: chosenLanguage(request) });
+    return loginPage(reply, 200, frame, {
+      csrf: session.csrf,
+      returnTo,
+      email: '',
+      error: null,
+      chosen: chosenLanguage(request),
+    });
   });
 
   app.post('/login', { schema: hidden }, async (request, reply) => {
@@ -55,7 +61,11 @@ export function loginRoutes(deps: Deps, app: FastifyInstance, stylesheets: reado
     }
     const email = typeof body.email === 'string' ? body.email : '';
     try {
-      const user = await verifyLogin(deps, { email, password: typeof body.password === 'string' ? body.password : '' }, request.ip);
+      const user = await verifyLogin(
+        deps,
+        { email, password: typeof body.password === 'string' ? body.password : '' },
+        request.ip,
+      );
       // A new session id on sign-in, as /auth/login does (no fixation).
       await endSession(deps, session.id);
       setSessionCookie(reply, await startSession(deps, user.id), deps.config.publicUrl.startsWith('https://'));
@@ -65,7 +75,13 @@ export function loginRoutes(deps: Deps, app: FastifyInstance, stylesheets: reado
       if (!(err instanceof DomainError)) throw err;
       const t = pageText[frame.language];
       const message = err.code === 'rate_limited' ? t.tooMany : t.signInFailed;
-      return loginPage(reply, err.code === 'rate_limited' ? 429 : 401, frame, { csrf: session.csrf, returnTo, email, error: message, chosen });
+      return loginPage(reply, err.code === 'rate_limited' ? 429 : 401, frame, {
+        csrf: session.csrf,
+        returnTo,
+        email,
+        error: message,
+        chosen,
+      });
     }
   });
 }

@@ -5,7 +5,10 @@ import { pageLanguages } from './language.js';
 
 /** Every string that reaches a page passes through here: client names and URIs are attacker-chosen. */
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 /**
@@ -13,7 +16,8 @@ export function escapeHtml(value: string): string {
  * `form-action`: Chromium applies it to the redirect after the consent post, which goes to the
  * client's own redirect URI.
  */
-const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
+const CSP =
+  "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
 
 /** What every page needs besides its body: its language, the app's stylesheets and the language switch. */
 export interface PageFrame {
@@ -29,9 +33,13 @@ const LOGO = `<svg class="logo" viewBox="0 0 32 32" width="28" height="28" aria-
 function languageSwitch(frame: PageFrame): string {
   if (frame.switchTo === null) return '';
   const switchTo = frame.switchTo;
-  const links = pageLanguages.map((language) => language === frame.language
-    ? `<a class="navlink current" aria-current="true" href="${escapeHtml(switchTo(language))}" lang="${language}" hreflang="${language}">${languageNames[language]}</a>`
-    : `<a class="navlink" href="${escapeHtml(switchTo(language))}" lang="${language}" hreflang="${language}">${languageNames[language]}</a>`).join('');
+  const links = pageLanguages
+    .map((language) =>
+      language === frame.language
+        ? `<a class="navlink current" aria-current="true" href="${escapeHtml(switchTo(language))}" lang="${language}" hreflang="${language}">${languageNames[language]}</a>`
+        : `<a class="navlink" href="${escapeHtml(switchTo(language))}" lang="${language}" hreflang="${language}">${languageNames[language]}</a>`,
+    )
+    .join('');
   return `<nav class="lang-switch" aria-label="${escapeHtml(pageText[frame.language].languageLabel)}">${links}</nav>`;
 }
 
@@ -66,9 +74,15 @@ function hidden(fields: Record<string, string | null>): string {
 
 export function errorPage(reply: FastifyReply, status: number, frame: PageFrame, message: string) {
   const t = pageText[frame.language];
-  return sendPage(reply, status, frame, t.errorTitle, `<h1>${escapeHtml(t.errorTitle)}</h1>
+  return sendPage(
+    reply,
+    status,
+    frame,
+    t.errorTitle,
+    `<h1>${escapeHtml(t.errorTitle)}</h1>
 <div class="note error" role="alert"><span>${escapeHtml(message)}</span></div>
-<p class="foot">${escapeHtml(t.errorLead)}</p><p class="foot"><a href="/">${escapeHtml(t.home)}</a></p>`);
+<p class="foot">${escapeHtml(t.errorLead)}</p><p class="foot"><a href="/">${escapeHtml(t.home)}</a></p>`,
+  );
 }
 
 export interface LoginView {
@@ -83,7 +97,12 @@ export interface LoginView {
 export function loginPage(reply: FastifyReply, status: number, frame: PageFrame, view: LoginView) {
   const t = pageText[frame.language];
   const inFlow = view.returnTo !== '/';
-  return sendPage(reply, status, frame, t.signInTitle, `<h1>${escapeHtml(t.signInTitle)}</h1>
+  return sendPage(
+    reply,
+    status,
+    frame,
+    t.signInTitle,
+    `<h1>${escapeHtml(t.signInTitle)}</h1>
 ${inFlow ? `<p class="muted">${escapeHtml(t.signInLead)}</p>` : ''}
 <form method="post" action="/login" class="stack">${hidden({ csrf: view.csrf, return_to: view.returnTo, lang: view.chosen })}
 <div class="field"><label for="email">${escapeHtml(t.email)}</label><input id="email" name="email" type="email" required autocomplete="username" value="${escapeHtml(view.email)}"></div>
@@ -91,7 +110,8 @@ ${inFlow ? `<p class="muted">${escapeHtml(t.signInLead)}</p>` : ''}
 ${view.error === null ? '' : `<div class="note error" role="alert"><span>${escapeHtml(view.error)}</span></div>`}
 <button type="submit" class="btn primary">${escapeHtml(t.signIn)}</button></form>
 <p class="foot"><a href="/forgot">${escapeHtml(t.forgot)}</a></p>
-<p class="foot">${escapeHtml(t.noAccount)} <a href="/register">${escapeHtml(t.createAccount)}</a></p>`);
+<p class="foot">${escapeHtml(t.noAccount)} <a href="/register">${escapeHtml(t.createAccount)}</a></p>`,
+  );
 }
 
 export interface ConsentView {
@@ -108,8 +128,16 @@ export interface ConsentView {
 export function consentPage(reply: FastifyReply, frame: PageFrame, view: ConsentView) {
   const t = pageText[frame.language];
   const scopes = view.granted.map((s) => `<li>${escapeHtml(t.scope[s])} (<code>${s}</code>)</li>`).join('');
-  const dropped = view.dropped.length === 0 ? '' : `<div class="note warn"><span>${escapeHtml(t.dropped)}<code>${view.dropped.join(', ')}</code></span></div>`;
-  return sendPage(reply, 200, frame, t.consentTitle, `<h1>${escapeHtml(t.consentTitle)}</h1>
+  const dropped =
+    view.dropped.length === 0
+      ? ''
+      : `<div class="note warn"><span>${escapeHtml(t.dropped)}<code>${view.dropped.join(', ')}</code></span></div>`;
+  return sendPage(
+    reply,
+    200,
+    frame,
+    t.consentTitle,
+    `<h1>${escapeHtml(t.consentTitle)}</h1>
 <div class="stack">
 <p class="lead"><strong>${escapeHtml(view.clientName)}</strong> ${escapeHtml(t.wants)}</p>
 <div><p>${escapeHtml(t.scopes)}</p><ul class="plain">${scopes}</ul></div>${dropped}
@@ -119,5 +147,6 @@ export function consentPage(reply: FastifyReply, frame: PageFrame, view: Consent
 </div>
 <form method="post" action="/oauth/authorize" class="actions start">${hidden(view.fields)}
 <button type="submit" name="decision" value="approve" class="btn primary">${escapeHtml(t.approve)}</button>
-<button type="submit" name="decision" value="deny" class="btn">${escapeHtml(t.deny)}</button></form>`);
+<button type="submit" name="decision" value="deny" class="btn">${escapeHtml(t.deny)}</button></form>`,
+  );
 }

@@ -16,7 +16,11 @@ export const pageText = {
     consentTitle: 'Connect an app to Task Tree',
     wants: 'wants to use your Task Tree account.',
     scopes: 'It will be able to:',
-    scope: { read: 'read your trees, projects, tasks and notes', write: 'create, change and delete them', attachments: 'open attachments' },
+    scope: {
+      read: 'read your trees, projects, tasks and notes',
+      write: 'create, change and delete them',
+      attachments: 'open attachments',
+    },
     dropped: 'Your Seed plan can only read through apps, so this connection will not get: ',
     resource: 'Where:',
     redirect: 'You will be sent back to:',
@@ -28,18 +32,23 @@ export const pageText = {
     home: 'Go to Task Tree',
     untrusted: {
       no_client: 'The request names no app (client_id is missing).',
-      metadata_document: 'Apps identified by a URL (Client ID Metadata Documents) are not supported here; the app must register first.',
-      unknown_client: 'This app is not registered here (unknown client_id). It may have been removed after 30 days unused; the app registers again when you reconnect it.',
+      metadata_document:
+        'Apps identified by a URL (Client ID Metadata Documents) are not supported here; the app must register first.',
+      unknown_client:
+        'This app is not registered here (unknown client_id). It may have been removed after 30 days unused; the app registers again when you reconnect it.',
       bad_redirect_uri: 'The address to send you back to (redirect_uri) is missing or is not one this app registered.',
     },
-    forged: 'This form was not sent from the Task Tree page (the security field is missing or wrong). Start the connection again from the app.',
-    badReturn: 'The address to return to after signing in (return_to) is not valid. Start the connection again from the app.',
+    forged:
+      'This form was not sent from the Task Tree page (the security field is missing or wrong). Start the connection again from the app.',
+    badReturn:
+      'The address to return to after signing in (return_to) is not valid. Start the connection again from the app.',
   },
   ru: {
     skip: 'К содержимому',
     languageLabel: 'Язык',
     signInTitle: 'Вход в Task Tree',
-    signInLead: 'Приложение просит доступ к вашему аккаунту. Сначала войдите: ничего не передаётся, пока вы не разрешите.',
+    signInLead:
+      'Приложение просит доступ к вашему аккаунту. Сначала войдите: ничего не передаётся, пока вы не разрешите.',
     forgot: 'Забыли пароль?',
     noAccount: 'Впервые здесь?',
     createAccount: 'Создать аккаунт',
@@ -51,7 +60,11 @@ export const pageText = {
     consentTitle: 'Подключение приложения к Task Tree',
     wants: 'запрашивает доступ к вашему аккаунту Task Tree.',
     scopes: 'Приложение сможет:',
-    scope: { read: 'читать ваши деревья, проекты, задачи и заметки', write: 'создавать, изменять и удалять их', attachments: 'открывать вложения' },
+    scope: {
+      read: 'читать ваши деревья, проекты, задачи и заметки',
+      write: 'создавать, изменять и удалять их',
+      attachments: 'открывать вложения',
+    },
     dropped: 'На тарифе Seed приложения могут только читать, поэтому это подключение не получит: ',
     resource: 'Где:',
     redirect: 'После этого вы вернётесь на:',
@@ -63,11 +76,15 @@ export const pageText = {
     home: 'Перейти в Task Tree',
     untrusted: {
       no_client: 'В запросе не указано приложение (нет client_id).',
-      metadata_document: 'Приложения, заданные адресом (Client ID Metadata Document), здесь не поддерживаются; приложение должно сначала зарегистрироваться.',
-      unknown_client: 'Это приложение здесь не зарегистрировано (неизвестный client_id). Возможно, оно было удалено после 30 дней без использования; при повторном подключении приложение зарегистрируется снова.',
-      bad_redirect_uri: 'Адрес возврата (redirect_uri) не указан или не входит в число зарегистрированных этим приложением.',
+      metadata_document:
+        'Приложения, заданные адресом (Client ID Metadata Document), здесь не поддерживаются; приложение должно сначала зарегистрироваться.',
+      unknown_client:
+        'Это приложение здесь не зарегистрировано (неизвестный client_id). Возможно, оно было удалено после 30 дней без использования; при повторном подключении приложение зарегистрируется снова.',
+      bad_redirect_uri:
+        'Адрес возврата (redirect_uri) не указан или не входит в число зарегистрированных этим приложением.',
     },
-    forged: 'Форма отправлена не со страницы Task Tree (поле защиты отсутствует или неверно). Начните подключение заново из приложения.',
+    forged:
+      'Форма отправлена не со страницы Task Tree (поле защиты отсутствует или неверно). Начните подключение заново из приложения.',
     badReturn: 'Адрес возврата после входа (return_to) недействителен. Начните подключение заново из приложения.',
   },
 } as const;

@@ -18,13 +18,23 @@ export const AgentCall = Type.Object(
   { $id: 'AgentCall', title: 'AgentCall' },
 );
 
-export const agentCallRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) => {
-  app.get('/agent-calls', {
-    config: { access: access.sessionUser },
-    schema: {
-      operationId: 'listAgentCalls', tags: ['Agent call journal'], summary: "The latest 100 calls made with the user's tokens, newest first",
-      description: 'Metadata only: no bodies, queries, search terms, note text or credentials. At most 2,000 are kept per owner.',
-      headers: ReadHeaders, response: { 200: Type.Object({ items: Type.Array(AgentCall) }), ...errors(401, 403, 409) },
-    },
-  }, async (request) => ({ items: await deps.journal.latest(request.actor!.user.id) }));
-};
+export const agentCallRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/agent-calls',
+      {
+        config: { access: access.sessionUser },
+        schema: {
+          operationId: 'listAgentCalls',
+          tags: ['Agent call journal'],
+          summary: "The latest 100 calls made with the user's tokens, newest first",
+          description:
+            'Metadata only: no bodies, queries, search terms, note text or credentials. At most 2,000 are kept per owner.',
+          headers: ReadHeaders,
+          response: { 200: Type.Object({ items: Type.Array(AgentCall) }), ...errors(401, 403, 409) },
+        },
+      },
+      async (request) => ({ items: await deps.journal.latest(request.actor!.user.id) }),
+    );
+  };

@@ -3,7 +3,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import {
-  contentBySignature, contentFor, createAttachment, deleteAttachment, getAttachment, listAttachments, type Content,
+  contentBySignature,
+  contentFor,
+  createAttachment,
+  deleteAttachment,
+  getAttachment,
+  listAttachments,
+  type Content,
 } from '../../domain/files/attachments.js';
 import { DomainError } from '../../domain/errors.js';
 import { access } from '../access.js';
@@ -15,28 +21,51 @@ const tags = ['Attachments'];
 
 export const Attachment = Type.Object(
   {
-    id: Type.String(), task_id: Type.String(), filename: Type.String(),
-    content_type: Type.String({ description: 'as uploaded (sniffed for photos); the content is served with it only for raster images, audio, video, PDF, plain text and CSV, else as application/octet-stream' }),
-    size: Type.Integer({ description: 'bytes stored' }), sha256: Type.String({ description: 'hex digest of the bytes stored' }),
-    metadata_removed: Type.Array(Type.String(), { description: 'kinds of photo metadata removed: gps, camera, serial_numbers, owner, maker_notes, xmp, iptc, thumbnail, photoshop, exif, png_text, trailer (data after the end of the image: an appended image, MPF pages, a motion-photo video)' }),
-    created_at: Timestamp, updated_at: Timestamp,
+    id: Type.String(),
+    task_id: Type.String(),
+    filename: Type.String(),
+    content_type: Type.String({
+      description:
+        'as uploaded (sniffed for photos); the content is served with it only for raster images, audio, video, PDF, plain text and CSV, else as application/octet-stream',
+    }),
+    size: Type.Integer({ description: 'bytes stored' }),
+    sha256: Type.String({ description: 'hex digest of the bytes stored' }),
+    metadata_removed: Type.Array(Type.String(), {
+      description:
+        'kinds of photo metadata removed: gps, camera, serial_numbers, owner, maker_notes, xmp, iptc, thumbnail, photoshop, exif, png_text, trailer (data after the end of the image: an appended image, MPF pages, a motion-photo video)',
+    }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
   },
   { $id: 'Attachment', title: 'Attachment' },
 );
 const AttachmentRef = Type.Ref('Attachment');
 /** An attachment and its signed content link (MCP's get_attachment answers the same). */
-export const AttachmentLink = Type.Object({ attachment: AttachmentRef, content_url: Type.String(), content_url_expires_at: Timestamp });
+export const AttachmentLink = Type.Object({
+  attachment: AttachmentRef,
+  content_url: Type.String(),
+  content_url_expires_at: Timestamp,
+});
 /** Stored bytes, sent with the type they were uploaded with when it is shown or played, else application/octet-stream. */
-const fileContent = (description: string) => ({ description, content: { '*/*': { schema: Type.String({ format: 'binary' }) } } });
-const ContentQuery = Type.Object({
-  expires: Type.Optional(Type.String({ maxLength: 20 })),
-  signature: Type.Optional(Type.String({ maxLength: 100 })),
-}, { additionalProperties: false });
+const fileContent = (description: string) => ({
+  description,
+  content: { '*/*': { schema: Type.String({ format: 'binary' }) } },
+});
+const ContentQuery = Type.Object(
+  {
+    expires: Type.Optional(Type.String({ maxLength: 20 })),
+    signature: Type.Optional(Type.String({ maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);
 
 /** `attachment; filename="…"` with an ASCII fallback and the exact name in RFC 5987 form (RFC 6266). */
 export function contentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
@@ -82,67 +111,133 @@ async function sendContent(reply: FastifyReply, content: Content, rangeHeader: s
   return reply.code(206).send(body);
 }
 
-export const attachmentRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) => {
-  await acceptUploads(app);
-  app.addSchema(Attachment);
+export const attachmentRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    await acceptUploads(app);
+    app.addSchema(Attachment);
 
-  app.post('/tasks/:id/attachments', {
-    config: { access: access.to('attachmentWrites'), idempotency: 'ignore', documentedBody: { content: { 'multipart/form-data': { schema: uploadBody } } } },
-    schema: {
-      operationId: 'uploadAttachment', tags, summary: 'Upload a file to a task',
-      description: 'multipart/form-data: field `file` (one file, at most 26,214,400 bytes) and optional field `filename`. Photos (JPEG, PNG, WebP, HEIC/AVIF, TIFF) lose GPS, camera, serial, owner, maker-note, XMP, IPTC and thumbnail metadata, and whatever follows the end of the image, without re-encoding; Orientation is kept. Idempotency-Key is not applied to uploads.',
-      params: IdParams, headers: WriteHeaders,
-      response: { 201: Type.Object({ attachment: AttachmentRef }), ...errors(401, 403, 404, 409, 413, 415, 503) },
-    },
-  }, async (request, reply) => {
-    const attachment = await createAttachment(deps, request.actor!, request.params.id, readUpload(request, reply, deps.config.http.bodyIdleTimeoutMs));
-    return reply.code(201).send({ attachment });
-  });
+    app.post(
+      '/tasks/:id/attachments',
+      {
+        config: {
+          access: access.to('attachmentWrites'),
+          idempotency: 'ignore',
+          documentedBody: { content: { 'multipart/form-data': { schema: uploadBody } } },
+        },
+        schema: {
+          operationId: 'uploadAttachment',
+          tags,
+          summary: 'Upload a file to a task',
+          description:
+            'multipart/form-data: field `file` (one file, at most 26,214,400 bytes) and optional field `filename`. Photos (JPEG, PNG, WebP, HEIC/AVIF, TIFF) lose GPS, camera, serial, owner, maker-note, XMP, IPTC and thumbnail metadata, and whatever follows the end of the image, without re-encoding; Orientation is kept. Idempotency-Key is not applied to uploads.',
+          params: IdParams,
+          headers: WriteHeaders,
+          response: { 201: Type.Object({ attachment: AttachmentRef }), ...errors(401, 403, 404, 409, 413, 415, 503) },
+        },
+      },
+      async (request, reply) => {
+        const attachment = await createAttachment(
+          deps,
+          request.actor!,
+          request.params.id,
+          readUpload(request, reply, deps.config.http.bodyIdleTimeoutMs),
+        );
+        return reply.code(201).send({ attachment });
+      },
+    );
 
-  app.get('/tasks/:id/attachments', {
-    config: { access: access.read() },
-    schema: {
-      operationId: 'listAttachments', tags, summary: "A task's attachments in upload order", params: IdParams, querystring: CursorQuery, headers: ReadHeaders,
-      response: { 200: Type.Object({ items: Type.Array(AttachmentRef), next_cursor: Nullable(Type.String()) }), ...errors(401, 403, 404, 409) },
-    },
-  }, async (request) => listAttachments(deps, request.actor!, request.params.id, request.query));
+    app.get(
+      '/tasks/:id/attachments',
+      {
+        config: { access: access.read() },
+        schema: {
+          operationId: 'listAttachments',
+          tags,
+          summary: "A task's attachments in upload order",
+          params: IdParams,
+          querystring: CursorQuery,
+          headers: ReadHeaders,
+          response: {
+            200: Type.Object({ items: Type.Array(AttachmentRef), next_cursor: Nullable(Type.String()) }),
+            ...errors(401, 403, 404, 409),
+          },
+        },
+      },
+      async (request) => listAttachments(deps, request.actor!, request.params.id, request.query),
+    );
 
-  app.get('/attachments/:id', {
-    config: { access: access.to('attachments') },
-    schema: {
-      operationId: 'getAttachment', tags, summary: 'An attachment and a signed content link (valid 5 minutes, no credentials needed)', params: IdParams, headers: ReadHeaders,
-      response: { 200: AttachmentLink, ...errors(401, 403, 404, 409) },
-    },
-  }, async (request, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    return getAttachment(deps, request.actor!, request.params.id);
-  });
+    app.get(
+      '/attachments/:id',
+      {
+        config: { access: access.to('attachments') },
+        schema: {
+          operationId: 'getAttachment',
+          tags,
+          summary: 'An attachment and a signed content link (valid 5 minutes, no credentials needed)',
+          params: IdParams,
+          headers: ReadHeaders,
+          response: { 200: AttachmentLink, ...errors(401, 403, 404, 409) },
+        },
+      },
+      async (request, reply) => {
+        reply.header('Cache-Control', 'no-store');
+        return getAttachment(deps, request.actor!, request.params.id);
+      },
+    );
 
-  app.get('/attachments/:id/content', {
-    config: { access: access.anyone },
-    schema: {
-      operationId: 'getAttachmentContent', tags, summary: 'The file content',
-      description: 'Needs read + attachments (Bearer or session), or the `expires` and `signature` of a content link. Single byte ranges answer 206. Served as a download with nosniff and a sandbox CSP, with the declared content type only for raster images, audio, video, PDF, plain text and CSV; anything else (HTML, SVG, XML, JavaScript, CSS…) as application/octet-stream.',
-      params: IdParams, querystring: ContentQuery,
-      response: { 200: fileContent('The whole file'), 206: fileContent('One byte range of the file'), ...errors(401, 403, 404, 416, 503) },
-    },
-  }, async (request, reply) => {
-    const { expires, signature } = request.query;
-    let content: Content;
-    if (signature !== undefined || expires !== undefined) {
-      content = await contentBySignature(deps, request.params.id, expires ?? '', signature ?? '');
-    } else {
-      if (request.actor === null) throw new DomainError('unauthenticated', 'Send a Bearer token with read and attachments, or use a signed content link.');
-      content = await contentFor(deps, request.actor, request.params.id);
-    }
-    return sendContent(reply, content, request.headers.range);
-  });
+    app.get(
+      '/attachments/:id/content',
+      {
+        config: { access: access.anyone },
+        schema: {
+          operationId: 'getAttachmentContent',
+          tags,
+          summary: 'The file content',
+          description:
+            'Needs read + attachments (Bearer or session), or the `expires` and `signature` of a content link. Single byte ranges answer 206. Served as a download with nosniff and a sandbox CSP, with the declared content type only for raster images, audio, video, PDF, plain text and CSV; anything else (HTML, SVG, XML, JavaScript, CSS…) as application/octet-stream.',
+          params: IdParams,
+          querystring: ContentQuery,
+          response: {
+            200: fileContent('The whole file'),
+            206: fileContent('One byte range of the file'),
+            ...errors(401, 403, 404, 416, 503),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { expires, signature } = request.query;
+        let content: Content;
+        if (signature !== undefined || expires !== undefined) {
+          content = await contentBySignature(deps, request.params.id, expires ?? '', signature ?? '');
+        } else {
+          if (request.actor === null)
+            throw new DomainError(
+              'unauthenticated',
+              'Send a Bearer token with read and attachments, or use a signed content link.',
+            );
+          content = await contentFor(deps, request.actor, request.params.id);
+        }
+        return sendContent(reply, content, request.headers.range);
+      },
+    );
 
-  app.delete('/attachments/:id', {
-    config: { access: access.to('attachmentWrites') },
-    schema: { operationId: 'deleteAttachment', tags, summary: 'Delete an attachment and free its storage', params: IdParams, headers: WriteHeaders, response: { 200: Ok, ...errors(401, 403, 404, 409) } },
-  }, async (request) => {
-    await deleteAttachment(deps, request.actor!, request.params.id);
-    return { ok: true };
-  });
-};
+    app.delete(
+      '/attachments/:id',
+      {
+        config: { access: access.to('attachmentWrites') },
+        schema: {
+          operationId: 'deleteAttachment',
+          tags,
+          summary: 'Delete an attachment and free its storage',
+          params: IdParams,
+          headers: WriteHeaders,
+          response: { 200: Ok, ...errors(401, 403, 404, 409) },
+        },
+      },
+      async (request) => {
+        await deleteAttachment(deps, request.actor!, request.params.id);
+        return { ok: true };
+      },
+    );
+  };

@@ -1,6 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../domain/deps.js';
-import { createTask, deleteTask, getTaskVersion, getVersionedTask, listTasks, updateTask } from '../../domain/trees/tasks.js';
+import {
+  createTask,
+  deleteTask,
+  getTaskVersion,
+  getVersionedTask,
+  listTasks,
+  updateTask,
+} from '../../domain/trees/tasks.js';
 import { answeredUnchanged, versionTags } from '../etag.js';
 import { access } from '../access.js';
 import { errors, IdParams, Ok, ReadHeaders, WriteHeaders } from '../schemas/common.js';
@@ -9,44 +16,103 @@ import { TaskInput, TaskList, TaskListQuery, TaskOnly, TaskPatch } from '../sche
 const tags = ['Tasks'];
 const taskTag = versionTags(TaskOnly);
 
-export const taskRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) => {
-  app.get('/tasks', {
-    config: { access: access.read() },
-    schema: { operationId: 'listTasks', tags, summary: 'Tasks in creation order, filtered by tree, project or status', querystring: TaskListQuery, headers: ReadHeaders, response: { 200: TaskList, ...errors(401, 403, 404, 409) } },
-  }, async (request) => listTasks(deps, request.actor!, request.query));
+export const taskRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/tasks',
+      {
+        config: { access: access.read() },
+        schema: {
+          operationId: 'listTasks',
+          tags,
+          summary: 'Tasks in creation order, filtered by tree, project or status',
+          querystring: TaskListQuery,
+          headers: ReadHeaders,
+          response: { 200: TaskList, ...errors(401, 403, 404, 409) },
+        },
+      },
+      async (request) => listTasks(deps, request.actor!, request.query),
+    );
 
-  app.post('/tasks', {
-    config: { access: access.write() },
-    schema: {
-      operationId: 'createTask', tags, summary: 'Create a task', description: "Defaults: status todo, color #6b8e23, position after the last sibling. project_id must be in the task's tree.",
-      body: TaskInput, headers: WriteHeaders, response: { 201: TaskOnly, ...errors(401, 403, 404, 409) },
-    },
-  }, async (request, reply) => reply.code(201).send({ task: await createTask(deps, request.actor!, request.body) }));
+    app.post(
+      '/tasks',
+      {
+        config: { access: access.write() },
+        schema: {
+          operationId: 'createTask',
+          tags,
+          summary: 'Create a task',
+          description:
+            "Defaults: status todo, color #6b8e23, position after the last sibling. project_id must be in the task's tree.",
+          body: TaskInput,
+          headers: WriteHeaders,
+          response: { 201: TaskOnly, ...errors(401, 403, 404, 409) },
+        },
+      },
+      async (request, reply) => reply.code(201).send({ task: await createTask(deps, request.actor!, request.body) }),
+    );
 
-  app.get('/tasks/:id', {
-    config: { access: access.read() },
-    schema: { operationId: 'getTask', tags, summary: 'One task', params: IdParams, headers: ReadHeaders, response: { 200: TaskOnly, ...errors(401, 403, 404, 409) } },
-  }, async (request, reply) => {
-    const { id } = request.params;
-    // A revalidation reads the version alone first: most find the task unchanged.
-    if (request.headers['if-none-match'] !== undefined && answeredUnchanged(request, reply, taskTag(request, id, await getTaskVersion(deps, request.actor!, id)))) return reply;
-    const { task, version } = await getVersionedTask(deps, request.actor!, id);
-    return answeredUnchanged(request, reply, taskTag(request, task.id, version)) ? reply : { task };
-  });
+    app.get(
+      '/tasks/:id',
+      {
+        config: { access: access.read() },
+        schema: {
+          operationId: 'getTask',
+          tags,
+          summary: 'One task',
+          params: IdParams,
+          headers: ReadHeaders,
+          response: { 200: TaskOnly, ...errors(401, 403, 404, 409) },
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params;
+        // A revalidation reads the version alone first: most find the task unchanged.
+        if (
+          request.headers['if-none-match'] !== undefined &&
+          answeredUnchanged(request, reply, taskTag(request, id, await getTaskVersion(deps, request.actor!, id)))
+        )
+          return reply;
+        const { task, version } = await getVersionedTask(deps, request.actor!, id);
+        return answeredUnchanged(request, reply, taskTag(request, task.id, version)) ? reply : { task };
+      },
+    );
 
-  app.patch('/tasks/:id', {
-    config: { access: access.write() },
-    schema: {
-      operationId: 'updateTask', tags, summary: 'Change or move a task', description: 'Moving to another tree clears project_id unless a project of that tree is given.',
-      params: IdParams, body: TaskPatch, headers: WriteHeaders, response: { 200: TaskOnly, ...errors(401, 403, 404, 409) },
-    },
-  }, async (request) => ({ task: await updateTask(deps, request.actor!, request.params.id, request.body ?? {}) }));
+    app.patch(
+      '/tasks/:id',
+      {
+        config: { access: access.write() },
+        schema: {
+          operationId: 'updateTask',
+          tags,
+          summary: 'Change or move a task',
+          description: 'Moving to another tree clears project_id unless a project of that tree is given.',
+          params: IdParams,
+          body: TaskPatch,
+          headers: WriteHeaders,
+          response: { 200: TaskOnly, ...errors(401, 403, 404, 409) },
+        },
+      },
+      async (request) => ({ task: await updateTask(deps, request.actor!, request.params.id, request.body ?? {}) }),
+    );
 
-  app.delete('/tasks/:id', {
-    config: { access: access.write() },
-    schema: { operationId: 'deleteTask', tags, summary: 'Delete a task', params: IdParams, headers: WriteHeaders, response: { 200: Ok, ...errors(401, 403, 404, 409) } },
-  }, async (request) => {
-    await deleteTask(deps, request.actor!, request.params.id);
-    return { ok: true };
-  });
-};
+    app.delete(
+      '/tasks/:id',
+      {
+        config: { access: access.write() },
+        schema: {
+          operationId: 'deleteTask',
+          tags,
+          summary: 'Delete a task',
+          params: IdParams,
+          headers: WriteHeaders,
+          response: { 200: Ok, ...errors(401, 403, 404, 409) },
+        },
+      },
+      async (request) => {
+        await deleteTask(deps, request.actor!, request.params.id);
+        return { ok: true };
+      },
+    );
+  };

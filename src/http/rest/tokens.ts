@@ -7,26 +7,58 @@ import { TokenCreated, TokenInput, TokenList } from '../schemas/tokens.js';
 
 const tags = ['Personal tokens'];
 
-export const tokenRoutes = (deps: Deps): FastifyPluginAsyncTypebox => async (app) => {
-  app.get('/tokens', {
-    config: { access: access.sessionUser },
-    schema: { operationId: 'listTokens', tags, summary: 'Every personal token of the signed-in user, newest first', headers: ReadHeaders, response: { 200: TokenList, ...errors(401, 403, 409) } },
-  }, async (request) => ({ items: await listTokens(deps, request.actor!) }));
+export const tokenRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/tokens',
+      {
+        config: { access: access.sessionUser },
+        schema: {
+          operationId: 'listTokens',
+          tags,
+          summary: 'Every personal token of the signed-in user, newest first',
+          headers: ReadHeaders,
+          response: { 200: TokenList, ...errors(401, 403, 409) },
+        },
+      },
+      async (request) => ({ items: await listTokens(deps, request.actor!) }),
+    );
 
-  app.post('/tokens', {
-    config: { access: access.sessionUser, idempotency: 'reject' },
-    schema: {
-      operationId: 'createToken', tags, summary: 'Create a personal token; its value is returned once',
-      description: 'Idempotency-Key is refused (400 idempotency_key_not_allowed) before anything is created. At most 20 active tokens.',
-      body: TokenInput, headers: WriteHeaders, response: { 201: TokenCreated, ...errors(401, 403, 409) },
-    },
-  }, async (request, reply) => reply.code(201).send(await createToken(deps, request.actor!, request.body)));
+    app.post(
+      '/tokens',
+      {
+        config: { access: access.sessionUser, idempotency: 'reject' },
+        schema: {
+          operationId: 'createToken',
+          tags,
+          summary: 'Create a personal token; its value is returned once',
+          description:
+            'Idempotency-Key is refused (400 idempotency_key_not_allowed) before anything is created. At most 20 active tokens.',
+          body: TokenInput,
+          headers: WriteHeaders,
+          response: { 201: TokenCreated, ...errors(401, 403, 409) },
+        },
+      },
+      async (request, reply) => reply.code(201).send(await createToken(deps, request.actor!, request.body)),
+    );
 
-  app.delete('/tokens/:id', {
-    config: { access: access.sessionUser },
-    schema: { operationId: 'revokeToken', tags, summary: 'Revoke a personal token', params: IdParams, headers: WriteHeaders, response: { 200: Ok, ...errors(401, 403, 404, 409) } },
-  }, async (request) => {
-    await revokeToken(deps, request.actor!, request.params.id);
-    return { ok: true };
-  });
-};
+    app.delete(
+      '/tokens/:id',
+      {
+        config: { access: access.sessionUser },
+        schema: {
+          operationId: 'revokeToken',
+          tags,
+          summary: 'Revoke a personal token',
+          params: IdParams,
+          headers: WriteHeaders,
+          response: { 200: Ok, ...errors(401, 403, 404, 409) },
+        },
+      },
+      async (request) => {
+        await revokeToken(deps, request.actor!, request.params.id);
+        return { ok: true };
+      },
+    );
+  };

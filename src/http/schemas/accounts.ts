@@ -18,7 +18,10 @@ export const User = Type.Object(
     plan: Plan,
     plan_expires_at: Nullable(Timestamp),
     effective_plan: Plan,
-    email_verified: Type.Boolean({ description: 'The account proved it reads `email` (a verification link, a completed reset or the operator); invitations to the email reach it only then.' }),
+    email_verified: Type.Boolean({
+      description:
+        'The account proved it reads `email` (a verification link, a completed reset or the operator); invitations to the email reach it only then.',
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -27,7 +30,11 @@ export const User = Type.Object(
 
 const Email = Type.String({ format: 'email', maxLength: EMAIL_MAX });
 const Password = Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX, writeOnly: true });
-const Timezone = Type.String({ minLength: 1, maxLength: TIMEZONE_MAX, description: 'IANA time zone name, e.g. Europe/Berlin' });
+const Timezone = Type.String({
+  minLength: 1,
+  maxLength: TIMEZONE_MAX,
+  description: 'IANA time zone name, e.g. Europe/Berlin',
+});
 
 export const Me = Type.Object({ user: Nullable(User), csrf: Type.Optional(Type.String()) });
 export const UserWithCsrf = Type.Object({ user: Nullable(User), csrf: Type.String() });
@@ -53,7 +60,10 @@ export const ProfileInput = Type.Object(
 
 export const ResetRequestInput = Type.Object({ email: Email }, { additionalProperties: false });
 export const ResetCompleteInput = Type.Object(
-  { token: Type.String({ minLength: 1, maxLength: 200, description: 'the token from the reset mail' }), password: Password },
+  {
+    token: Type.String({ minLength: 1, maxLength: 200, description: 'the token from the reset mail' }),
+    password: Password,
+  },
   { additionalProperties: false },
 );
 /** A mail asked for: `not_configured` while no mail transport is, and then nothing claims a mail went out. */

@@ -8,14 +8,21 @@ const PlanName = OneOf(planNames);
 export const BillingPlan = Type.Object(
   {
     id: PlanName,
-    price: Nullable(Type.Object({
-      amount: Type.Integer({ description: 'minor units: 500 is 5.00' }),
-      currency: Type.String({ description: 'ISO 4217, lower case, e.g. usd' }),
-      interval: OneOf(['month']),
-    })),
+    price: Nullable(
+      Type.Object({
+        amount: Type.Integer({ description: 'minor units: 500 is 5.00' }),
+        currency: Type.String({ description: 'ISO 4217, lower case, e.g. usd' }),
+        interval: OneOf(['month']),
+      }),
+    ),
     limits: Type.Object({
-      trees: Type.Integer(), projects_per_tree: Type.Integer(), tasks_per_tree: Type.Integer(), storage_bytes: Type.Integer(),
-      history_days: Type.Integer(), transcription: Type.Boolean(), sharing: Type.Boolean(),
+      trees: Type.Integer(),
+      projects_per_tree: Type.Integer(),
+      tasks_per_tree: Type.Integer(),
+      storage_bytes: Type.Integer(),
+      history_days: Type.Integer(),
+      transcription: Type.Boolean(),
+      sharing: Type.Boolean(),
     }),
   },
   { $id: 'BillingPlan', title: 'BillingPlan' },
@@ -23,7 +30,7 @@ export const BillingPlan = Type.Object(
 
 export const Billing = Type.Object(
   {
-    mode: OneOf(['test'], { description: 'Billing runs in the provider\'s test mode only in this release' }),
+    mode: OneOf(['test'], { description: "Billing runs in the provider's test mode only in this release" }),
     configured: Type.Boolean({ description: 'false: checkout and portal answer 503 billing_unavailable' }),
     plan: PlanName,
     plan_expires_at: Nullable(Timestamp),
@@ -33,17 +40,26 @@ export const Billing = Type.Object(
   { $id: 'Billing', title: 'Billing' },
 );
 
-export const CheckoutInput = Type.Object({ plan: OneOf(paidPlans) }, { additionalProperties: false, $id: 'CheckoutInput', title: 'CheckoutInput' });
+export const CheckoutInput = Type.Object(
+  { plan: OneOf(paidPlans) },
+  { additionalProperties: false, $id: 'CheckoutInput', title: 'CheckoutInput' },
+);
 
-export const HostedPage = Type.Object({ url: Type.String({ format: 'uri', description: 'the provider\'s hosted page to send the browser to' }) });
+export const HostedPage = Type.Object({
+  url: Type.String({ format: 'uri', description: "the provider's hosted page to send the browser to" }),
+});
 
 export const WebhookReceived = Type.Object({
   received: Type.Boolean(),
-  outcome: OneOf(['applied', 'duplicate', 'ignored'], { description: 'duplicate: this event id was already received; ignored: not an event or account billing acts on' }),
+  outcome: OneOf(['applied', 'duplicate', 'ignored'], {
+    description: 'duplicate: this event id was already received; ignored: not an event or account billing acts on',
+  }),
 });
 
 export const WebhookHeaders = Type.Object({
-  'stripe-signature': Type.Optional(Type.String({ description: 'The provider\'s signature over the raw body; missing or bad is 400 invalid_signature' })),
+  'stripe-signature': Type.Optional(
+    Type.String({ description: "The provider's signature over the raw body; missing or bad is 400 invalid_signature" }),
+  ),
 });
 
 /** For the document only: the route reads its body raw, as the signature covers the exact bytes. */

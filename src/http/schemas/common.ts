@@ -44,7 +44,9 @@ export function errors(...statuses: number[]): Record<number, TSchema> {
 }
 
 export const GuardHeaders = {
-  'x-service-user': Type.Optional(Type.String({ maxLength: ID_MAX, description: 'Account guard: the signed-in user id' })),
+  'x-service-user': Type.Optional(
+    Type.String({ maxLength: ID_MAX, description: 'Account guard: the signed-in user id' }),
+  ),
 };
 
 /** Idempotency-Key: 8 to 128 characters of a URL-safe set; the guard checks the same pattern when no schema ran. */
@@ -53,7 +55,12 @@ export const IDEMPOTENCY_KEY_PATTERN = '^[A-Za-z0-9:_.-]{8,128}$';
 export const WriteHeaders = Type.Object({
   ...GuardHeaders,
   'idempotency-key': Type.Optional(
-    Type.String({ minLength: 8, maxLength: 128, pattern: IDEMPOTENCY_KEY_PATTERN, description: 'Replay protection for 7 days' }),
+    Type.String({
+      minLength: 8,
+      maxLength: 128,
+      pattern: IDEMPOTENCY_KEY_PATTERN,
+      description: 'Replay protection for 7 days',
+    }),
   ),
   'x-csrf-token': Type.Optional(Type.String({ description: 'Required with the session cookie' })),
 });

@@ -3,7 +3,17 @@ import { Id, Nullable } from './common.js';
 import { Project, Task, TaskStatus as Status, Tree, TreeStyle as Style } from '../../domain/schemas/records.js';
 import { CURSOR_MAX_LENGTH, DEFAULT_LIMIT, MAX_LIMIT } from '../../domain/paging.js';
 import {
-  COLOR_PATTERN, DEADLINE_MAX, DESCRIPTION_MAX, NOTES_MAX, QUERY_MAX, POSITION_MAX, POSITION_MIN, PROJECT_NAME_MAX, TEXT_MAX, TITLE_MAX, TREE_NAME_MAX,
+  COLOR_PATTERN,
+  DEADLINE_MAX,
+  DESCRIPTION_MAX,
+  NOTES_MAX,
+  QUERY_MAX,
+  POSITION_MAX,
+  POSITION_MIN,
+  PROJECT_NAME_MAX,
+  TEXT_MAX,
+  TITLE_MAX,
+  TREE_NAME_MAX,
 } from '../../domain/fields.js';
 
 /** Trees, projects and tasks on the wire (SPEC "Resources and their fields", CONTRACT §6): the records are in domain/schemas/records.ts. */
@@ -14,12 +24,20 @@ const Position = Type.Integer({ minimum: POSITION_MIN, maximum: POSITION_MAX });
 const Deadline = Type.String({
   maxLength: DEADLINE_MAX,
   pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,6})?([Zz]|[+-]\\d{2}:\\d{2}))?$',
-  description: 'YYYY-MM-DD (kept as a date) or a timestamp with a zone and 0 to 6 fractional digits, returned in UTC with the digits given',
+  description:
+    'YYYY-MM-DD (kept as a date) or a timestamp with a zone and 0 to 6 fractional digits, returned in UTC with the digits given',
 });
 
 const treeFields = { name: Type.String({ minLength: 1, maxLength: TREE_NAME_MAX }), style: Style };
-export const TreeInput = Type.Object({ name: treeFields.name, style: Type.Optional(Style) }, { additionalProperties: false, $id: 'TreeInput', title: 'TreeInput' });
-export const TreePatch = Type.Partial(Type.Object(treeFields), { additionalProperties: false, $id: 'TreePatch', title: 'TreePatch' });
+export const TreeInput = Type.Object(
+  { name: treeFields.name, style: Type.Optional(Style) },
+  { additionalProperties: false, $id: 'TreeInput', title: 'TreeInput' },
+);
+export const TreePatch = Type.Partial(Type.Object(treeFields), {
+  additionalProperties: false,
+  $id: 'TreePatch',
+  title: 'TreePatch',
+});
 
 const projectFields = {
   tree_id: Id,
@@ -33,7 +51,11 @@ export const ProjectInput = Type.Object(
   { ...optional(projectFields), tree_id: projectFields.tree_id, name: projectFields.name },
   { additionalProperties: false, $id: 'ProjectInput', title: 'ProjectInput' },
 );
-export const ProjectPatch = Type.Partial(Type.Object(projectFields), { additionalProperties: false, $id: 'ProjectPatch', title: 'ProjectPatch' });
+export const ProjectPatch = Type.Partial(Type.Object(projectFields), {
+  additionalProperties: false,
+  $id: 'ProjectPatch',
+  title: 'ProjectPatch',
+});
 
 const taskFields = {
   tree_id: Id,
@@ -50,7 +72,11 @@ export const TaskInput = Type.Object(
   { ...optional(taskFields), tree_id: taskFields.tree_id, title: taskFields.title },
   { additionalProperties: false, $id: 'TaskInput', title: 'TaskInput' },
 );
-export const TaskPatch = Type.Partial(Type.Object(taskFields), { additionalProperties: false, $id: 'TaskPatch', title: 'TaskPatch' });
+export const TaskPatch = Type.Partial(Type.Object(taskFields), {
+  additionalProperties: false,
+  $id: 'TaskPatch',
+  title: 'TaskPatch',
+});
 
 function optional<T extends TProperties>(fields: T) {
   return Type.Partial(Type.Object(fields)).properties;
@@ -60,7 +86,11 @@ export const TreeOnly = Type.Object({ tree: Tree });
 export const ProjectOnly = Type.Object({ project: Project });
 export const TaskOnly = Type.Object({ task: Task });
 export const TreeSnapshot = Type.Object(
-  { tree: Tree, projects: Type.Array(Project), tasks: Type.Array(Task, { description: 'every task that is not archived' }) },
+  {
+    tree: Tree,
+    projects: Type.Array(Project),
+    tasks: Type.Array(Task, { description: 'every task that is not archived' }),
+  },
   { $id: 'TreeSnapshot', title: 'TreeSnapshot' },
 );
 
@@ -72,20 +102,38 @@ export const TaskList = Type.Object({ items: Type.Array(Task), next_cursor: Next
 /** limit, cursor and updated_since: the paging parameters of every list and of search. */
 export const pageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: CURSOR_MAX_LENGTH, description: 'opaque; from next_cursor; valid 15 minutes' })),
-  updated_since: Type.Optional(Type.String({ maxLength: 64, description: 'ISO 8601 date-time with a zone; inclusive' })),
+  cursor: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: CURSOR_MAX_LENGTH,
+      description: 'opaque; from next_cursor; valid 15 minutes',
+    }),
+  ),
+  updated_since: Type.Optional(
+    Type.String({ maxLength: 64, description: 'ISO 8601 date-time with a zone; inclusive' }),
+  ),
 };
 export const TreeListQuery = Type.Object(pageQuery);
 /** Lists of a task's attachments and speech jobs: limit and cursor. */
 export const CursorQuery = Type.Object({ limit: pageQuery.limit, cursor: pageQuery.cursor });
 export const ProjectListQuery = Type.Object({ ...pageQuery, tree_id: Type.Optional(Id) });
-export const TaskListQuery = Type.Object({ ...pageQuery, tree_id: Type.Optional(Id), project_id: Type.Optional(Id), status: Type.Optional(Status), assignee_id: Type.Optional(Id) });
-export const DeleteProjectQuery = Type.Object({ cascade: Type.Optional(Type.Boolean({ default: false, description: 'also remove child projects and tasks' })) });
+export const TaskListQuery = Type.Object({
+  ...pageQuery,
+  tree_id: Type.Optional(Id),
+  project_id: Type.Optional(Id),
+  status: Type.Optional(Status),
+  assignee_id: Type.Optional(Id),
+});
+export const DeleteProjectQuery = Type.Object({
+  cascade: Type.Optional(Type.Boolean({ default: false, description: 'also remove child projects and tasks' })),
+});
 
 export const SearchQuery = Type.Object({
   q: Type.String({
-    minLength: 1, maxLength: QUERY_MAX,
-    description: 'terms split on white space; "a quoted run" is one term; every term literal, case-insensitive, substring; all must match',
+    minLength: 1,
+    maxLength: QUERY_MAX,
+    description:
+      'terms split on white space; "a quoted run" is one term; every term literal, case-insensitive, substring; all must match',
   }),
   tree_id: Type.Optional(Id),
   ...pageQuery,

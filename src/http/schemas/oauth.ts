@@ -8,7 +8,9 @@ export const OAuthConnection = Type.Object(
     client_id: Type.String(),
     client_name: Type.String({ description: 'As the client registered it: shown escaped, never trusted' }),
     scopes: Type.Array(OneOf(scopeNames)),
-    resource: Type.String({ description: 'The one resource its tokens work at: {PUBLIC_URL}/mcp or {PUBLIC_URL}/api/v1' }),
+    resource: Type.String({
+      description: 'The one resource its tokens work at: {PUBLIC_URL}/mcp or {PUBLIC_URL}/api/v1',
+    }),
     created_at: Timestamp,
     last_used_at: Nullable(Timestamp),
   },

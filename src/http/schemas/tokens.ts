@@ -25,9 +25,7 @@ export const TokenInput = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: TOKEN_NAME_MAX }),
     scopes: Type.Optional(Type.Array(ScopeName, { minItems: 1, uniqueItems: true })),
-    expires_in_days: Type.Optional(
-      OneOf(TOKEN_LIFETIME_DAYS, { default: DEFAULT_TOKEN_DAYS }),
-    ),
+    expires_in_days: Type.Optional(OneOf(TOKEN_LIFETIME_DAYS, { default: DEFAULT_TOKEN_DAYS })),
   },
   { additionalProperties: false, $id: 'TokenInput', title: 'TokenInput' },
 );

@@ -40,7 +40,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('last_used_at', 'text')
     .addColumn('revoked_at', 'text')
     .execute();
-  await db.schema.createIndex('personal_tokens_owner').on('personal_tokens').columns(['owner_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('personal_tokens_owner')
+    .on('personal_tokens')
+    .columns(['owner_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('idempotency_keys')

@@ -48,7 +48,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('projects_tree_seq').on('projects').columns(['tree_id', 'seq']).execute();
   await db.schema.createIndex('projects_parent').on('projects').column('parent_id').execute();
   // "Position after the last sibling" reads max(position) among siblings.
-  await db.schema.createIndex('projects_siblings').on('projects').columns(['tree_id', 'parent_id', 'position']).execute();
+  await db.schema
+    .createIndex('projects_siblings')
+    .on('projects')
+    .columns(['tree_id', 'parent_id', 'position'])
+    .execute();
   await db.schema.createIndex('projects_owner_updated').on('projects').columns(['owner_id', 'updated_at']).execute();
 
   await db.schema

@@ -21,7 +21,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('agent_calls')
-    .addColumn('seq', pg ? 'bigint' : 'integer', (c) => (pg ? c.primaryKey().generatedAlwaysAsIdentity() : c.primaryKey().autoIncrement()))
+    .addColumn('seq', pg ? 'bigint' : 'integer', (c) =>
+      pg ? c.primaryKey().generatedAlwaysAsIdentity() : c.primaryKey().autoIncrement(),
+    )
     // Random ids (time + 80 bits) never collide in practice; a unique index would tax every insert.
     .addColumn('id', 'text', (c) => c.notNull())
     .addColumn('owner_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))

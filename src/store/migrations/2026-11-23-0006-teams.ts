@@ -44,7 +44,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('task_assignees_pk', ['task_id', 'user_id'])
     .execute();
   // The task's assignees, kept with the row in the assignment's transaction, so a task read needs no second query.
-  await db.schema.alterTable('tasks').addColumn('assignee_ids', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+  await db.schema
+    .alterTable('tasks')
+    .addColumn('assignee_ids', 'text', (c) => c.notNull().defaultTo('[]'))
+    .execute();
   await db.schema.createIndex('task_assignees_user').on('task_assignees').columns(['user_id', 'tree_id']).execute();
 
   await db.schema

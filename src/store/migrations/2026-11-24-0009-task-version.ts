@@ -7,7 +7,10 @@ import type { Kysely } from 'kysely';
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('tasks').addColumn('version', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+  await db.schema
+    .alterTable('tasks')
+    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -14,7 +14,9 @@ import { isPostgres } from './dialect.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   if (!isPostgres(db)) return;
-  await sql`alter function take_task_place(text, text, text, integer) set enable_sort = off set enable_incremental_sort = off`.execute(db);
+  await sql`alter function take_task_place(text, text, text, integer) set enable_sort = off set enable_incremental_sort = off`.execute(
+    db,
+  );
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -10,12 +10,19 @@ import { sql, type Kysely } from 'kysely';
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('attachments').addColumn('blob_key', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema
+    .alterTable('attachments')
+    .addColumn('blob_key', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
   await sql`update attachments set blob_key = owner_id || '/' || id`.execute(db);
-  const ownerOfTask = (table: string) => sql`(select t.owner_id from tasks t where t.id = ${sql.ref(`${table}.task_id`)})`;
-  const treeOfTask = (table: string) => sql`(select t.tree_id from tasks t where t.id = ${sql.ref(`${table}.task_id`)})`;
+  const ownerOfTask = (table: string) =>
+    sql`(select t.owner_id from tasks t where t.id = ${sql.ref(`${table}.task_id`)})`;
+  const treeOfTask = (table: string) =>
+    sql`(select t.tree_id from tasks t where t.id = ${sql.ref(`${table}.task_id`)})`;
   for (const table of ['attachments', 'speech_jobs']) {
-    await sql`update ${sql.table(table)} set owner_id = ${ownerOfTask(table)} where owner_id <> ${ownerOfTask(table)}`.execute(db);
+    await sql`update ${sql.table(table)} set owner_id = ${ownerOfTask(table)} where owner_id <> ${ownerOfTask(table)}`.execute(
+      db,
+    );
   }
   for (const table of ['comments', 'task_assignees']) {
     await sql`update ${sql.table(table)} set owner_id = ${ownerOfTask(table)}, tree_id = ${treeOfTask(table)}

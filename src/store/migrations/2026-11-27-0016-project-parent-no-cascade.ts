@@ -28,10 +28,14 @@ export async function down(db: Kysely<any>): Promise<void> {
 async function setParentKey(db: Kysely<any>, cascade: boolean): Promise<void> {
   if (isPostgres(db)) {
     await sql`alter table projects drop constraint projects_parent_id_fkey,
-      add constraint projects_parent_id_fkey foreign key (parent_id) references projects (id) ${sql.raw(cascade ? 'on delete cascade' : '')}`.execute(db);
+      add constraint projects_parent_id_fkey foreign key (parent_id) references projects (id) ${sql.raw(cascade ? 'on delete cascade' : '')}`.execute(
+      db,
+    );
     return;
   }
-  await rebuildSqliteProjects(db, (create) => (cascade ? create.replace(PLAIN, CASCADING) : create.replace(CASCADING, PLAIN)));
+  await rebuildSqliteProjects(db, (create) =>
+    cascade ? create.replace(PLAIN, CASCADING) : create.replace(CASCADING, PLAIN),
+  );
 }
 
 /**
@@ -48,7 +52,10 @@ async function rebuildSqliteProjects(db: Kysely<any>, rewrite: (create: string) 
   try {
     await sql`begin immediate`.execute(db);
     try {
-      const schema = await sql<{ type: string; sql: string }>`select type, sql from sqlite_schema where tbl_name = 'projects' and sql is not null`.execute(db);
+      const schema = await sql<{
+        type: string;
+        sql: string;
+      }>`select type, sql from sqlite_schema where tbl_name = 'projects' and sql is not null`.execute(db);
       const create = schema.rows.find((r) => r.type === 'table')!.sql;
       const rewritten = rewrite(create);
       if (rewritten === create) throw new Error('projects: the parent_id foreign key is not as this migration expects');
@@ -57,13 +64,15 @@ async function rebuildSqliteProjects(db: Kysely<any>, rewrite: (create: string) 
       await sql`insert into projects_rebuilt select * from projects`.execute(db);
       await sql`drop table projects`.execute(db);
       await sql`alter table projects_rebuilt rename to projects`.execute(db);
-      for (const { sql: statement } of schema.rows.filter((r) => r.type !== 'table')) await sql.raw(statement).execute(db);
+      for (const { sql: statement } of schema.rows.filter((r) => r.type !== 'table'))
+        await sql.raw(statement).execute(db);
       await sql`delete from sqlite_sequence where name = 'projects'`.execute(db);
       const seq = counter.rows[0]?.seq;
       if (seq !== undefined) await sql`insert into sqlite_sequence (name, seq) values ('projects', ${seq})`.execute(db);
       for (const table of ['projects', 'tasks']) {
         const broken = await sql`select * from pragma_foreign_key_check(${table})`.execute(db);
-        if (broken.rows.length > 0) throw new Error(`${table}: ${broken.rows.length} rows break a foreign key after the rebuild`);
+        if (broken.rows.length > 0)
+          throw new Error(`${table}: ${broken.rows.length} rows break a foreign key after the rebuild`);
       }
       await sql`commit`.execute(db);
     } catch (err) {

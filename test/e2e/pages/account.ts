@@ -19,6 +19,9 @@ export class AccountPage {
     await page.getByRole('navigation').getByRole('link', { name: link, exact: true }).click();
     await page.locator('form select').first().waitFor();
     const account = new AccountPage(page);
-    return Object.assign(account, { language: page.locator('form select').nth(0), timezone: page.locator('form select').nth(1) });
+    return Object.assign(account, {
+      language: page.locator('form select').nth(0),
+      timezone: page.locator('form select').nth(1),
+    });
   }
 }

@@ -32,7 +32,9 @@ export class SharingPage {
     return (await shown.locator('[data-invite-url]').textContent()) ?? '';
   }
   async changeRole(email: string, role: 'Viewer' | 'Editor'): Promise<void> {
-    await this.row(email).getByRole('combobox', { name: `Role of ${email}` }).selectOption({ label: role });
+    await this.row(email)
+      .getByRole('combobox', { name: `Role of ${email}` })
+      .selectOption({ label: role });
   }
   async revoke(email: string): Promise<void> {
     await this.row(email).getByRole('button', { name: 'Revoke' }).click();

@@ -14,8 +14,11 @@ const available = existsSync(CHROMIUM);
  */
 export const browserDescribe: typeof describe = (() => {
   if (available) return describe;
-  if (process.env.REQUIRE_BROWSER === '1') throw new Error(`REQUIRE_BROWSER=1 but no Chromium at ${CHROMIUM}: apt-get install -y chromium`);
-  console.warn(`\n  NOTICE: browser tests skipped, no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)\n`);
+  if (process.env.REQUIRE_BROWSER === '1')
+    throw new Error(`REQUIRE_BROWSER=1 but no Chromium at ${CHROMIUM}: apt-get install -y chromium`);
+  console.warn(
+    `\n  NOTICE: browser tests skipped, no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)\n`,
+  );
   return describe.skip;
 })() as typeof describe;
 
@@ -23,7 +26,15 @@ export async function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -38,8 +49,19 @@ export interface Watched {
 }
 
 /** A watched page; `javaScript: false` is a browser with scripts off (the server-rendered OAuth pages must work there). */
-export async function openPage(browser: Browser, baseURL: string, locale = 'en-US', options: { javaScript?: boolean } = {}): Promise<Watched> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 }, locale, timezoneId: 'Europe/Berlin', javaScriptEnabled: options.javaScript ?? true });
+export async function openPage(
+  browser: Browser,
+  baseURL: string,
+  locale = 'en-US',
+  options: { javaScript?: boolean } = {},
+): Promise<Watched> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 1280, height: 800 },
+    locale,
+    timezoneId: 'Europe/Berlin',
+    javaScriptEnabled: options.javaScript ?? true,
+  });
   // Generous: a 2-core CI machine runs these beside the rest of the suite; a wait that passes is no slower for it.
   context.setDefaultTimeout(20_000);
   const page = await context.newPage();
@@ -66,8 +88,12 @@ export async function expectAccessible(page: Page, name: string): Promise<void> 
   await page.evaluate(axeSource);
   // A string, not a function: the root tsconfig has no DOM types, and this runs in the page.
   const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
-    r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`)) as
-    { id: string; impact: string | null; help: string; targets: string[] }[];
+    r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`)) as {
+    id: string;
+    impact: string | null;
+    help: string;
+    targets: string[];
+  }[];
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious, `axe on ${name}`).toEqual([]);
 }

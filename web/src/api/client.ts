@@ -18,21 +18,36 @@ export class ApiError extends Error {
 /** The words shown for a failure: by code first, then by status, never a bare code. */
 export function describeError(status: number, code: string, retryAfter: number | null): string {
   switch (code) {
-    case 'network': return t('errors.network');
-    case 'unauthenticated': return t('errors.unauthenticated');
-    case 'csrf_failed': return t('errors.csrf');
-    case 'rate_limited': return retryAfter !== null ? t('errors.rateLimitedIn', { seconds: retryAfter }) : t('errors.rateLimited');
-    case 'payload_too_large': return t('errors.tooLarge');
-    case 'validation_failed': return t('errors.validation');
-    case 'conflict': return t('errors.conflict');
-    case 'plan_limit_reached': return t('errors.planLimit');
-    case 'plan_read_only': return t('errors.planReadOnly');
-    case 'token_limit_reached': return t('errors.tokenLimit');
-    case 'speech_unavailable': return t('errors.speechUnavailable');
-    case 'billing_unavailable': return t('errors.billingUnavailable');
-    case 'unsupported_media_type': return t('errors.unsupportedType');
-    case 'forbidden': return t('errors.forbidden');
-    case 'not_found': return t('errors.notFound');
+    case 'network':
+      return t('errors.network');
+    case 'unauthenticated':
+      return t('errors.unauthenticated');
+    case 'csrf_failed':
+      return t('errors.csrf');
+    case 'rate_limited':
+      return retryAfter !== null ? t('errors.rateLimitedIn', { seconds: retryAfter }) : t('errors.rateLimited');
+    case 'payload_too_large':
+      return t('errors.tooLarge');
+    case 'validation_failed':
+      return t('errors.validation');
+    case 'conflict':
+      return t('errors.conflict');
+    case 'plan_limit_reached':
+      return t('errors.planLimit');
+    case 'plan_read_only':
+      return t('errors.planReadOnly');
+    case 'token_limit_reached':
+      return t('errors.tokenLimit');
+    case 'speech_unavailable':
+      return t('errors.speechUnavailable');
+    case 'billing_unavailable':
+      return t('errors.billingUnavailable');
+    case 'unsupported_media_type':
+      return t('errors.unsupportedType');
+    case 'forbidden':
+      return t('errors.forbidden');
+    case 'not_found':
+      return t('errors.notFound');
   }
   if (status >= 500) return t('errors.server');
   return t('errors.unknown', { status });
@@ -72,7 +87,12 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
  * One JSON request to /api/v1 with the cookie session. Writes carry the CSRF header and are never
  * retried: a lost answer may still have been applied, so the person decides whether to try again.
  */
-export async function api<T>(method: Method, path: string, body?: unknown, options: { quiet401?: boolean } = {}): Promise<T> {
+export async function api<T>(
+  method: Method,
+  path: string,
+  body?: unknown,
+  options: { quiet401?: boolean } = {},
+): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (method !== 'GET') Object.assign(headers, csrfHeader());
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -104,7 +124,8 @@ export async function api<T>(method: Method, path: string, body?: unknown, optio
 
 export function query(params: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== '') search.set(key, String(value));
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined && value !== '') search.set(key, String(value));
   const text = search.toString();
   return text === '' ? '' : `?${text}`;
 }

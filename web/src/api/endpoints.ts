@@ -1,11 +1,40 @@
 /** One typed function per endpoint the app uses; paths and bodies as the OpenAPI document has them. */
 import { api, query, setCsrf } from './client';
-import type { AgentCall, Attachment, Billing, Comment, HistoryEntry, Invitation, Invited, Member, MemberRole, Message, OAuthConnection, Page, Project, Scope, SpeechJob, SpeechStatus, Task, Token, Tree, TreeSnapshot, TreeStyleName, User } from './types';
+import type {
+  AgentCall,
+  Attachment,
+  Billing,
+  Comment,
+  HistoryEntry,
+  Invitation,
+  Invited,
+  Member,
+  MemberRole,
+  Message,
+  OAuthConnection,
+  Page,
+  Project,
+  Scope,
+  SpeechJob,
+  SpeechStatus,
+  Task,
+  Token,
+  Tree,
+  TreeSnapshot,
+  TreeStyleName,
+  User,
+} from './types';
 import type { Language } from '../i18n';
 
-interface Session { user: User | null; csrf?: string }
+interface Session {
+  user: User | null;
+  csrf?: string;
+}
 /** `not_configured`: the service cannot send mail, and says so instead of claiming a mail went out. */
-interface MailAnswer { status: 'queued'; delivery: 'sent' | 'not_configured' }
+interface MailAnswer {
+  status: 'queued';
+  delivery: 'sent' | 'not_configured';
+}
 
 /** Every page of a list: the app shows whole lists (a Grove account may hold 250 trees). */
 async function allPages<T>(path: string, params: Record<string, string | number | undefined> = {}): Promise<T[]> {
@@ -28,41 +57,55 @@ async function session(promise: Promise<Session>): Promise<User | null> {
 
 export const auth = {
   me: () => session(api<Session>('GET', '/auth/me', undefined, { quiet401: true })),
-  login: (email: string, password: string) => session(api<Session>('POST', '/auth/login', { email, password }, { quiet401: true })),
+  login: (email: string, password: string) =>
+    session(api<Session>('POST', '/auth/login', { email, password }, { quiet401: true })),
   register: (input: { email: string; password: string; name?: string; language?: Language; timezone?: string }) =>
     session(api<Session>('POST', '/auth/register', input)),
   logout: () => session(api<Session>('POST', '/auth/logout', {})),
   updateProfile: (input: { name?: string; language?: Language; timezone?: string }) =>
     api<{ user: User }>('PATCH', '/auth/profile', input).then((a) => a.user),
   requestReset: (email: string) => api<MailAnswer>('POST', '/auth/reset/request', { email }),
-  completeReset: (token: string, password: string) => session(api<Session>('POST', '/auth/reset/complete', { token, password })),
+  completeReset: (token: string, password: string) =>
+    session(api<Session>('POST', '/auth/reset/complete', { token, password })),
   requestVerification: () => api<MailAnswer>('POST', '/auth/verify/request', {}),
-  completeVerification: (token: string) => api<{ user: User }>('POST', '/auth/verify/complete', { token }).then((a) => a.user),
+  completeVerification: (token: string) =>
+    api<{ user: User }>('POST', '/auth/verify/complete', { token }).then((a) => a.user),
 };
 
 export const trees = {
   list: () => allPages<Tree>('/trees'),
   get: (id: string) => api<TreeSnapshot>('GET', `/trees/${encodeURIComponent(id)}`),
-  create: (name: string, style: TreeStyleName) => api<{ tree: Tree }>('POST', '/trees', { name, style }).then((a) => a.tree),
-  update: (id: string, patch: { name?: string; style?: TreeStyleName }) => api<{ tree: Tree }>('PATCH', `/trees/${encodeURIComponent(id)}`, patch).then((a) => a.tree),
+  create: (name: string, style: TreeStyleName) =>
+    api<{ tree: Tree }>('POST', '/trees', { name, style }).then((a) => a.tree),
+  update: (id: string, patch: { name?: string; style?: TreeStyleName }) =>
+    api<{ tree: Tree }>('PATCH', `/trees/${encodeURIComponent(id)}`, patch).then((a) => a.tree),
   remove: (id: string) => api<unknown>('DELETE', `/trees/${encodeURIComponent(id)}`),
 };
 
 export const projects = {
-  create: (input: { tree_id: string; name: string; parent_id?: string | null }) => api<{ project: Project }>('POST', '/projects', input).then((a) => a.project),
+  create: (input: { tree_id: string; name: string; parent_id?: string | null }) =>
+    api<{ project: Project }>('POST', '/projects', input).then((a) => a.project),
 };
 
-export type TaskPatch = Partial<Pick<Task, 'title' | 'text' | 'notes' | 'status' | 'deadline' | 'color' | 'project_id'>>;
+export type TaskPatch = Partial<
+  Pick<Task, 'title' | 'text' | 'notes' | 'status' | 'deadline' | 'color' | 'project_id'>
+>;
 export const tasks = {
-  create: (input: { tree_id: string; title: string; project_id?: string | null }) => api<{ task: Task }>('POST', '/tasks', input).then((a) => a.task),
-  update: (id: string, patch: TaskPatch) => api<{ task: Task }>('PATCH', `/tasks/${encodeURIComponent(id)}`, patch).then((a) => a.task),
+  create: (input: { tree_id: string; title: string; project_id?: string | null }) =>
+    api<{ task: Task }>('POST', '/tasks', input).then((a) => a.task),
+  update: (id: string, patch: TaskPatch) =>
+    api<{ task: Task }>('PATCH', `/tasks/${encodeURIComponent(id)}`, patch).then((a) => a.task),
   remove: (id: string) => api<unknown>('DELETE', `/tasks/${encodeURIComponent(id)}`),
   search: (q: string, treeId: string) => api<Page<Task>>('GET', `/search${query({ q, tree_id: treeId, limit: 200 })}`),
 };
 
 export const attachments = {
   list: (taskId: string) => allPages<Attachment>(`/tasks/${encodeURIComponent(taskId)}/attachments`),
-  get: (id: string) => api<{ attachment: Attachment; content_url: string; content_url_expires_at: string }>('GET', `/attachments/${encodeURIComponent(id)}`),
+  get: (id: string) =>
+    api<{ attachment: Attachment; content_url: string; content_url_expires_at: string }>(
+      'GET',
+      `/attachments/${encodeURIComponent(id)}`,
+    ),
   remove: (id: string) => api<unknown>('DELETE', `/attachments/${encodeURIComponent(id)}`),
 };
 
@@ -70,12 +113,15 @@ export const speech = {
   status: () => api<SpeechStatus>('GET', '/speech/status'),
   jobs: (taskId: string) => allPages<SpeechJob>(`/tasks/${encodeURIComponent(taskId)}/transcriptions`),
   transcribe: (taskId: string, attachmentId: string) =>
-    api<{ job: SpeechJob }>('POST', `/tasks/${encodeURIComponent(taskId)}/transcriptions`, { attachment_id: attachmentId }).then((a) => a.job),
+    api<{ job: SpeechJob }>('POST', `/tasks/${encodeURIComponent(taskId)}/transcriptions`, {
+      attachment_id: attachmentId,
+    }).then((a) => a.job),
 };
 
 export const tokens = {
   list: () => api<{ items: Token[] }>('GET', '/tokens').then((a) => a.items),
-  create: (input: { name: string; scopes: Scope[]; expires_in_days: number }) => api<{ token: Token; value: string }>('POST', '/tokens', input),
+  create: (input: { name: string; scopes: Scope[]; expires_in_days: number }) =>
+    api<{ token: Token; value: string }>('POST', '/tokens', input),
   revoke: (id: string) => api<unknown>('DELETE', `/tokens/${encodeURIComponent(id)}`),
 };
 
@@ -95,40 +141,50 @@ export const members = {
   list: (treeId: string) => api<{ items: Member[] }>('GET', `/trees/${enc(treeId)}/members`).then((a) => a.items),
   invite: (treeId: string, input: { email: string; role: MemberRole; expires_at?: string | null }) =>
     api<Invited>('POST', `/trees/${enc(treeId)}/members`, input),
-  update: (id: string, patch: { role?: MemberRole; expires_at?: string | null }) => api<{ member: Member }>('PATCH', `/members/${enc(id)}`, patch).then((a) => a.member),
+  update: (id: string, patch: { role?: MemberRole; expires_at?: string | null }) =>
+    api<{ member: Member }>('PATCH', `/members/${enc(id)}`, patch).then((a) => a.member),
   revoke: (id: string) => api<{ member: Member }>('DELETE', `/members/${enc(id)}`).then((a) => a.member),
 };
 
 export const invitations = {
   list: () => api<{ items: Invitation[] }>('GET', '/invitations').then((a) => a.items),
   /** With `token` (from an invitation's link): that invitation, for whoever is signed in. */
-  accept: (id: string, token?: string) => api<{ member: Member }>('POST', `/invitations/${enc(id)}/accept`, token !== undefined ? { token } : {}).then((a) => a.member),
+  accept: (id: string, token?: string) =>
+    api<{ member: Member }>('POST', `/invitations/${enc(id)}/accept`, token !== undefined ? { token } : {}).then(
+      (a) => a.member,
+    ),
   decline: (id: string) => api<{ member: Member }>('POST', `/invitations/${enc(id)}/decline`, {}).then((a) => a.member),
 };
 
 export const assignees = {
-  set: (taskId: string, userIds: string[]) => api<{ task: Task }>('PUT', `/tasks/${enc(taskId)}/assignees`, { user_ids: userIds }).then((a) => a.task),
+  set: (taskId: string, userIds: string[]) =>
+    api<{ task: Task }>('PUT', `/tasks/${enc(taskId)}/assignees`, { user_ids: userIds }).then((a) => a.task),
 };
 
 export const comments = {
   list: (taskId: string) => allPages<Comment>(`/tasks/${enc(taskId)}/comments`),
-  create: (taskId: string, body: string) => api<{ comment: Comment }>('POST', `/tasks/${enc(taskId)}/comments`, { body }).then((a) => a.comment),
-  update: (id: string, body: string) => api<{ comment: Comment }>('PATCH', `/comments/${enc(id)}`, { body }).then((a) => a.comment),
+  create: (taskId: string, body: string) =>
+    api<{ comment: Comment }>('POST', `/tasks/${enc(taskId)}/comments`, { body }).then((a) => a.comment),
+  update: (id: string, body: string) =>
+    api<{ comment: Comment }>('PATCH', `/comments/${enc(id)}`, { body }).then((a) => a.comment),
   remove: (id: string) => api<unknown>('DELETE', `/comments/${enc(id)}`),
 };
 
 export const messages = {
   list: (treeId: string) => allPages<Message>(`/trees/${enc(treeId)}/messages`),
-  create: (treeId: string, body: string) => api<{ message: Message }>('POST', `/trees/${enc(treeId)}/messages`, { body }).then((a) => a.message),
+  create: (treeId: string, body: string) =>
+    api<{ message: Message }>('POST', `/trees/${enc(treeId)}/messages`, { body }).then((a) => a.message),
 };
 
 /** History is long: one page at a time, newest first, the next on "Load more". */
 export const history = {
-  page: (treeId: string, cursor?: string) => api<Page<HistoryEntry>>('GET', `/trees/${enc(treeId)}/history${query({ limit: 50, cursor })}`),
+  page: (treeId: string, cursor?: string) =>
+    api<Page<HistoryEntry>>('GET', `/trees/${enc(treeId)}/history${query({ limit: 50, cursor })}`),
 };
 
 export const billing = {
   get: () => api<Billing>('GET', '/billing'),
-  checkout: (plan: 'sprout' | 'grove') => api<{ url: string }>('POST', '/billing/checkout', { plan }).then((a) => a.url),
+  checkout: (plan: 'sprout' | 'grove') =>
+    api<{ url: string }>('POST', '/billing/checkout', { plan }).then((a) => a.url),
   portal: () => api<{ url: string }>('POST', '/billing/portal', {}).then((a) => a.url),
 };

@@ -15,7 +15,9 @@ type Answer<O extends keyof operations, S extends number = 200> =
  * list when the API adds a value it lacks, so a new value cannot be left out of the app silently.
  */
 function allOf<T extends string>() {
-  return <const L extends readonly T[]>(list: L & ([Exclude<T, L[number]>] extends [never] ? unknown : { missing: Exclude<T, L[number]> })): readonly T[] => list;
+  return <const L extends readonly T[]>(
+    list: L & ([Exclude<T, L[number]>] extends [never] ? unknown : { missing: Exclude<T, L[number]> }),
+  ): readonly T[] => list;
 }
 
 export type User = Schemas['User'];
@@ -36,7 +38,10 @@ export type AgentCall = Schemas['AgentCall'];
 export type Attachment = Schemas['Attachment'];
 export type SpeechStatus = Answer<'getSpeechStatus'>;
 export type SpeechJob = Schemas['SpeechJob'];
-export interface Page<T> { items: T[]; next_cursor: string | null }
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
 
 /** Teams (CONTRACT §10). */
 export type Member = Answer<'listMembers'>['items'][number];
@@ -50,7 +55,11 @@ export type Message = Answer<'listMessages'>['items'][number];
 export type HistoryEntry = Schemas['HistoryEntry'];
 export type ImportResult = Answer<'importTasks'>;
 /** A refused CSV row, from the details of the import's validation_failed (the document types details as unknown). */
-export interface RowProblem { row: number; column: string | null; message: string }
+export interface RowProblem {
+  row: number;
+  column: string | null;
+  message: string;
+}
 
 export type BillingPlan = Schemas['BillingPlan'];
 export type Billing = Schemas['Billing'];

@@ -33,12 +33,26 @@ function postFile<T>(path: string, file: File, ok: number[], onProgress: (fracti
   });
 }
 
-export function uploadAttachment(taskId: string, file: File, onProgress: (fraction: number) => void): Promise<Attachment> {
-  return postFile<{ attachment: Attachment }>(`/tasks/${encodeURIComponent(taskId)}/attachments`, file, [201], onProgress).then((a) => a.attachment);
+export function uploadAttachment(
+  taskId: string,
+  file: File,
+  onProgress: (fraction: number) => void,
+): Promise<Attachment> {
+  return postFile<{ attachment: Attachment }>(
+    `/tasks/${encodeURIComponent(taskId)}/attachments`,
+    file,
+    [201],
+    onProgress,
+  ).then((a) => a.attachment);
 }
 
 /** A CSV import (CONTRACT §10): a dry run answers 200 and writes nothing; the real one answers 201. */
-export function importCsv(treeId: string, file: File, dryRun: boolean, onProgress: (fraction: number) => void): Promise<ImportResult> {
+export function importCsv(
+  treeId: string,
+  file: File,
+  dryRun: boolean,
+  onProgress: (fraction: number) => void,
+): Promise<ImportResult> {
   const path = `/trees/${encodeURIComponent(treeId)}/import${dryRun ? '?dry_run=true' : ''}`;
   return postFile<ImportResult>(path, file, [dryRun ? 200 : 201], onProgress);
 }

@@ -13,5 +13,9 @@ export function CopyButton({ value }: { value: string }) {
       setCopied(false);
     }
   }
-  return <button type="button" class="btn small" onClick={copy}>{copied ? t('common.copied') : t('common.copy')}</button>;
+  return (
+    <button type="button" class="btn small" onClick={copy}>
+      {copied ? t('common.copied') : t('common.copy')}
+    </button>
+  );
 }

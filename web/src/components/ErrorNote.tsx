@@ -7,7 +7,11 @@ export function ErrorNote({ error, onRetry }: { error: string | null; onRetry?: 
   return (
     <div class="note error" role="alert">
       <span>{error}</span>
-      {onRetry !== undefined ? <button type="button" class="btn small ghost" onClick={onRetry}>{t('common.retry')}</button> : null}
+      {onRetry !== undefined ? (
+        <button type="button" class="btn small ghost" onClick={onRetry}>
+          {t('common.retry')}
+        </button>
+      ) : null}
     </div>
   );
 }

@@ -26,14 +26,28 @@ export function SessionExpiredDialog() {
     <Modal title={t('session.expiredTitle')} onClose={() => setUser(null)}>
       <p class="muted">{t('session.expiredText')}</p>
       <form onSubmit={submit} class="stack">
-        <Field label={t('fields.email')}>{(id) => (
-          <input id={id} type="email" value={user.email} readOnly autoComplete="username" />
-        )}</Field>
-        <Field label={t('fields.password')}>{(id) => (
-          <input id={id} type="password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} required minLength={PASSWORD_MIN} autoComplete="current-password" />
-        )}</Field>
+        <Field label={t('fields.email')}>
+          {(id) => <input id={id} type="email" value={user.email} readOnly autoComplete="username" />}
+        </Field>
+        <Field label={t('fields.password')}>
+          {(id) => (
+            <input
+              id={id}
+              type="password"
+              value={password}
+              onInput={(e) => setPassword(e.currentTarget.value)}
+              required
+              minLength={PASSWORD_MIN}
+              autoComplete="current-password"
+            />
+          )}
+        </Field>
         <ErrorNote error={error} />
-        <div class="actions"><button class="btn primary" disabled={busy}>{t('auth.signIn')}</button></div>
+        <div class="actions">
+          <button class="btn primary" disabled={busy}>
+            {t('auth.signIn')}
+          </button>
+        </div>
       </form>
     </Modal>
   );

@@ -13,7 +13,9 @@ export function Shell({ children }: { children: ComponentChildren }) {
   const t = useT();
   return (
     <div class="shell">
-      <a class="skip" href="#main">{t('nav.skip')}</a>
+      <a class="skip" href="#main">
+        {t('nav.skip')}
+      </a>
       <header class="topbar">
         <a class="brand" href={user !== null ? '/trees' : '/'}>
           <Logo />
@@ -41,7 +43,9 @@ export function Shell({ children }: { children: ComponentChildren }) {
         )}
       </header>
       {user !== null && !user.email_verified ? <VerifyBanner user={user} /> : null}
-      <main id="main" class="main">{children}</main>
+      <main id="main" class="main">
+        {children}
+      </main>
       {expired && user !== null ? <SessionExpiredDialog /> : null}
     </div>
   );
@@ -50,5 +54,9 @@ export function Shell({ children }: { children: ComponentChildren }) {
 function NavLink({ href, children }: { href: string; children: ComponentChildren }) {
   const { path } = useLocation();
   const current = path === href || path.startsWith(`${href}/`);
-  return <a href={href} class={current ? 'navlink current' : 'navlink'} aria-current={current ? 'page' : undefined}>{children}</a>;
+  return (
+    <a href={href} class={current ? 'navlink current' : 'navlink'} aria-current={current ? 'page' : undefined}>
+      {children}
+    </a>
+  );
 }

@@ -18,7 +18,11 @@ export function VerifyBanner({ user }: { user: User }) {
   const t = useT();
   const { setUser } = useSession();
   const [delivery, setDelivery] = useState<'sent' | 'not_configured' | null>(null);
-  const { busy, error, run: send } = useSubmit(async () => {
+  const {
+    busy,
+    error,
+    run: send,
+  } = useSubmit(async () => {
     try {
       setDelivery((await auth.requestVerification()).delivery);
     } catch (e) {
@@ -32,7 +36,9 @@ export function VerifyBanner({ user }: { user: User }) {
     <section class="verify-banner" aria-label={t('verify.bannerLabel')}>
       <p>{t('verify.banner', { email: user.email })}</p>
       {delivery === null ? (
-        <button type="button" class="btn small" disabled={busy} onClick={() => void send()}>{t('verify.send')}</button>
+        <button type="button" class="btn small" disabled={busy} onClick={() => void send()}>
+          {t('verify.send')}
+        </button>
       ) : (
         <p role="status">{delivery === 'sent' ? t('verify.sent', { email: user.email }) : t('verify.notConfigured')}</p>
       )}

@@ -24,7 +24,10 @@ export interface Submit<A extends unknown[]> {
  * A write from a form or a button: busy while the request runs, the failure in words when it fails
  * (what was typed stays in the form's own state).
  */
-export function useSubmit<A extends unknown[] = []>(work: (...args: A) => Promise<void>, options: SubmitOptions<A> = {}): Submit<A> {
+export function useSubmit<A extends unknown[] = []>(
+  work: (...args: A) => Promise<void>,
+  options: SubmitOptions<A> = {},
+): Submit<A> {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   async function run(...args: A) {

@@ -10,7 +10,9 @@ export function messageTemplate<K extends string>(
   translate: (values: Record<K, string>) => string,
   names: readonly K[],
 ): (values: Record<K, string>) => string {
-  const marked = translate(Object.fromEntries(names.map((name) => [name, `${MARK}${name}${MARK}`])) as Record<K, string>);
+  const marked = translate(
+    Object.fromEntries(names.map((name) => [name, `${MARK}${name}${MARK}`])) as Record<K, string>,
+  );
   // Even indexes are the message's own text, odd ones the names of the values between them.
   const parts = marked.split(MARK);
   return (values) => {

@@ -27,7 +27,11 @@ export function AccountPage() {
   const [timezone, setTimezone] = useState(user.timezone);
   const [saved, setSaved] = useState(false);
   const zones = useMemo(() => timeZones(user.timezone), [user.timezone]);
-  const { busy, error, submit: save } = useSubmit(async () => {
+  const {
+    busy,
+    error,
+    submit: save,
+  } = useSubmit(async () => {
     setSaved(false);
     setUser(await auth.updateProfile({ name: name.trim(), language, timezone })); // switches the app's language too
     setSaved(true);
@@ -39,32 +43,60 @@ export function AccountPage() {
       <p class="lead">{t('account.lead')}</p>
       <form class="card stack" onSubmit={save}>
         <h2>{t('account.profile')}</h2>
-        <Field label={t('fields.email')}>{(id) => (
-          <input id={id} type="email" value={user.email} readOnly />
-        )}</Field>
-        <Field label={t('fields.name')}>{(id) => (
-          <input id={id} value={name} onInput={(e) => setName(e.currentTarget.value)} maxLength={PROFILE_NAME_MAX} autoComplete="name" />
-        )}</Field>
+        <Field label={t('fields.email')}>{(id) => <input id={id} type="email" value={user.email} readOnly />}</Field>
+        <Field label={t('fields.name')}>
+          {(id) => (
+            <input
+              id={id}
+              value={name}
+              onInput={(e) => setName(e.currentTarget.value)}
+              maxLength={PROFILE_NAME_MAX}
+              autoComplete="name"
+            />
+          )}
+        </Field>
         <div class="grid-2">
-          <Field label={t('fields.language')}>{(id) => (
-            <select id={id} value={language} onChange={(e) => setLanguage(e.currentTarget.value as Language)}>
-              {LANGUAGES.map((l) => <option key={l} value={l} lang={l}>{t(`account.languages.${l}`)}</option>)}
-            </select>
-          )}</Field>
-          <Field label={t('fields.timezone')}>{(id) => (
-            <select id={id} value={timezone} onChange={(e) => setTimezone(e.currentTarget.value)}>
-              {zones.map((z) => <option key={z} value={z}>{z.replaceAll('_', ' ')}</option>)}
-            </select>
-          )}</Field>
+          <Field label={t('fields.language')}>
+            {(id) => (
+              <select id={id} value={language} onChange={(e) => setLanguage(e.currentTarget.value as Language)}>
+                {LANGUAGES.map((l) => (
+                  <option key={l} value={l} lang={l}>
+                    {t(`account.languages.${l}`)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label={t('fields.timezone')}>
+            {(id) => (
+              <select id={id} value={timezone} onChange={(e) => setTimezone(e.currentTarget.value)}>
+                {zones.map((z) => (
+                  <option key={z} value={z}>
+                    {z.replaceAll('_', ' ')}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
         </div>
         <ErrorNote error={error} />
-        {saved ? <p class="note ok" role="status">{t('account.saved')}</p> : null}
-        <div class="actions"><button class="btn primary" disabled={busy}>{t('common.save')}</button></div>
+        {saved ? (
+          <p class="note ok" role="status">
+            {t('account.saved')}
+          </p>
+        ) : null}
+        <div class="actions">
+          <button class="btn primary" disabled={busy}>
+            {t('common.save')}
+          </button>
+        </div>
       </form>
       <div class="card">
         <h2>{t('account.plan')}</h2>
         <p class="plan-name">{t(`account.planName.${user.effective_plan}`)}</p>
-        {user.plan_expires_at !== null ? <p class="muted">{t('account.until', { date: formatDateTime(user.plan_expires_at, user.timezone) })}</p> : null}
+        {user.plan_expires_at !== null ? (
+          <p class="muted">{t('account.until', { date: formatDateTime(user.plan_expires_at, user.timezone) })}</p>
+        ) : null}
       </div>
     </section>
   );

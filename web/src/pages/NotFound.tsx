@@ -8,7 +8,9 @@ export function NotFound() {
     <section class="page narrow center">
       <h1>{t('notFound.title')}</h1>
       <p class="muted">{t('notFound.text')}</p>
-      <a class="btn primary" href="/trees">{t('notFound.home')}</a>
+      <a class="btn primary" href="/trees">
+        {t('notFound.home')}
+      </a>
     </section>
   );
 }

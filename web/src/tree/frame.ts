@@ -65,7 +65,13 @@ export function frame(sketch: Sketch): Layout {
   const X = (x: number) => round(x + dx);
   const Y = (y: number) => round(y + dy);
   return {
-    branches: sketch.branches.map((b) => ({ x1: X(b.x1), y1: Y(b.y1), x2: X(b.x2), y2: Y(b.y2), width: round(b.width) })),
+    branches: sketch.branches.map((b) => ({
+      x1: X(b.x1),
+      y1: Y(b.y1),
+      x2: X(b.x2),
+      y2: Y(b.y2),
+      width: round(b.width),
+    })),
     projects: sketch.projects.map((p) => ({ id: p.id, x: X(p.x), y: Y(p.y) })),
     leaves: sketch.leaves.map((l) => ({ id: l.id, x: X(l.x), y: Y(l.y), angle: round(((l.angle % 360) + 360) % 360) })),
     width,

@@ -21,8 +21,19 @@ export interface LeafPaint {
 }
 
 /** The shape of paint.ts's LEAF_PATH as points: a move, then two cubic curves back to the start. */
-const LEAF: readonly (readonly [number, number])[] = [[-5, 0], [-3, -3.6], [2, -3.8], [5, 0], [2, 3.8], [-3, 3.6], [-5, 0]];
-const MIDRIB: readonly (readonly [number, number])[] = [[-4.5, 0], [3.6, 0]];
+const LEAF: readonly (readonly [number, number])[] = [
+  [-5, 0],
+  [-3, -3.6],
+  [2, -3.8],
+  [5, 0],
+  [2, 3.8],
+  [-3, 3.6],
+  [-5, 0],
+];
+const MIDRIB: readonly (readonly [number, number])[] = [
+  [-4.5, 0],
+  [3.6, 0],
+];
 
 const n = (v: number) => String(Math.round(v * 10) / 10);
 
@@ -46,8 +57,11 @@ export function paintLeaves(leaves: PlacedLeaf[], tasks: ReadonlyMap<string, Lay
     const a = (leaf.angle * Math.PI) / 180;
     const cos = Math.cos(a);
     const sin = Math.sin(a);
-    const p = ([x, y]: readonly [number, number]) => `${n(leaf.x + x * cos - y * sin)} ${n(leaf.y + x * sin + y * cos)}`;
-    group.parts.push(`M${p(LEAF[0]!)}C${p(LEAF[1]!)} ${p(LEAF[2]!)} ${p(LEAF[3]!)}C${p(LEAF[4]!)} ${p(LEAF[5]!)} ${p(LEAF[6]!)}Z`);
+    const p = ([x, y]: readonly [number, number]) =>
+      `${n(leaf.x + x * cos - y * sin)} ${n(leaf.y + x * sin + y * cos)}`;
+    group.parts.push(
+      `M${p(LEAF[0]!)}C${p(LEAF[1]!)} ${p(LEAF[2]!)} ${p(LEAF[3]!)}C${p(LEAF[4]!)} ${p(LEAF[5]!)} ${p(LEAF[6]!)}Z`,
+    );
     if (look === 'done') checks.push(`M${n(leaf.x - 2.6)} ${n(leaf.y + 0.1)}l1.8 1.8l3.5 -3.8`);
     else midribs.push(`M${p(MIDRIB[0]!)}L${p(MIDRIB[1]!)}`);
   }

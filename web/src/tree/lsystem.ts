@@ -104,7 +104,10 @@ export function buildLSystem(model: TreeModel, random: Random) {
   // One part's stem, in a cone of `share` degrees whose centre lies `coneOffset` from its heading.
   const partStem = (part: Part, share: number, coneOffset: number, inline: boolean): Module[] => {
     if (part.node === null) {
-      return [...bareStem(clearance(share, coneOffset), pipeWidth(part.weight), random), ...leafStem(part.tasks, part.weight, random)];
+      return [
+        ...bareStem(clearance(share, coneOffset), pipeWidth(part.weight), random),
+        ...leafStem(part.tasks, part.weight, random),
+      ];
     }
     if (inline) return projectStem(part.node, share, coneOffset, true);
     return [{ symbol: 'A', id: part.node.id, value: share, offset: coneOffset }];
@@ -152,7 +155,8 @@ export function buildLSystem(model: TreeModel, random: Random) {
 
   const projectStem = (node: ModelNode, degrees: number, offset: number, inline: boolean): Module[] => {
     // A project with no tasks anywhere below has no leaves to keep clear: a short shoot.
-    const out = node.weight === 0 ? [F(2 * S, 1)] : bareStem(clearance(degrees, offset), pipeWidth(node.weight), random);
+    const out =
+      node.weight === 0 ? [F(2 * S, 1)] : bareStem(clearance(degrees, offset), pipeWidth(node.weight), random);
     out.push({ symbol: 'K', id: node.id });
     const own = node.tasks.length <= STEM_TASKS ? node.tasks : [];
     out.push(...leafStem(own, node.weight, random));

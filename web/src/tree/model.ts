@@ -31,7 +31,15 @@ export function byPosition(a: { position: number; id: string }, b: { position: n
 }
 
 function makeNode(project: LayoutProject | null, parent: ModelNode | null): ModelNode {
-  return { id: project?.id ?? '', project, depth: parent ? parent.depth + 1 : 0, parent, tasks: [], children: [], weight: 0 };
+  return {
+    id: project?.id ?? '',
+    project,
+    depth: parent ? parent.depth + 1 : 0,
+    parent,
+    tasks: [],
+    children: [],
+    weight: 0,
+  };
 }
 
 export function buildModel(input: LayoutInput): TreeModel {

@@ -35,8 +35,21 @@ export function TreeDrawing(props: TreeDrawingProps): JSX.Element {
       /* The picture takes no pointer events: under the mouse, Chromium would hit-test the stroke of
          a path of 25,000 segments (a third of a second at 10,000 tasks); the nodes take them. */
       <svg viewBox={viewBox} width={width} height={height} pointer-events="none">
-        <ellipse cx={width / 2} cy={ground} rx={width * 0.42} ry={Math.max(6, width * 0.025)} fill="#7c9a4e" fill-opacity="0.18" />
-        <path d={`M${width * 0.06} ${ground}H${width * 0.94}`} stroke="#7c9a4e" stroke-opacity="0.55" stroke-width="2" stroke-linecap="round" />
+        <ellipse
+          cx={width / 2}
+          cy={ground}
+          rx={width * 0.42}
+          ry={Math.max(6, width * 0.025)}
+          fill="#7c9a4e"
+          fill-opacity="0.18"
+        />
+        <path
+          d={`M${width * 0.06} ${ground}H${width * 0.94}`}
+          stroke="#7c9a4e"
+          stroke-opacity="0.55"
+          stroke-width="2"
+          stroke-linecap="round"
+        />
         <g class="tree-branches" fill="none" stroke-linecap="round" stroke-linejoin="round">
           {paths.map((p) => (
             <path key={p.width} d={p.d} stroke={p.color} stroke-width={p.width} />
@@ -54,7 +67,15 @@ export function TreeDrawing(props: TreeDrawingProps): JSX.Element {
             />
           ))}
           <path d={leaves.midribs} stroke="#ffffff" stroke-opacity="0.45" stroke-width="0.7" fill="none" />
-          <path class="tree-checks" d={leaves.checks} stroke="#1f5130" stroke-width="1.6" fill="none" stroke-linecap="round" stroke-linejoin="round" />
+          <path
+            class="tree-checks"
+            d={leaves.checks}
+            stroke="#1f5130"
+            stroke-width="1.6"
+            fill="none"
+            stroke-linecap="round"
+            stroke-linejoin="round"
+          />
         </g>
       </svg>
     ),
@@ -62,7 +83,15 @@ export function TreeDrawing(props: TreeDrawingProps): JSX.Element {
   );
 
   return (
-    <svg class="tree-drawing" role="img" aria-label={props.labels.drawing} viewBox={viewBox} width={width} height={height} data-style={style}>
+    <svg
+      class="tree-drawing"
+      role="img"
+      aria-label={props.labels.drawing}
+      viewBox={viewBox}
+      width={width}
+      height={height}
+      data-style={style}
+    >
       {picture}
       <Nodes {...props} layout={layout} nodes={nodes} />
     </svg>
@@ -118,16 +147,44 @@ function Nodes(props: TreeDrawingProps & { layout: Layout; nodes: ModelNode[] })
           const at = placed.get(t.id)!;
           return (
             <g key={t.id} transform={`translate(${at.x} ${at.y})`}>
-              {highlighted?.has(t.id) && <circle class="tree-ring--highlighted" r="8.5" fill="#fde047" fill-opacity="0.35" stroke="#ca8a04" stroke-width="2" />}
-              {t.id === selectedId && <circle class="tree-ring--selected" r="8.5" fill="none" stroke="#1d4ed8" stroke-width="2.5" />}
+              {highlighted?.has(t.id) && (
+                <circle
+                  class="tree-ring--highlighted"
+                  r="8.5"
+                  fill="#fde047"
+                  fill-opacity="0.35"
+                  stroke="#ca8a04"
+                  stroke-width="2"
+                />
+              )}
+              {t.id === selectedId && (
+                <circle class="tree-ring--selected" r="8.5" fill="none" stroke="#1d4ed8" stroke-width="2.5" />
+              )}
             </g>
           );
         })}
-        {selectedId && knots.has(selectedId) && <circle class="tree-ring--selected" cx={knots.get(selectedId)!.x} cy={knots.get(selectedId)!.y} r="9" fill="none" stroke="#1d4ed8" stroke-width="2.5" />}
+        {selectedId && knots.has(selectedId) && (
+          <circle
+            class="tree-ring--selected"
+            cx={knots.get(selectedId)!.x}
+            cy={knots.get(selectedId)!.y}
+            r="9"
+            fill="none"
+            stroke="#1d4ed8"
+            stroke-width="2.5"
+          />
+        )}
       </g>
       {/* fill and pointer-events are inherited: set once here rather than on 10,000 circles. Preact
           owns the group and its handlers, nodeLayer.ts its children. */}
-      <g ref={group} class="tree-nodes" fill="none" pointer-events="all" onClick={open} onKeyDown={(e) => activates(e) && target(e) !== null && (e.preventDefault(), open(e))} />
+      <g
+        ref={group}
+        class="tree-nodes"
+        fill="none"
+        pointer-events="all"
+        onClick={open}
+        onKeyDown={(e) => activates(e) && target(e) !== null && (e.preventDefault(), open(e))}
+      />
     </>
   );
 }

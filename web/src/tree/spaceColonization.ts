@@ -61,7 +61,10 @@ export function colonize(input: LayoutInput): Colonized {
   // A stalled point (none of the nodes came within reach in time) still gets its leaf.
   const fallbacks = left.length;
   if (left.length > 0) {
-    const index = indexOf(nodes, nodes.map((_, i) => i));
+    const index = indexOf(
+      nodes,
+      nodes.map((_, i) => i),
+    );
     for (const i of left) reach(i, nearest(index, nodes, live[i]!, attractionDistance));
   }
   return { layout: draw(nodes, reached, seeded, trunkTop, model.taskCount), steps, stepCap, fallbacks };
@@ -72,7 +75,13 @@ export function colonize(input: LayoutInput): Colonized {
  * distance, or is reached; pulled nodes grow one segment. Returns the steps taken and the points
  * (indexes into `live`) never reached.
  */
-function growSteps(nodes: GrowNode[], live: Attractor[], reach: (point: number, from: number) => void, stepCap: number, random: Random) {
+function growSteps(
+  nodes: GrowNode[],
+  live: Attractor[],
+  reach: (point: number, from: number) => void,
+  stepCap: number,
+  random: Random,
+) {
   const { segmentLength: L, attractionDistance, killDistance } = SETTINGS;
   // Per point: the node it pulled last step, and for how many steps that node came no nearer.
   const pulled = new Int32Array(live.length).fill(-1);

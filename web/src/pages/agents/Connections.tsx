@@ -32,7 +32,9 @@ export function Connections() {
               <th scope="col">{t('agents.resource')}</th>
               <th scope="col">{t('agents.connected')}</th>
               <th scope="col">{t('agents.lastUsed')}</th>
-              <th scope="col"><span class="visually-hidden">{t('agents.revoke')}</span></th>
+              <th scope="col">
+                <span class="visually-hidden">{t('agents.revoke')}</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -41,11 +43,20 @@ export function Connections() {
                 {/* The name is the app's own claim: Preact renders it as text, never markup. */}
                 <td id={`connection-${connection.id}`}>{connection.client_name}</td>
                 <td>{connection.scopes.join(', ')}</td>
-                <td><code>{connection.resource}</code></td>
+                <td>
+                  <code>{connection.resource}</code>
+                </td>
                 <td>{date(connection.created_at)}</td>
                 <td>{date(connection.last_used_at)}</td>
                 <td>
-                  <button type="button" class="btn small danger" aria-describedby={`connection-${connection.id}`} onClick={() => setRevoking(connection)}>{t('agents.revoke')}</button>
+                  <button
+                    type="button"
+                    class="btn small danger"
+                    aria-describedby={`connection-${connection.id}`}
+                    onClick={() => setRevoking(connection)}
+                  >
+                    {t('agents.revoke')}
+                  </button>
                 </td>
               </tr>
             ))}

@@ -12,42 +12,76 @@ import { Field } from '../../components/Field';
 const LIFETIMES = [1, 7, 30, 90, 365] as const;
 
 /** Name, scopes and lifetime; Seed accounts start without `write`, which their plan refuses to agents. */
-export function CreateTokenDialog({ onCreated, onClose }: { onCreated(answer: { token: Token; value: string }): void; onClose(): void }) {
+export function CreateTokenDialog({
+  onCreated,
+  onClose,
+}: {
+  onCreated(answer: { token: Token; value: string }): void;
+  onClose(): void;
+}) {
   const t = useT();
   const user = useUser();
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<Scope[]>(user.effective_plan === 'seed' ? ['read', 'attachments'] : [...SCOPES]);
   const [days, setDays] = useState<number>(90);
   const toggle = (scope: Scope, on: boolean) => setScopes((s) => (on ? [...s, scope] : s.filter((x) => x !== scope)));
-  const { busy, error, submit } = useSubmit(async () => {
-    onCreated(await tokens.create({ name: name.trim(), scopes, expires_in_days: days }));
-    onClose();
-  }, { leaves: true });
+  const { busy, error, submit } = useSubmit(
+    async () => {
+      onCreated(await tokens.create({ name: name.trim(), scopes, expires_in_days: days }));
+      onClose();
+    },
+    { leaves: true },
+  );
 
   return (
     <Modal title={t('agents.createToken')} onClose={onClose}>
       <form class="stack" onSubmit={submit}>
-        <Field label={t('fields.name')}>{(id) => (
-          <input id={id} value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={TOKEN_NAME_MAX} placeholder="Claude Desktop" />
-        )}</Field>
+        <Field label={t('fields.name')}>
+          {(id) => (
+            <input
+              id={id}
+              value={name}
+              onInput={(e) => setName(e.currentTarget.value)}
+              required
+              maxLength={TOKEN_NAME_MAX}
+              placeholder="Claude Desktop"
+            />
+          )}
+        </Field>
         <fieldset>
           <legend>{t('fields.scopes')}</legend>
           {SCOPES.map((scope) => (
             <label key={scope} class="check">
-              <input type="checkbox" checked={scopes.includes(scope)} onChange={(e) => toggle(scope, e.currentTarget.checked)} />
-              <span><code>{scope}</code> — {t(`agents.scope.${scope}`)}</span>
+              <input
+                type="checkbox"
+                checked={scopes.includes(scope)}
+                onChange={(e) => toggle(scope, e.currentTarget.checked)}
+              />
+              <span>
+                <code>{scope}</code> — {t(`agents.scope.${scope}`)}
+              </span>
             </label>
           ))}
         </fieldset>
-        <Field label={t('fields.lifetime')}>{(id) => (
-          <select id={id} value={String(days)} onChange={(e) => setDays(Number(e.currentTarget.value))}>
-            {LIFETIMES.map((d) => <option key={d} value={String(d)}>{t('agents.days', { count: d })}</option>)}
-          </select>
-        )}</Field>
+        <Field label={t('fields.lifetime')}>
+          {(id) => (
+            <select id={id} value={String(days)} onChange={(e) => setDays(Number(e.currentTarget.value))}>
+              {LIFETIMES.map((d) => (
+                <option key={d} value={String(d)}>
+                  {t('agents.days', { count: d })}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <ErrorNote error={error} />
         <div class="actions">
-          <button type="button" class="btn ghost" onClick={onClose}>{t('common.cancel')}</button>
-          <button class="btn primary" disabled={busy || scopes.length === 0}>{t('agents.createToken')}</button>
+          <button type="button" class="btn ghost" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button class="btn primary" disabled={busy || scopes.length === 0}>
+            {t('agents.createToken')}
+          </button>
         </div>
       </form>
     </Modal>

@@ -14,7 +14,9 @@ export function Journal() {
     <section class="card" aria-labelledby="journal-title">
       <div class="spread">
         <h2 id="journal-title">{t('agents.journal')}</h2>
-        <button type="button" class="btn small" onClick={() => void calls.reload()} disabled={calls.loading}>{t('common.refresh')}</button>
+        <button type="button" class="btn small" onClick={() => void calls.reload()} disabled={calls.loading}>
+          {t('common.refresh')}
+        </button>
       </div>
       <p class="section-lead">{t('agents.journalLead')}</p>
       <ErrorNote error={calls.error} onRetry={calls.reload} />
@@ -35,9 +37,13 @@ export function Journal() {
             {calls.data.map((call) => (
               <tr key={call.id}>
                 <td>{formatDateTime(call.at, user.timezone)}</td>
-                <td><code>{call.operation}</code></td>
+                <td>
+                  <code>{call.operation}</code>
+                </td>
                 <td>{call.surface.toUpperCase()}</td>
-                <td><span class={call.status < 400 ? 'badge' : 'badge red'}>{call.status}</span></td>
+                <td>
+                  <span class={call.status < 400 ? 'badge' : 'badge red'}>{call.status}</span>
+                </td>
                 <td>{call.duration_ms} ms</td>
                 <td>{call.client ?? '—'}</td>
               </tr>

@@ -20,7 +20,9 @@ export function McpHelp() {
         </div>
         <div>
           <div class="small-text muted">{t('agents.snippet')}</div>
-          <pre class="snippet" tabIndex={0}>{snippet}</pre>
+          <pre class="snippet" tabIndex={0}>
+            {snippet}
+          </pre>
         </div>
       </div>
     </section>

@@ -9,13 +9,19 @@ export function ShownOnce({ name, value, onDone }: { name: string; value: string
   const t = useT();
   return (
     <div class="stack shown-once" role="status">
-      <strong>{t('agents.newValue')}: {name}</strong>
+      <strong>
+        {t('agents.newValue')}: {name}
+      </strong>
       <div class="secret">
         <code data-token-value>{value}</code>
         <CopyButton value={value} />
       </div>
       <p class="note warn">{t('agents.newValueWarning')}</p>
-      <div class="actions start"><button type="button" class="btn ghost small" onClick={onDone}>{t('common.close')}</button></div>
+      <div class="actions start">
+        <button type="button" class="btn ghost small" onClick={onDone}>
+          {t('common.close')}
+        </button>
+      </div>
     </div>
   );
 }

@@ -25,10 +25,23 @@ export function Tokens() {
       <div class="spread">
         <h2 id="tokens-title">{t('agents.tokens')}</h2>
         {/* Hidden while the dialog is open, so exactly one control is named "Create token". */}
-        {!creating ? <button type="button" class="btn primary" onClick={() => { setCreated(null); setCreating(true); }}>{t('agents.createToken')}</button> : null}
+        {!creating ? (
+          <button
+            type="button"
+            class="btn primary"
+            onClick={() => {
+              setCreated(null);
+              setCreating(true);
+            }}
+          >
+            {t('agents.createToken')}
+          </button>
+        ) : null}
       </div>
       <p class="section-lead">{t('agents.tokensLead')}</p>
-      {created !== null ? <ShownOnce name={created.token.name} value={created.value} onDone={() => setCreated(null)} /> : null}
+      {created !== null ? (
+        <ShownOnce name={created.token.name} value={created.value} onDone={() => setCreated(null)} />
+      ) : null}
       <ErrorNote error={list.error} onRetry={list.reload} />
       {list.loading && list.data === null ? <p class="muted">{t('common.loading')}</p> : null}
       {list.data !== null && list.data.length === 0 ? <p class="empty">{t('agents.noTokens')}</p> : null}
@@ -42,21 +55,36 @@ export function Tokens() {
               <th scope="col">{t('agents.lastUsed')}</th>
               <th scope="col">{t('agents.expires')}</th>
               <th scope="col">{t('agents.statusLabel')}</th>
-              <th scope="col"><span class="visually-hidden">{t('agents.revoke')}</span></th>
+              <th scope="col">
+                <span class="visually-hidden">{t('agents.revoke')}</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {list.data.map((token) => (
               <tr key={token.id}>
                 <td id={`token-${token.id}`}>{token.name}</td>
-                <td><code>{token.prefix}…</code></td>
+                <td>
+                  <code>{token.prefix}…</code>
+                </td>
                 <td>{token.scopes.join(', ')}</td>
                 <td>{date(token.last_used_at)}</td>
                 <td>{date(token.expires_at)}</td>
-                <td><span class={token.status === 'active' ? 'badge' : 'badge grey'}>{t(`agents.tokenStatus.${token.status}`)}</span></td>
+                <td>
+                  <span class={token.status === 'active' ? 'badge' : 'badge grey'}>
+                    {t(`agents.tokenStatus.${token.status}`)}
+                  </span>
+                </td>
                 <td>
                   {token.status === 'active' ? (
-                    <button type="button" class="btn small danger" aria-describedby={`token-${token.id}`} onClick={() => setRevoking(token)}>{t('agents.revoke')}</button>
+                    <button
+                      type="button"
+                      class="btn small danger"
+                      aria-describedby={`token-${token.id}`}
+                      onClick={() => setRevoking(token)}
+                    >
+                      {t('agents.revoke')}
+                    </button>
                   ) : null}
                 </td>
               </tr>
@@ -66,7 +94,10 @@ export function Tokens() {
       ) : null}
       {creating ? (
         <CreateTokenDialog
-          onCreated={(answer) => { setCreated(answer); void list.reload(); }}
+          onCreated={(answer) => {
+            setCreated(answer);
+            void list.reload();
+          }}
           onClose={() => setCreating(false)}
         />
       ) : null}

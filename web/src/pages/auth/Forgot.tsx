@@ -24,12 +24,18 @@ export function Forgot() {
         <form class="stack" onSubmit={submit}>
           <EmailField value={email} onInput={setEmail} />
           <ErrorNote error={error} />
-          <button class="btn primary" disabled={busy}>{t('auth.sendLink')}</button>
+          <button class="btn primary" disabled={busy}>
+            {t('auth.sendLink')}
+          </button>
         </form>
       ) : (
-        <p class="note ok" role="status">{sent === 'sent' ? t('auth.linkSent', { email }) : t('auth.mailNotConfigured')}</p>
+        <p class="note ok" role="status">
+          {sent === 'sent' ? t('auth.linkSent', { email }) : t('auth.mailNotConfigured')}
+        </p>
       )}
-      <p class="foot"><a href="/signin">{t('auth.backToSignIn')}</a></p>
+      <p class="foot">
+        <a href="/signin">{t('auth.backToSignIn')}</a>
+      </p>
     </section>
   );
 }

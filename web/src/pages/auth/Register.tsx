@@ -21,25 +21,41 @@ export function Register() {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const { busy, error, submit } = useSubmit(async () => {
-    const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    setUser(await auth.register({ email, password, name, language: language as Language, timezone }));
-  }, { leaves: true });
+  const { busy, error, submit } = useSubmit(
+    async () => {
+      const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      setUser(await auth.register({ email, password, name, language: language as Language, timezone }));
+    },
+    { leaves: true },
+  );
 
   return (
     <section class="card auth-card">
       <h1>{t('auth.registerTitle')}</h1>
       <p class="muted">{t('auth.registerLead')}</p>
       <form class="stack" onSubmit={submit}>
-        <Field label={t('fields.name')}>{(id) => (
-          <input id={id} name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} maxLength={PROFILE_NAME_MAX} autoComplete="name" />
-        )}</Field>
+        <Field label={t('fields.name')}>
+          {(id) => (
+            <input
+              id={id}
+              name="name"
+              value={name}
+              onInput={(e) => setName(e.currentTarget.value)}
+              maxLength={PROFILE_NAME_MAX}
+              autoComplete="name"
+            />
+          )}
+        </Field>
         <EmailField value={email} onInput={setEmail} />
         <PasswordField value={password} onInput={setPassword} autoComplete="new-password" />
         <ErrorNote error={error} />
-        <button class="btn primary" disabled={busy}>{t('auth.createAccount')}</button>
+        <button class="btn primary" disabled={busy}>
+          {t('auth.createAccount')}
+        </button>
       </form>
-      <p class="foot">{t('auth.haveAccount')} <a href={keepNext('/signin', query.next)}>{t('auth.signIn')}</a></p>
+      <p class="foot">
+        {t('auth.haveAccount')} <a href={keepNext('/signin', query.next)}>{t('auth.signIn')}</a>
+      </p>
     </section>
   );
 }

@@ -24,27 +24,41 @@ export function Reset() {
     if (query.token !== undefined) history.replaceState(null, '', location.pathname);
   }, [query.token]);
 
-  const { busy, error, submit } = useSubmit(async () => {
-    setUser(await auth.completeReset(token, password));
-    route('/trees');
-  }, { leaves: true });
+  const { busy, error, submit } = useSubmit(
+    async () => {
+      setUser(await auth.completeReset(token, password));
+      route('/trees');
+    },
+    { leaves: true },
+  );
 
   return (
     <section class="card auth-card">
       <h1>{t('auth.resetTitle')}</h1>
       {token === '' ? (
-        <p class="note warn" role="alert">{t('auth.resetMissing')}</p>
+        <p class="note warn" role="alert">
+          {t('auth.resetMissing')}
+        </p>
       ) : (
         <>
           <p class="muted">{t('auth.resetLead')}</p>
           <form class="stack" onSubmit={submit}>
-            <PasswordField value={password} onInput={setPassword} autoComplete="new-password" label={t('fields.newPassword')} />
+            <PasswordField
+              value={password}
+              onInput={setPassword}
+              autoComplete="new-password"
+              label={t('fields.newPassword')}
+            />
             <ErrorNote error={error} />
-            <button class="btn primary" disabled={busy}>{t('auth.setPassword')}</button>
+            <button class="btn primary" disabled={busy}>
+              {t('auth.setPassword')}
+            </button>
           </form>
         </>
       )}
-      <p class="foot"><a href="/forgot">{t('auth.forgotTitle')}</a> · <a href="/signin">{t('auth.backToSignIn')}</a></p>
+      <p class="foot">
+        <a href="/forgot">{t('auth.forgotTitle')}</a> · <a href="/signin">{t('auth.backToSignIn')}</a>
+      </p>
     </section>
   );
 }

@@ -17,9 +17,15 @@ export function SignIn() {
   usePageTitle(t('auth.signIn'));
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const { busy, error, submit } = useSubmit(async () => {
-    setUser(await auth.login(email, password)); // the SignedOut guard then moves on
-  }, { leaves: true, errorText: (e) => (e instanceof ApiError && e.status === 401 ? t('auth.wrongCredentials') : messageOf(e)) });
+  const { busy, error, submit } = useSubmit(
+    async () => {
+      setUser(await auth.login(email, password)); // the SignedOut guard then moves on
+    },
+    {
+      leaves: true,
+      errorText: (e) => (e instanceof ApiError && e.status === 401 ? t('auth.wrongCredentials') : messageOf(e)),
+    },
+  );
 
   return (
     <section class="card auth-card">
@@ -29,10 +35,16 @@ export function SignIn() {
         <EmailField value={email} onInput={setEmail} />
         <PasswordField value={password} onInput={setPassword} autoComplete="current-password" />
         <ErrorNote error={error} />
-        <button class="btn primary" disabled={busy}>{t('auth.signIn')}</button>
+        <button class="btn primary" disabled={busy}>
+          {t('auth.signIn')}
+        </button>
       </form>
-      <p class="foot"><a href="/forgot">{t('auth.forgot')}</a></p>
-      <p class="foot">{t('auth.noAccount')} <a href={keepNext('/register', query.next)}>{t('auth.createAccount')}</a></p>
+      <p class="foot">
+        <a href="/forgot">{t('auth.forgot')}</a>
+      </p>
+      <p class="foot">
+        {t('auth.noAccount')} <a href={keepNext('/register', query.next)}>{t('auth.createAccount')}</a>
+      </p>
     </section>
   );
 }

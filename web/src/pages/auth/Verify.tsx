@@ -32,20 +32,40 @@ export function Verify() {
         setUser(verified);
         setOutcome({ kind: 'done' });
       },
-      (e: unknown) => setOutcome({ kind: 'failed', message: e instanceof ApiError && e.status === 400 ? t('verify.failed') : messageOf(e) }),
+      (e: unknown) =>
+        setOutcome({
+          kind: 'failed',
+          message: e instanceof ApiError && e.status === 400 ? t('verify.failed') : messageOf(e),
+        }),
     );
   }, []);
 
   return (
     <section class="card auth-card">
       <h1>{t('verify.title')}</h1>
-      {outcome.kind === 'working' ? <p class="muted" role="status">{t('verify.working')}</p> : null}
-      {outcome.kind === 'done' ? <p class="note ok" role="status">{t('verify.done', { email: user.email })}</p> : null}
-      {outcome.kind === 'missing' ? <p class="note warn" role="alert">{t('verify.missing')}</p> : null}
-      {outcome.kind === 'failed' ? (
-        <p class={user.email_verified ? 'note ok' : 'note error'} role="alert">{user.email_verified ? t('verify.already') : outcome.message}</p>
+      {outcome.kind === 'working' ? (
+        <p class="muted" role="status">
+          {t('verify.working')}
+        </p>
       ) : null}
-      <p class="foot"><a href="/trees">{t('verify.toTrees')}</a></p>
+      {outcome.kind === 'done' ? (
+        <p class="note ok" role="status">
+          {t('verify.done', { email: user.email })}
+        </p>
+      ) : null}
+      {outcome.kind === 'missing' ? (
+        <p class="note warn" role="alert">
+          {t('verify.missing')}
+        </p>
+      ) : null}
+      {outcome.kind === 'failed' ? (
+        <p class={user.email_verified ? 'note ok' : 'note error'} role="alert">
+          {user.email_verified ? t('verify.already') : outcome.message}
+        </p>
+      ) : null}
+      <p class="foot">
+        <a href="/trees">{t('verify.toTrees')}</a>
+      </p>
     </section>
   );
 }

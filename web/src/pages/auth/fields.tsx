@@ -6,18 +6,52 @@ import { PASSWORD_MAX, PASSWORD_MIN } from '../../api/bounds';
 export function EmailField({ value, onInput }: { value: string; onInput(value: string): void }) {
   const t = useT();
   return (
-    <Field label={t('fields.email')}>{(id) => (
-      <input id={id} type="email" name="email" value={value} onInput={(e) => onInput(e.currentTarget.value)} required autoComplete="username" />
-    )}</Field>
+    <Field label={t('fields.email')}>
+      {(id) => (
+        <input
+          id={id}
+          type="email"
+          name="email"
+          value={value}
+          onInput={(e) => onInput(e.currentTarget.value)}
+          required
+          autoComplete="username"
+        />
+      )}
+    </Field>
   );
 }
 
-export function PasswordField({ value, onInput, autoComplete, label }: { value: string; onInput(value: string): void; autoComplete: string; label?: string }) {
+export function PasswordField({
+  value,
+  onInput,
+  autoComplete,
+  label,
+}: {
+  value: string;
+  onInput(value: string): void;
+  autoComplete: string;
+  label?: string;
+}) {
   const t = useT();
   return (
-    <Field label={label ?? t('fields.password')}>{(id) => (<>
-      <input id={id} type="password" name="password" value={value} onInput={(e) => onInput(e.currentTarget.value)} required minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} autoComplete={autoComplete} />
-      {autoComplete === 'new-password' ? <span class="hint">{t('auth.passwordHint')}</span> : null}
-    </>)}</Field>
+    <Field label={label ?? t('fields.password')}>
+      {(id) => (
+        <>
+          <input
+            id={id}
+            type="password"
+            name="password"
+            value={value}
+            onInput={(e) => onInput(e.currentTarget.value)}
+            required
+            minLength={PASSWORD_MIN}
+            maxLength={PASSWORD_MAX}
+            autoComplete={autoComplete}
+          />
+          {autoComplete === 'new-password' ? <span class="hint">{t('auth.passwordHint')}</span> : null}
+        </>
+      )}
+    </Field>
   );
 }

@@ -22,34 +22,66 @@ export function BillingPage() {
   usePageTitle(t('billing.title'));
   const info = useLoad(() => billing.get(), []);
   // The nav and the account page show the plan too: refresh the session's user once it changed.
-  const returned = useCheckoutReturn(info, () => void auth.me().then((fresh) => fresh !== null && setUser(fresh)).catch(() => undefined));
+  const returned = useCheckoutReturn(
+    info,
+    () =>
+      void auth
+        .me()
+        .then((fresh) => fresh !== null && setUser(fresh))
+        .catch(() => undefined),
+  );
   // Leaves for the provider's page, the button disabled until the browser has gone; a caller may word a conflict.
-  const { busy, error, run: go } = useSubmit<[open: () => Promise<string>, whenConflict?: string]>(async (open) => {
-    window.location.assign(await open());
-  }, {
-    leaves: true,
-    errorText: (e, _open, whenConflict) => (e instanceof ApiError && e.code === 'conflict' && whenConflict !== undefined ? whenConflict : messageOf(e)),
-  });
+  const {
+    busy,
+    error,
+    run: go,
+  } = useSubmit<[open: () => Promise<string>, whenConflict?: string]>(
+    async (open) => {
+      window.location.assign(await open());
+    },
+    {
+      leaves: true,
+      errorText: (e, _open, whenConflict) =>
+        e instanceof ApiError && e.code === 'conflict' && whenConflict !== undefined ? whenConflict : messageOf(e),
+    },
+  );
 
   const data = info.data;
   const name = (plan: string) => t(`account.planName.${plan as 'seed'}`);
   return (
     <section class="page">
       <h1>{t('billing.title')}</h1>
-      <p class="note warn" role="note"><span><strong>{t('billing.testMode')}.</strong> {t('billing.testModeText')}</span></p>
+      <p class="note warn" role="note">
+        <span>
+          <strong>{t('billing.testMode')}.</strong> {t('billing.testModeText')}
+        </span>
+      </p>
       <ReturnNote state={returned} name={name} />
       <ErrorNote error={info.error} onRetry={info.reload} />
       {data === null && info.loading ? <p class="muted">{t('common.loading')}</p> : null}
       {data !== null ? (
         <>
-          {!data.configured ? <p class="note info" role="status">{t('billing.unavailable')}</p> : null}
+          {!data.configured ? (
+            <p class="note info" role="status">
+              {t('billing.unavailable')}
+            </p>
+          ) : null}
           <div class="card">
             <h2>{t('billing.current')}</h2>
             <p class="plan-name">{name(data.effective_plan)}</p>
-            <p class="muted">{data.plan_expires_at !== null ? t('billing.until', { date: formatDateTime(data.plan_expires_at, user.timezone) }) : t('billing.noExpiry')}</p>
+            <p class="muted">
+              {data.plan_expires_at !== null
+                ? t('billing.until', { date: formatDateTime(data.plan_expires_at, user.timezone) })
+                : t('billing.noExpiry')}
+            </p>
             <p class="section-lead">{t('billing.manageLead')}</p>
             <div class="actions">
-              <button type="button" class="btn" disabled={!data.configured || busy} onClick={() => void go(billing.portal, t('billing.noSubscription'))}>
+              <button
+                type="button"
+                class="btn"
+                disabled={!data.configured || busy}
+                onClick={() => void go(billing.portal, t('billing.noSubscription'))}
+              >
                 {t('billing.manage')}
               </button>
             </div>
@@ -71,12 +103,28 @@ function ReturnNote({ state, name }: { state: ReturnState; name: (plan: string) 
     case 'none':
       return null;
     case 'cancelled':
-      return <p class="note info" role="status">{t('billing.cancelled')}</p>;
+      return (
+        <p class="note info" role="status">
+          {t('billing.cancelled')}
+        </p>
+      );
     case 'waiting':
-      return <p class="note info" role="status">{t('billing.waiting', { plan: name(state.plan) })}</p>;
+      return (
+        <p class="note info" role="status">
+          {t('billing.waiting', { plan: name(state.plan) })}
+        </p>
+      );
     case 'confirmed':
-      return <p class="note ok" role="status">{t('billing.confirmed', { plan: name(state.plan) })}</p>;
+      return (
+        <p class="note ok" role="status">
+          {t('billing.confirmed', { plan: name(state.plan) })}
+        </p>
+      );
     case 'slow':
-      return <p class="note warn" role="status">{t('billing.slow')}</p>;
+      return (
+        <p class="note warn" role="status">
+          {t('billing.slow')}
+        </p>
+      );
   }
 }

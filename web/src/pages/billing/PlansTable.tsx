@@ -36,18 +36,28 @@ export function PlansTable({ billing, busy, onUpgrade }: Props) {
       <thead>
         <tr>
           <th scope="col">{t('billing.limit')}</th>
-          {billing.plans.map((plan) => <th scope="col" key={plan.id}>{name(plan)}</th>)}
+          {billing.plans.map((plan) => (
+            <th scope="col" key={plan.id}>
+              {name(plan)}
+            </th>
+          ))}
         </tr>
       </thead>
       <tbody>
         <tr>
           <th scope="row">{t('billing.price')}</th>
-          {billing.plans.map((plan) => <td key={plan.id}>{plan.price === null ? t('billing.free') : t('billing.perMonth', { price: formatPrice(plan.price) })}</td>)}
+          {billing.plans.map((plan) => (
+            <td key={plan.id}>
+              {plan.price === null ? t('billing.free') : t('billing.perMonth', { price: formatPrice(plan.price) })}
+            </td>
+          ))}
         </tr>
         {rows.map(([label, value]) => (
           <tr key={label}>
             <th scope="row">{label}</th>
-            {billing.plans.map((plan) => <td key={plan.id}>{value(plan)}</td>)}
+            {billing.plans.map((plan) => (
+              <td key={plan.id}>{value(plan)}</td>
+            ))}
           </tr>
         ))}
       </tbody>
@@ -58,7 +68,12 @@ export function PlansTable({ billing, busy, onUpgrade }: Props) {
             <td key={plan.id}>
               {plan.id === billing.effective_plan ? <span class="badge">{t('billing.currentPlan')}</span> : null}
               {plan.id !== 'seed' && plan.id !== billing.effective_plan ? (
-                <button type="button" class="btn primary small" disabled={!billing.configured || busy} onClick={() => onUpgrade(plan.id as 'sprout' | 'grove')}>
+                <button
+                  type="button"
+                  class="btn primary small"
+                  disabled={!billing.configured || busy}
+                  onClick={() => onUpgrade(plan.id as 'sprout' | 'grove')}
+                >
                   {t('billing.upgrade', { plan: name(plan) })}
                 </button>
               ) : null}

@@ -6,7 +6,8 @@ import type { Loaded } from '../../components/useLoad';
 const POLL_MS = 1500;
 const MAX_POLLS = 20;
 
-export type ReturnState = { kind: 'none' } | { kind: 'cancelled' } | { kind: 'waiting' | 'confirmed' | 'slow'; plan: Plan };
+export type ReturnState =
+  { kind: 'none' } | { kind: 'cancelled' } | { kind: 'waiting' | 'confirmed' | 'slow'; plan: Plan };
 
 function isPaidPlan(value: string | undefined): value is 'sprout' | 'grove' {
   return value === 'sprout' || value === 'grove';

@@ -25,31 +25,52 @@ export function AcceptInvite() {
     if (query.token !== undefined || query.id !== undefined) history.replaceState(null, '', location.pathname);
   }, []);
 
-  const { busy, error, run: accept } = useSubmit(async () => {
-    setTreeId((await invitations.accept(link.id, link.token)).tree_id);
-  }, {
-    errorText(e) {
-      const status = e instanceof ApiError ? e.status : 0;
-      return status === 404 ? t('invite.gone') : status === 409 ? t('invite.conflict') : messageOf(e);
+  const {
+    busy,
+    error,
+    run: accept,
+  } = useSubmit(
+    async () => {
+      setTreeId((await invitations.accept(link.id, link.token)).tree_id);
     },
-  });
+    {
+      errorText(e) {
+        const status = e instanceof ApiError ? e.status : 0;
+        return status === 404 ? t('invite.gone') : status === 409 ? t('invite.conflict') : messageOf(e);
+      },
+    },
+  );
 
   return (
     <section class="card auth-card">
       <h1>{t('invite.title')}</h1>
-      {link.token === '' || link.id === '' ? <p class="note warn" role="alert">{t('invite.missing')}</p> : treeId !== null ? (
+      {link.token === '' || link.id === '' ? (
+        <p class="note warn" role="alert">
+          {t('invite.missing')}
+        </p>
+      ) : treeId !== null ? (
         <>
-          <p class="note ok" role="status">{t('invite.joined')}</p>
-          <p><a class="btn primary" href={`/trees/${encodeURIComponent(treeId)}`}>{t('invite.open')}</a></p>
+          <p class="note ok" role="status">
+            {t('invite.joined')}
+          </p>
+          <p>
+            <a class="btn primary" href={`/trees/${encodeURIComponent(treeId)}`}>
+              {t('invite.open')}
+            </a>
+          </p>
         </>
       ) : (
         <div class="stack">
           <p class="muted">{t('invite.lead', { email: user.email })}</p>
           <ErrorNote error={error} />
-          <button type="button" class="btn primary" disabled={busy} onClick={() => void accept()}>{t('invite.accept')}</button>
+          <button type="button" class="btn primary" disabled={busy} onClick={() => void accept()}>
+            {t('invite.accept')}
+          </button>
         </div>
       )}
-      <p class="foot"><a href="/trees">{t('verify.toTrees')}</a></p>
+      <p class="foot">
+        <a href="/trees">{t('verify.toTrees')}</a>
+      </p>
     </section>
   );
 }

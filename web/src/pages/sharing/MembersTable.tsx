@@ -8,7 +8,12 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { useSubmit } from '../../components/useSubmit';
 import { Confirm } from '../../components/Confirm';
 
-const badge: Record<Member['status'], string> = { active: 'badge', pending: 'badge amber', revoked: 'badge grey', expired: 'badge grey' };
+const badge: Record<Member['status'], string> = {
+  active: 'badge',
+  pending: 'badge amber',
+  revoked: 'badge grey',
+  expired: 'badge grey',
+};
 
 /** Everyone ever invited: role (changeable while the membership lives), status, end of access, and Revoke. */
 export function MembersTable({ items, onChanged }: { items: Member[]; onChanged(member: Member): void }) {
@@ -31,7 +36,9 @@ export function MembersTable({ items, onChanged }: { items: Member[]; onChanged(
               <th scope="col">{t('sharing.role')}</th>
               <th scope="col">{t('sharing.status')}</th>
               <th scope="col">{t('sharing.expires')}</th>
-              <th scope="col"><span class="visually-hidden">{t('sharing.revoke')}</span></th>
+              <th scope="col">
+                <span class="visually-hidden">{t('sharing.revoke')}</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -42,15 +49,36 @@ export function MembersTable({ items, onChanged }: { items: Member[]; onChanged(
                   <td id={`member-${m.id}`}>{m.email}</td>
                   <td>
                     {live ? (
-                      <select aria-label={t('sharing.roleOf', { email: m.email })} value={m.role} onChange={(e) => void changeRole(m, e.currentTarget.value as MemberRole)}>
-                        {MEMBER_ROLES.map((r) => <option key={r} value={r}>{t(`sharing.roles.${r}`)}</option>)}
+                      <select
+                        aria-label={t('sharing.roleOf', { email: m.email })}
+                        value={m.role}
+                        onChange={(e) => void changeRole(m, e.currentTarget.value as MemberRole)}
+                      >
+                        {MEMBER_ROLES.map((r) => (
+                          <option key={r} value={r}>
+                            {t(`sharing.roles.${r}`)}
+                          </option>
+                        ))}
                       </select>
-                    ) : t(`sharing.roles.${m.role}`)}
+                    ) : (
+                      t(`sharing.roles.${m.role}`)
+                    )}
                   </td>
-                  <td><span class={badge[m.status]}>{t(`sharing.statuses.${m.status}`)}</span></td>
+                  <td>
+                    <span class={badge[m.status]}>{t(`sharing.statuses.${m.status}`)}</span>
+                  </td>
                   <td>{m.expires_at !== null ? formatDateTime(m.expires_at, user.timezone) : t('sharing.noExpiry')}</td>
                   <td>
-                    {live ? <button type="button" class="btn small danger" aria-describedby={`member-${m.id}`} onClick={() => setRevoking(m)}>{t('sharing.revoke')}</button> : null}
+                    {live ? (
+                      <button
+                        type="button"
+                        class="btn small danger"
+                        aria-describedby={`member-${m.id}`}
+                        onClick={() => setRevoking(m)}
+                      >
+                        {t('sharing.revoke')}
+                      </button>
+                    ) : null}
                   </td>
                 </tr>
               );

@@ -23,13 +23,23 @@ export function SharingPage() {
   const [needsGrove, setNeedsGrove] = useState(false);
   const tree = page.data?.tree ?? null;
   usePageTitle(tree !== null ? t('sharing.title', { name: tree.name }) : t('sharing.link'));
-  const upsert = (member: Member) => page.setData((d) => (d === null ? d : {
-    ...d, items: d.items.some((x) => x.id === member.id) ? d.items.map((x) => (x.id === member.id ? member : x)) : [...d.items, member],
-  }));
+  const upsert = (member: Member) =>
+    page.setData((d) =>
+      d === null
+        ? d
+        : {
+            ...d,
+            items: d.items.some((x) => x.id === member.id)
+              ? d.items.map((x) => (x.id === member.id ? member : x))
+              : [...d.items, member],
+          },
+    );
 
   return (
     <section class="page">
-      <a href={tree !== null ? `/trees/${id}` : '/trees'} class="back">← {tree !== null ? tree.name : t('tree.back')}</a>
+      <a href={tree !== null ? `/trees/${id}` : '/trees'} class="back">
+        ← {tree !== null ? tree.name : t('tree.back')}
+      </a>
       {page.loading && page.data === null ? <p class="muted">{t('common.loading')}</p> : null}
       <ErrorNote error={page.error} onRetry={page.reload} />
       {page.data !== null && tree !== null ? (
@@ -40,12 +50,20 @@ export function SharingPage() {
               <p class="lead">{t('sharing.lead')}</p>
             </div>
           </div>
-          {tree.access !== 'owner' ? <p class="note info" role="status">{t('sharing.ownerOnly')}</p> : (
+          {tree.access !== 'owner' ? (
+            <p class="note info" role="status">
+              {t('sharing.ownerOnly')}
+            </p>
+          ) : (
             <div class="stack">
               {needsGrove || user.effective_plan !== 'grove' ? (
-                <p class="note info" role="status">{t('sharing.needsGrove')} <a href="/billing">{t('sharing.seeBilling')}</a></p>
+                <p class="note info" role="status">
+                  {t('sharing.needsGrove')} <a href="/billing">{t('sharing.seeBilling')}</a>
+                </p>
               ) : (
-                <div class="card"><InviteForm treeId={id} onInvited={upsert} onNeedsGrove={() => setNeedsGrove(true)} /></div>
+                <div class="card">
+                  <InviteForm treeId={id} onInvited={upsert} onNeedsGrove={() => setNeedsGrove(true)} />
+                </div>
               )}
               <div class="card">
                 <h2>{t('sharing.members')}</h2>

@@ -10,14 +10,33 @@ import type { People } from './people';
  * Who works on a task: a checkbox per person who may be assigned (the owner and active members).
  * Each change is saved at once with PUT, so there is no second Save to forget.
  */
-export function Assignees({ task, people, canWrite, onSaved }: { task: Task; people: People; canWrite: boolean; onSaved(task: Task): void }) {
+export function Assignees({
+  task,
+  people,
+  canWrite,
+  onSaved,
+}: {
+  task: Task;
+  people: People;
+  canWrite: boolean;
+  onSaved(task: Task): void;
+}) {
   const t = useT();
   // The boxes show the choice at once; a refused change puts them back as the server has them.
   const [chosen, setChosen] = useState<readonly string[]>(task.assignee_ids);
   // Someone assigned earlier who has since left still shows, so the list never hides an assignment.
-  const choices = [...people.assignable, ...chosen.filter((id) => !people.assignable.some((p) => p.id === id)).map((id) => ({ id, label: people.label(id) }))];
+  const choices = [
+    ...people.assignable,
+    ...chosen
+      .filter((id) => !people.assignable.some((p) => p.id === id))
+      .map((id) => ({ id, label: people.label(id) })),
+  ];
 
-  const { busy, error, run: toggle } = useSubmit(async (userId: string, on: boolean) => {
+  const {
+    busy,
+    error,
+    run: toggle,
+  } = useSubmit(async (userId: string, on: boolean) => {
     const next = on ? [...chosen, userId] : chosen.filter((id) => id !== userId);
     setChosen(next);
     try {
@@ -38,13 +57,24 @@ export function Assignees({ task, people, canWrite, onSaved }: { task: Task; peo
           <legend class="visually-hidden">{t('assignees.choose')}</legend>
           {choices.map((p) => (
             <label key={p.id} class="check">
-              <input type="checkbox" checked={chosen.includes(p.id)} disabled={busy} onChange={(e) => void toggle(p.id, e.currentTarget.checked)} />
+              <input
+                type="checkbox"
+                checked={chosen.includes(p.id)}
+                disabled={busy}
+                onChange={(e) => void toggle(p.id, e.currentTarget.checked)}
+              />
               <span>{p.label}</span>
             </label>
           ))}
         </fieldset>
-      ) : task.assignee_ids.length === 0 ? <p class="muted small-text">{t('assignees.none')}</p> : (
-        <ul class="plain">{task.assignee_ids.map((id) => <li key={id}>{people.label(id)}</li>)}</ul>
+      ) : task.assignee_ids.length === 0 ? (
+        <p class="muted small-text">{t('assignees.none')}</p>
+      ) : (
+        <ul class="plain">
+          {task.assignee_ids.map((id) => (
+            <li key={id}>{people.label(id)}</li>
+          ))}
+        </ul>
       )}
       <ErrorNote error={error} />
     </section>

@@ -12,7 +12,15 @@ import { Thumbnail } from './Thumbnail';
 import { Field } from '../../components/Field';
 
 /** A task's files (a viewer only reads them): the list (loaded by the panel, shared with transcription), an upload with a progress bar, photo thumbnails and delete. */
-export function Attachments({ taskId, list, canWrite }: { taskId: string; list: Loaded<Attachment[]>; canWrite: boolean }) {
+export function Attachments({
+  taskId,
+  list,
+  canWrite,
+}: {
+  taskId: string;
+  list: Loaded<Attachment[]>;
+  canWrite: boolean;
+}) {
   const t = useT();
   const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
   const [deleting, setDeleting] = useState<Attachment | null>(null);
@@ -39,26 +47,52 @@ export function Attachments({ taskId, list, canWrite }: { taskId: string; list: 
       <ul class="files">
         {(list.data ?? []).map((a) => (
           <li key={a.id} class="file">
-            {a.content_type.startsWith('image/') ? <Thumbnail attachment={a} /> : <span class="file-icon" aria-hidden="true">📄</span>}
+            {a.content_type.startsWith('image/') ? (
+              <Thumbnail attachment={a} />
+            ) : (
+              <span class="file-icon" aria-hidden="true">
+                📄
+              </span>
+            )}
             <span class="file-meta">
               <span class="file-name">{a.filename}</span>
               <span class="muted small-text">{formatBytes(a.size)}</span>
-              {a.metadata_removed.length > 0 ? <span class="muted small-text">{t('files.removed', { what: a.metadata_removed.join(', ') })}</span> : null}
+              {a.metadata_removed.length > 0 ? (
+                <span class="muted small-text">{t('files.removed', { what: a.metadata_removed.join(', ') })}</span>
+              ) : null}
             </span>
-            {canWrite ? <button type="button" class="btn small danger" aria-describedby={`file-${a.id}`} onClick={() => setDeleting(a)}>{t('common.delete')}</button> : null}
-            <span id={`file-${a.id}`} class="visually-hidden">{a.filename}</span>
+            {canWrite ? (
+              <button
+                type="button"
+                class="btn small danger"
+                aria-describedby={`file-${a.id}`}
+                onClick={() => setDeleting(a)}
+              >
+                {t('common.delete')}
+              </button>
+            ) : null}
+            <span id={`file-${a.id}`} class="visually-hidden">
+              {a.filename}
+            </span>
           </li>
         ))}
       </ul>
       {canWrite ? (
-        <Field label={t('files.upload')}>{(id) => (
-          <input id={id} type="file" onChange={(e) => void upload(e.currentTarget)} disabled={progress !== null} />
-        )}</Field>
+        <Field label={t('files.upload')}>
+          {(id) => (
+            <input id={id} type="file" onChange={(e) => void upload(e.currentTarget)} disabled={progress !== null} />
+          )}
+        </Field>
       ) : null}
       {progress !== null ? (
         <div class="stack">
           <span class="small-text">{t('files.uploading', { name: progress.name })}</span>
-          <progress class="progress" max={1} value={progress.fraction} aria-label={t('files.uploading', { name: progress.name })} />
+          <progress
+            class="progress"
+            max={1}
+            value={progress.fraction}
+            aria-label={t('files.uploading', { name: progress.name })}
+          />
         </div>
       ) : null}
       <ErrorNote error={error} />

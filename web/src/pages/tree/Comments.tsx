@@ -12,7 +12,12 @@ import { Confirm } from '../../components/Confirm';
 import { Field } from '../../components/Field';
 import type { People } from './people';
 
-interface Props { taskId: string; people: People; canWrite: boolean; isOwner: boolean }
+interface Props {
+  taskId: string;
+  people: People;
+  canWrite: boolean;
+  isOwner: boolean;
+}
 
 /** A task's comments: everyone who sees the task reads them; editors write; authors edit theirs; authors and the owner delete. */
 export function Comments({ taskId, people, canWrite, isOwner }: Props) {
@@ -22,7 +27,11 @@ export function Comments({ taskId, people, canWrite, isOwner }: Props) {
   const [body, setBody] = useState('');
   const [deleting, setDeleting] = useState<Comment | null>(null);
   const replace = (c: Comment) => list.setData((old) => (old ?? []).map((x) => (x.id === c.id ? c : x)));
-  const { busy, error, submit: post } = useSubmit(async () => {
+  const {
+    busy,
+    error,
+    submit: post,
+  } = useSubmit(async () => {
     const comment = await comments.create(taskId, body.trim());
     list.setData((old) => [...(old ?? []), comment]);
     setBody('');
@@ -49,12 +58,23 @@ export function Comments({ taskId, people, canWrite, isOwner }: Props) {
       </ul>
       {canWrite ? (
         <form class="stack" onSubmit={post}>
-          <Field label={t('comments.add')}>{(id) => (
-            <textarea id={id} value={body} onInput={(e) => setBody(e.currentTarget.value)} required maxLength={POST_BODY_MAX} rows={2} />
-          )}</Field>
+          <Field label={t('comments.add')}>
+            {(id) => (
+              <textarea
+                id={id}
+                value={body}
+                onInput={(e) => setBody(e.currentTarget.value)}
+                required
+                maxLength={POST_BODY_MAX}
+                rows={2}
+              />
+            )}
+          </Field>
           <ErrorNote error={error} />
           <div class="actions">
-            <button class="btn" disabled={busy || body.trim() === ''}>{t('comments.post')}</button>
+            <button class="btn" disabled={busy || body.trim() === ''}>
+              {t('comments.post')}
+            </button>
           </div>
         </form>
       ) : null}
@@ -74,13 +94,25 @@ export function Comments({ taskId, people, canWrite, isOwner }: Props) {
   );
 }
 
-interface ItemProps { comment: Comment; author: string; when: string; canEdit: boolean; canDelete: boolean; onSaved(c: Comment): void; onDelete(): void }
+interface ItemProps {
+  comment: Comment;
+  author: string;
+  when: string;
+  canEdit: boolean;
+  canDelete: boolean;
+  onSaved(c: Comment): void;
+  onDelete(): void;
+}
 
 /** One comment; its author may edit it in place, keeping the text when saving fails. */
 function CommentItem({ comment, author, when, canEdit, canDelete, onSaved, onDelete }: ItemProps) {
   const t = useT();
   const [draft, setDraft] = useState<string | null>(null);
-  const { busy, error, submit: save } = useSubmit(async () => {
+  const {
+    busy,
+    error,
+    submit: save,
+  } = useSubmit(async () => {
     if (draft === null) return;
     onSaved(await comments.update(comment.id, draft.trim()));
     setDraft(null);
@@ -89,24 +121,56 @@ function CommentItem({ comment, author, when, canEdit, canDelete, onSaved, onDel
   return (
     <li class="post">
       <p class="post-head small-text" id={headId}>
-        <strong>{author}</strong> · <span class="muted">{when}{comment.updated_at !== comment.created_at ? ` · ${t('comments.edited')}` : ''}</span>
+        <strong>{author}</strong> ·{' '}
+        <span class="muted">
+          {when}
+          {comment.updated_at !== comment.created_at ? ` · ${t('comments.edited')}` : ''}
+        </span>
       </p>
-      {draft === null ? <p class="post-body">{comment.body}</p> : (
+      {draft === null ? (
+        <p class="post-body">{comment.body}</p>
+      ) : (
         <form class="stack" onSubmit={save}>
-          <Field label={t('comments.editLabel')}>{(id) => (
-            <textarea id={id} value={draft} onInput={(e) => setDraft(e.currentTarget.value)} required maxLength={POST_BODY_MAX} rows={2} />
-          )}</Field>
+          <Field label={t('comments.editLabel')}>
+            {(id) => (
+              <textarea
+                id={id}
+                value={draft}
+                onInput={(e) => setDraft(e.currentTarget.value)}
+                required
+                maxLength={POST_BODY_MAX}
+                rows={2}
+              />
+            )}
+          </Field>
           <ErrorNote error={error} />
           <div class="actions">
-            <button type="button" class="btn small ghost" onClick={() => setDraft(null)}>{t('common.cancel')}</button>
-            <button class="btn small primary" disabled={busy || draft.trim() === ''}>{t('common.save')}</button>
+            <button type="button" class="btn small ghost" onClick={() => setDraft(null)}>
+              {t('common.cancel')}
+            </button>
+            <button class="btn small primary" disabled={busy || draft.trim() === ''}>
+              {t('common.save')}
+            </button>
           </div>
         </form>
       )}
       {draft === null && (canEdit || canDelete) ? (
         <div class="row">
-          {canEdit ? <button type="button" class="btn small ghost" aria-describedby={headId} onClick={() => setDraft(comment.body)}>{t('common.edit')}</button> : null}
-          {canDelete ? <button type="button" class="btn small ghost danger" aria-describedby={headId} onClick={onDelete}>{t('common.delete')}</button> : null}
+          {canEdit ? (
+            <button
+              type="button"
+              class="btn small ghost"
+              aria-describedby={headId}
+              onClick={() => setDraft(comment.body)}
+            >
+              {t('common.edit')}
+            </button>
+          ) : null}
+          {canDelete ? (
+            <button type="button" class="btn small ghost danger" aria-describedby={headId} onClick={onDelete}>
+              {t('common.delete')}
+            </button>
+          ) : null}
         </div>
       ) : null}
     </li>

@@ -16,11 +16,21 @@ export function History({ treeId, people, names }: { treeId: string; people: Peo
   const user = useUser();
   const first = useLoad<Page<HistoryEntry>>(() => history.page(treeId), [treeId]);
   const [more, setMore] = useState<{ items: HistoryEntry[]; cursor: string | null } | null>(null);
-  const { busy, error, run: loadMore } = useSubmit(async (cursor: string) => {
+  const {
+    busy,
+    error,
+    run: loadMore,
+  } = useSubmit(async (cursor: string) => {
     const page = await history.page(treeId, cursor);
     setMore((old) => ({ items: [...(old?.items ?? []), ...page.items], cursor: page.next_cursor }));
   });
-  if (first.data === null) return <><ErrorNote error={first.error} onRetry={first.reload} />{first.loading ? <p class="muted">{t('common.loading')}</p> : null}</>;
+  if (first.data === null)
+    return (
+      <>
+        <ErrorNote error={first.error} onRetry={first.reload} />
+        {first.loading ? <p class="muted">{t('common.loading')}</p> : null}
+      </>
+    );
   const items = [...first.data.items, ...(more?.items ?? [])];
   const cursor = more !== null ? more.cursor : first.data.next_cursor;
 
@@ -31,12 +41,21 @@ export function History({ treeId, people, names }: { treeId: string; people: Peo
         {items.map((entry) => (
           <li key={entry.id}>
             <span>{describeEntry(t, entry, people, names)}</span>
-            <span class="muted small-text"><time dateTime={entry.at}>{formatDateTime(entry.at, user.timezone)}</time>{entry.via !== 'session' ? ` · ${t('activity.via', { via: entry.via.toUpperCase() })}` : ''}</span>
+            <span class="muted small-text">
+              <time dateTime={entry.at}>{formatDateTime(entry.at, user.timezone)}</time>
+              {entry.via !== 'session' ? ` · ${t('activity.via', { via: entry.via.toUpperCase() })}` : ''}
+            </span>
           </li>
         ))}
       </ol>
       <ErrorNote error={error} />
-      {cursor !== null ? <div><button type="button" class="btn small" onClick={() => void loadMore(cursor)} disabled={busy}>{t('activity.loadMore')}</button></div> : null}
+      {cursor !== null ? (
+        <div>
+          <button type="button" class="btn small" onClick={() => void loadMore(cursor)} disabled={busy}>
+            {t('activity.loadMore')}
+          </button>
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -33,7 +33,9 @@ export function ImportDialog({ treeId, onImported, onClose }: { treeId: string; 
   const { error, run: send } = useSubmit(async (chosen: File, dryRun: boolean) => {
     setStep({ kind: 'sending', dryRun, fraction: 0 });
     try {
-      const result = await importCsv(treeId, chosen, dryRun, (fraction) => setStep({ kind: 'sending', dryRun, fraction }));
+      const result = await importCsv(treeId, chosen, dryRun, (fraction) =>
+        setStep({ kind: 'sending', dryRun, fraction }),
+      );
       setStep(dryRun ? { kind: 'ready', result } : { kind: 'done', result });
       if (!dryRun) onImported();
     } catch (e) {
@@ -51,15 +53,26 @@ export function ImportDialog({ treeId, onImported, onClose }: { treeId: string; 
     if (chosen !== null) void send(chosen, true);
   }
 
-  const progressLabel = step.kind === 'sending' && file !== null ? t(step.dryRun ? 'csv.checking' : 'csv.importing', { name: file.name }) : '';
+  const progressLabel =
+    step.kind === 'sending' && file !== null
+      ? t(step.dryRun ? 'csv.checking' : 'csv.importing', { name: file.name })
+      : '';
   return (
     <Modal title={t('csv.title')} onClose={onClose} wide>
       <div class="stack">
         <p class="muted small-text">{t('csv.lead')}</p>
         {step.kind !== 'done' ? (
-          <Field label={t('csv.file')}>{(id) => (
-            <input id={id} type="file" accept=".csv,text/csv" onChange={(e) => choose(e.currentTarget)} disabled={step.kind === 'sending'} />
-          )}</Field>
+          <Field label={t('csv.file')}>
+            {(id) => (
+              <input
+                id={id}
+                type="file"
+                accept=".csv,text/csv"
+                onChange={(e) => choose(e.currentTarget)}
+                disabled={step.kind === 'sending'}
+              />
+            )}
+          </Field>
         ) : null}
         {step.kind === 'sending' ? (
           <div class="stack">
@@ -68,12 +81,26 @@ export function ImportDialog({ treeId, onImported, onClose }: { treeId: string; 
           </div>
         ) : null}
         {step.kind === 'bad' ? <BadRows rows={step.rows} /> : null}
-        {step.kind === 'ready' ? <p class="note info" role="status">{t('csv.preview', { tasks: step.result.created.tasks, projects: step.result.created.projects })}</p> : null}
-        {step.kind === 'done' ? <p class="note ok" role="status">{t('csv.done', { tasks: step.result.created.tasks, projects: step.result.created.projects })}</p> : null}
+        {step.kind === 'ready' ? (
+          <p class="note info" role="status">
+            {t('csv.preview', { tasks: step.result.created.tasks, projects: step.result.created.projects })}
+          </p>
+        ) : null}
+        {step.kind === 'done' ? (
+          <p class="note ok" role="status">
+            {t('csv.done', { tasks: step.result.created.tasks, projects: step.result.created.projects })}
+          </p>
+        ) : null}
         <ErrorNote error={error} />
         <div class="actions">
-          <button type="button" class="btn ghost" onClick={onClose}>{step.kind === 'done' ? t('common.close') : t('common.cancel')}</button>
-          {step.kind === 'ready' && file !== null ? <button type="button" class="btn primary" onClick={() => void send(file, false)}>{t('csv.import')}</button> : null}
+          <button type="button" class="btn ghost" onClick={onClose}>
+            {step.kind === 'done' ? t('common.close') : t('common.cancel')}
+          </button>
+          {step.kind === 'ready' && file !== null ? (
+            <button type="button" class="btn primary" onClick={() => void send(file, false)}>
+              {t('csv.import')}
+            </button>
+          ) : null}
         </div>
       </div>
     </Modal>
@@ -87,9 +114,21 @@ function BadRows({ rows }: { rows: RowProblem[] }) {
       <p class="note error">{t('csv.bad', { count: rows.length })}</p>
       <div class="table-scroll">
         <table>
-          <thead><tr><th scope="col">{t('csv.row')}</th><th scope="col">{t('csv.column')}</th><th scope="col">{t('csv.problem')}</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">{t('csv.row')}</th>
+              <th scope="col">{t('csv.column')}</th>
+              <th scope="col">{t('csv.problem')}</th>
+            </tr>
+          </thead>
           <tbody>
-            {rows.map((r, i) => <tr key={i}><td>{r.row}</td><td>{r.column !== null ? <code>{r.column}</code> : '—'}</td><td>{r.message}</td></tr>)}
+            {rows.map((r, i) => (
+              <tr key={i}>
+                <td>{r.row}</td>
+                <td>{r.column !== null ? <code>{r.column}</code> : '—'}</td>
+                <td>{r.message}</td>
+              </tr>
+            ))}
           </tbody>
         </table>
       </div>

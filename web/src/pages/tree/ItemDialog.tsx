@@ -12,15 +12,32 @@ import { ProjectSelect } from './ProjectSelect';
 
 /** The dialog of each kind of item: a tree is a name and a style; a project a name and where it grows; a task a title and its project. */
 export type ItemDialogProps =
-  | { kind: 'tree'; /** Rename and restyle this tree instead of planting a new one. */ tree?: Tree; onSaved(tree: Tree): void; onClose(): void }
+  | {
+      kind: 'tree';
+      /** Rename and restyle this tree instead of planting a new one. */ tree?: Tree;
+      onSaved(tree: Tree): void;
+      onClose(): void;
+    }
   | { kind: 'project'; treeId: string; projects: Project[]; onSaved(project: Project): void; onClose(): void }
   | { kind: 'task'; treeId: string; projects: Project[]; onSaved(task: Task): void; onClose(): void };
 
 /** The words and bound of each kind's text field, and (projects and tasks) of its project picker. */
 const FIELDS = {
   tree: { text: 'fields.name', max: TREE_NAME_MAX },
-  project: { text: 'fields.name', max: PROJECT_NAME_MAX, place: 'fields.parent', none: 'tree.topLevel', title: 'tree.newProject' },
-  task: { text: 'fields.title', max: TITLE_MAX, place: 'fields.project', none: 'tree.noProject', title: 'tree.newTask' },
+  project: {
+    text: 'fields.name',
+    max: PROJECT_NAME_MAX,
+    place: 'fields.parent',
+    none: 'tree.topLevel',
+    title: 'tree.newProject',
+  },
+  task: {
+    text: 'fields.title',
+    max: TITLE_MAX,
+    place: 'fields.project',
+    none: 'tree.noProject',
+    title: 'tree.newTask',
+  },
 } as const;
 
 /**
@@ -34,25 +51,49 @@ export function ItemDialog(props: ItemDialogProps) {
   const [text, setText] = useState(tree?.name ?? '');
   const [style, setStyle] = useState<TreeStyleName>(tree?.style ?? 'tidy-fan');
   const [place, setPlace] = useState<string | null>(null);
-  const { busy, error, submit } = useSubmit(async () => {
-    await save(props, text.trim(), style, place);
-    props.onClose();
-  }, { leaves: true });
+  const { busy, error, submit } = useSubmit(
+    async () => {
+      await save(props, text.trim(), style, place);
+      props.onClose();
+    },
+    { leaves: true },
+  );
   const fields = FIELDS[props.kind];
-  const title = props.kind === 'tree' ? t(tree === undefined ? 'trees.newTree' : 'trees.editTitle') : t(FIELDS[props.kind].title);
+  const title =
+    props.kind === 'tree' ? t(tree === undefined ? 'trees.newTree' : 'trees.editTitle') : t(FIELDS[props.kind].title);
   return (
     <Modal title={title} onClose={props.onClose}>
       <form class="stack" onSubmit={submit}>
-        <Field label={t(fields.text)}>{(id) => (
-          <input id={id} value={text} onInput={(e) => setText(e.currentTarget.value)} required maxLength={fields.max} />
-        )}</Field>
-        {props.kind === 'tree' ? <StyleSelect value={style} onChange={setStyle} /> : (
-          <ProjectSelect label={t(FIELDS[props.kind].place)} projects={props.projects} value={place} onChange={setPlace} noneLabel={t(FIELDS[props.kind].none)} />
+        <Field label={t(fields.text)}>
+          {(id) => (
+            <input
+              id={id}
+              value={text}
+              onInput={(e) => setText(e.currentTarget.value)}
+              required
+              maxLength={fields.max}
+            />
+          )}
+        </Field>
+        {props.kind === 'tree' ? (
+          <StyleSelect value={style} onChange={setStyle} />
+        ) : (
+          <ProjectSelect
+            label={t(FIELDS[props.kind].place)}
+            projects={props.projects}
+            value={place}
+            onChange={setPlace}
+            noneLabel={t(FIELDS[props.kind].none)}
+          />
         )}
         <ErrorNote error={error} />
         <div class="actions">
-          <button type="button" class="btn ghost" onClick={props.onClose}>{t('common.cancel')}</button>
-          <button class="btn primary" disabled={busy}>{t('common.save')}</button>
+          <button type="button" class="btn ghost" onClick={props.onClose}>
+            {t('common.cancel')}
+          </button>
+          <button class="btn primary" disabled={busy}>
+            {t('common.save')}
+          </button>
         </div>
       </form>
     </Modal>
@@ -62,7 +103,11 @@ export function ItemDialog(props: ItemDialogProps) {
 async function save(props: ItemDialogProps, text: string, style: TreeStyleName, place: string | null): Promise<void> {
   switch (props.kind) {
     case 'tree':
-      return props.onSaved(props.tree === undefined ? await trees.create(text, style) : await trees.update(props.tree.id, { name: text, style }));
+      return props.onSaved(
+        props.tree === undefined
+          ? await trees.create(text, style)
+          : await trees.update(props.tree.id, { name: text, style }),
+      );
     case 'project':
       return props.onSaved(await projects.create({ tree_id: props.treeId, name: text, parent_id: place }));
     case 'task':

@@ -16,7 +16,11 @@ export function Messages({ treeId, people, canWrite }: { treeId: string; people:
   const user = useUser();
   const list = useLoad(() => messages.list(treeId), [treeId]);
   const [body, setBody] = useState('');
-  const { busy, error, submit: send } = useSubmit(async () => {
+  const {
+    busy,
+    error,
+    submit: send,
+  } = useSubmit(async () => {
     const message = await messages.create(treeId, body.trim());
     list.setData((old) => [...(old ?? []), message]);
     setBody('');
@@ -29,18 +33,34 @@ export function Messages({ treeId, people, canWrite }: { treeId: string; people:
       <ul class="posts">
         {(list.data ?? []).map((m) => (
           <li key={m.id} class="post">
-            <p class="post-head small-text"><strong>{people.label(m.author_id)}</strong> · <span class="muted">{formatDateTime(m.created_at, user.timezone)}</span></p>
+            <p class="post-head small-text">
+              <strong>{people.label(m.author_id)}</strong> ·{' '}
+              <span class="muted">{formatDateTime(m.created_at, user.timezone)}</span>
+            </p>
             <p class="post-body">{m.body}</p>
           </li>
         ))}
       </ul>
       {canWrite ? (
         <form class="stack" onSubmit={send}>
-          <Field label={t('activity.write')}>{(id) => (
-            <textarea id={id} value={body} onInput={(e) => setBody(e.currentTarget.value)} required maxLength={POST_BODY_MAX} rows={2} />
-          )}</Field>
+          <Field label={t('activity.write')}>
+            {(id) => (
+              <textarea
+                id={id}
+                value={body}
+                onInput={(e) => setBody(e.currentTarget.value)}
+                required
+                maxLength={POST_BODY_MAX}
+                rows={2}
+              />
+            )}
+          </Field>
           <ErrorNote error={error} />
-          <div class="actions"><button class="btn" disabled={busy || body.trim() === ''}>{t('activity.send')}</button></div>
+          <div class="actions">
+            <button class="btn" disabled={busy || body.trim() === ''}>
+              {t('activity.send')}
+            </button>
+          </div>
         </form>
       ) : null}
     </div>

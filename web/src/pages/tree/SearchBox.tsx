@@ -22,12 +22,31 @@ export function SearchBox({ treeId, onResults }: { treeId: string; onResults(ids
   }
   return (
     <form role="search" class="searchbox" onSubmit={submit}>
-      <label class="visually-hidden" for="tree-search">{t('fields.search')}</label>
-      <input id="tree-search" type="search" value={q} onInput={(e) => setQ(e.currentTarget.value)} placeholder={t('tree.searchPlaceholder')} maxLength={QUERY_MAX} />
+      <label class="visually-hidden" for="tree-search">
+        {t('fields.search')}
+      </label>
+      <input
+        id="tree-search"
+        type="search"
+        value={q}
+        onInput={(e) => setQ(e.currentTarget.value)}
+        placeholder={t('tree.searchPlaceholder')}
+        maxLength={QUERY_MAX}
+      />
       <button class="btn">{t('fields.search')}</button>
-      {count !== null ? <button type="button" class="btn ghost small" onClick={clear}>{t('tree.clearSearch')}</button> : null}
-      <span role="status" class="muted small-text">{count !== null ? t('tree.searchResults', { count }) : ''}</span>
-      {error !== null ? <span role="alert" class="inline-error">{error}</span> : null}
+      {count !== null ? (
+        <button type="button" class="btn ghost small" onClick={clear}>
+          {t('tree.clearSearch')}
+        </button>
+      ) : null}
+      <span role="status" class="muted small-text">
+        {count !== null ? t('tree.searchResults', { count }) : ''}
+      </span>
+      {error !== null ? (
+        <span role="alert" class="inline-error">
+          {error}
+        </span>
+      ) : null}
     </form>
   );
 }

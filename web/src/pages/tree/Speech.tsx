@@ -29,10 +29,16 @@ export function Speech({ taskId, files, canWrite }: { taskId: string; files: Att
     <section class="panel-section" aria-labelledby="speech-title">
       <div class="spread">
         <h3 id="speech-title">{t('speech.title')}</h3>
-        <button type="button" class="btn ghost small" onClick={() => void jobs.reload()}>{t('common.refresh')}</button>
+        <button type="button" class="btn ghost small" onClick={() => void jobs.reload()}>
+          {t('common.refresh')}
+        </button>
       </div>
       {status.data !== null ? (
-        <p class="muted small-text">{status.data.configured ? t('speech.configured', { provider: status.data.provider ?? '' }) : t('speech.notConfigured')}</p>
+        <p class="muted small-text">
+          {status.data.configured
+            ? t('speech.configured', { provider: status.data.provider ?? '' })
+            : t('speech.notConfigured')}
+        </p>
       ) : null}
       <ErrorNote error={status.error ?? jobs.error} />
       {status.data?.configured === true && canWrite ? (
@@ -40,7 +46,9 @@ export function Speech({ taskId, files, canWrite }: { taskId: string; files: Att
           {audio.map((a) => (
             <li key={a.id} class="file">
               <span class="file-name">{a.filename}</span>
-              <button type="button" class="btn small" onClick={() => void transcribe(a.id)}>{t('speech.transcribe')}</button>
+              <button type="button" class="btn small" onClick={() => void transcribe(a.id)}>
+                {t('speech.transcribe')}
+              </button>
             </li>
           ))}
         </ul>
@@ -49,13 +57,19 @@ export function Speech({ taskId, files, canWrite }: { taskId: string; files: Att
         <ul class="jobs">
           {jobs.data.map((job) => (
             <li key={job.id}>
-              <span class={job.status === 'failed' ? 'badge red' : job.status === 'succeeded' ? 'badge' : 'badge amber'}>{t(`speech.jobStatus.${job.status}`)}</span>
+              <span
+                class={job.status === 'failed' ? 'badge red' : job.status === 'succeeded' ? 'badge' : 'badge amber'}
+              >
+                {t(`speech.jobStatus.${job.status}`)}
+              </span>
               {job.transcript !== null ? <p class="transcript">{job.transcript}</p> : null}
               {job.error !== null ? <p class="inline-error">{job.error}</p> : null}
             </li>
           ))}
         </ul>
-      ) : jobs.data !== null ? <p class="muted small-text">{t('speech.noJobs')}</p> : null}
+      ) : jobs.data !== null ? (
+        <p class="muted small-text">{t('speech.noJobs')}</p>
+      ) : null}
       <ErrorNote error={error} />
     </section>
   );

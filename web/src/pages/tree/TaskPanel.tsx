@@ -28,10 +28,20 @@ interface Props {
   onClose(): void;
 }
 
-type Draft = Required<Pick<TaskPatch, 'title' | 'text' | 'notes' | 'status' | 'color' | 'project_id'>> & { deadline: string };
+type Draft = Required<Pick<TaskPatch, 'title' | 'text' | 'notes' | 'status' | 'color' | 'project_id'>> & {
+  deadline: string;
+};
 
 function draftOf(task: Task): Draft {
-  return { title: task.title, text: task.text, notes: task.notes, status: task.status, color: task.color, project_id: task.project_id, deadline: task.deadline ?? '' };
+  return {
+    title: task.title,
+    text: task.text,
+    notes: task.notes,
+    status: task.status,
+    color: task.color,
+    project_id: task.project_id,
+    deadline: task.deadline ?? '',
+  };
 }
 
 /** Only what changed is sent, so a deadline kept as a timestamp is not rewritten as a date. */
@@ -57,13 +67,19 @@ export function TaskPanel({ task, projects, people, access, onSaved, onDeleted, 
   const [confirming, setConfirming] = useState(false);
   const canWrite = access !== 'viewer';
   const files = useLoad(() => attachments.list(task.id), [task.id]);
-  const set = <K extends keyof Draft>(key: K) => (value: Draft[K]) => {
-    setDraft((d) => ({ ...d, [key]: value }));
-    setSaved(false);
-  };
+  const set =
+    <K extends keyof Draft>(key: K) =>
+    (value: Draft[K]) => {
+      setDraft((d) => ({ ...d, [key]: value }));
+      setSaved(false);
+    };
   const deadlineIsDate = draft.deadline === '' || /^\d{4}-\d{2}-\d{2}$/.test(draft.deadline);
 
-  const { busy, error, submit: save } = useSubmit(async () => {
+  const {
+    busy,
+    error,
+    submit: save,
+  } = useSubmit(async () => {
     const patch = changes(task, draft);
     const next = Object.keys(patch).length > 0 ? await tasks.update(task.id, patch) : task;
     onSaved(next);
@@ -75,53 +91,123 @@ export function TaskPanel({ task, projects, people, access, onSaved, onDeleted, 
     <aside class="card panel" aria-labelledby="panel-title">
       <div class="spread">
         <h2 id="panel-title">{t('task.panel')}</h2>
-        <button type="button" class="btn ghost icon" onClick={onClose} aria-label={t('common.close')}>×</button>
+        <button type="button" class="btn ghost icon" onClick={onClose} aria-label={t('common.close')}>
+          ×
+        </button>
       </div>
       <form class="stack" onSubmit={save}>
-        {canWrite ? null : <p class="note info" role="note">{t('task.readOnly')}</p>}
+        {canWrite ? null : (
+          <p class="note info" role="note">
+            {t('task.readOnly')}
+          </p>
+        )}
         {/* A viewer sees the fields as read-only text boxes: a disabled fieldset, and no Save or Delete. */}
         <fieldset class="plain-fieldset stack" disabled={!canWrite}>
-        <Field label={t('fields.title')}>{(id) => (
-          <input id={id} value={draft.title} onInput={(e) => set('title')(e.currentTarget.value)} required maxLength={TITLE_MAX} />
-        )}</Field>
-        <div class="grid-2">
-          <Field label={t('fields.status')}>{(id) => (
-            <select id={id} value={draft.status} onChange={(e) => set('status')(e.currentTarget.value as TaskStatus)}>
-              {TASK_STATUSES.map((s) => <option key={s} value={s}>{t(`status.${s}`)}</option>)}
-            </select>
-          )}</Field>
-          <Field label={t('fields.deadline')}>{(id) => (<>
-            {deadlineIsDate ? (
-              <input id={id} type="date" value={draft.deadline} onInput={(e) => set('deadline')(e.currentTarget.value)} />
-            ) : (
-              <input id={id} value={draft.deadline} onInput={(e) => set('deadline')(e.currentTarget.value)} maxLength={DEADLINE_MAX} />
+          <Field label={t('fields.title')}>
+            {(id) => (
+              <input
+                id={id}
+                value={draft.title}
+                onInput={(e) => set('title')(e.currentTarget.value)}
+                required
+                maxLength={TITLE_MAX}
+              />
             )}
-          </>)}</Field>
-        </div>
-        <div class="grid-2">
-          <ProjectSelect label={t('fields.project')} projects={projects} value={draft.project_id} onChange={set('project_id')} noneLabel={t('tree.noProject')} />
-          <Field label={t('fields.color')}>{(id) => (
-            <input id={id} type="color" value={draft.color} onInput={(e) => set('color')(e.currentTarget.value)} />
-          )}</Field>
-        </div>
-        <Field label={t('fields.text')}>{(id) => (
-          <textarea id={id} value={draft.text} onInput={(e) => set('text')(e.currentTarget.value)} maxLength={TEXT_MAX} />
-        )}</Field>
-        <Field label={t('fields.notes')}>{(id) => (
-          <textarea id={id} value={draft.notes} onInput={(e) => set('notes')(e.currentTarget.value)} maxLength={NOTES_MAX} />
-        )}</Field>
+          </Field>
+          <div class="grid-2">
+            <Field label={t('fields.status')}>
+              {(id) => (
+                <select
+                  id={id}
+                  value={draft.status}
+                  onChange={(e) => set('status')(e.currentTarget.value as TaskStatus)}
+                >
+                  {TASK_STATUSES.map((s) => (
+                    <option key={s} value={s}>
+                      {t(`status.${s}`)}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field label={t('fields.deadline')}>
+              {(id) => (
+                <>
+                  {deadlineIsDate ? (
+                    <input
+                      id={id}
+                      type="date"
+                      value={draft.deadline}
+                      onInput={(e) => set('deadline')(e.currentTarget.value)}
+                    />
+                  ) : (
+                    <input
+                      id={id}
+                      value={draft.deadline}
+                      onInput={(e) => set('deadline')(e.currentTarget.value)}
+                      maxLength={DEADLINE_MAX}
+                    />
+                  )}
+                </>
+              )}
+            </Field>
+          </div>
+          <div class="grid-2">
+            <ProjectSelect
+              label={t('fields.project')}
+              projects={projects}
+              value={draft.project_id}
+              onChange={set('project_id')}
+              noneLabel={t('tree.noProject')}
+            />
+            <Field label={t('fields.color')}>
+              {(id) => (
+                <input id={id} type="color" value={draft.color} onInput={(e) => set('color')(e.currentTarget.value)} />
+              )}
+            </Field>
+          </div>
+          <Field label={t('fields.text')}>
+            {(id) => (
+              <textarea
+                id={id}
+                value={draft.text}
+                onInput={(e) => set('text')(e.currentTarget.value)}
+                maxLength={TEXT_MAX}
+              />
+            )}
+          </Field>
+          <Field label={t('fields.notes')}>
+            {(id) => (
+              <textarea
+                id={id}
+                value={draft.notes}
+                onInput={(e) => set('notes')(e.currentTarget.value)}
+                maxLength={NOTES_MAX}
+              />
+            )}
+          </Field>
         </fieldset>
         <ErrorNote error={error} />
-        {saved ? <p class="note ok" role="status">{t('common.saved')}</p> : null}
+        {saved ? (
+          <p class="note ok" role="status">
+            {t('common.saved')}
+          </p>
+        ) : null}
         {canWrite ? (
           <div class="actions">
-            <button type="button" class="btn danger" onClick={() => setConfirming(true)}>{t('common.delete')}</button>
-            <button class="btn primary" disabled={busy}>{t('common.save')}</button>
+            <button type="button" class="btn danger" onClick={() => setConfirming(true)}>
+              {t('common.delete')}
+            </button>
+            <button class="btn primary" disabled={busy}>
+              {t('common.save')}
+            </button>
           </div>
         ) : null}
         <p class="muted small-text">
           {t('task.created', { date: formatDateTime(task.created_at, user.timezone) })}
-          {task.completed_at !== null ? ` · ${t('task.completed', { date: formatDateTime(task.completed_at, user.timezone) })}` : ''}
+          {task.completed_at !== null
+            ? ` · ${t('task.completed', { date: formatDateTime(task.completed_at, user.timezone) })}`
+            : ''}
         </p>
       </form>
       <Assignees task={task} people={people} canWrite={canWrite} onSaved={onSaved} />

@@ -17,5 +17,14 @@ export function Thumbnail({ attachment }: { attachment: Attachment }) {
     return url.pathname + url.search;
   }, [attachment.id]);
   if (link.data == null) return <span class="thumb placeholder" aria-hidden="true" />;
-  return <img class="thumb" src={link.data} alt={t('files.thumbnail', { name: attachment.filename })} width={56} height={56} loading="lazy" />;
+  return (
+    <img
+      class="thumb"
+      src={link.data}
+      alt={t('files.thumbnail', { name: attachment.filename })}
+      width={56}
+      height={56}
+      loading="lazy"
+    />
+  );
 }

@@ -24,7 +24,10 @@ export function TreeOutline({ projects, tasks, selectedId, highlighted, onOpenTa
   const [shown, setShown] = useState<ReadonlySet<string>>(new Set());
   const { roots, loose } = useMemo(() => buildOutline(projects, tasks), [projects, tasks]);
   // The status words once per language, not once per task: 10,000 i18next calls are a visible pause.
-  const statusWord = useMemo(() => Object.fromEntries(TASK_STATUSES.map((s) => [s, t(`status.${s}`)])) as Record<Task['status'], string>, [t]);
+  const statusWord = useMemo(
+    () => Object.fromEntries(TASK_STATUSES.map((s) => [s, t(`status.${s}`)])) as Record<Task['status'], string>,
+    [t],
+  );
   const taskItem = (task: Task) => (
     <li key={task.id} class="outline-task-row">
       <button
@@ -33,9 +36,13 @@ export function TreeOutline({ projects, tasks, selectedId, highlighted, onOpenTa
         aria-pressed={selectedId === task.id}
         onClick={() => onOpenTask(task.id)}
       >
-        <svg class="swatch" viewBox="0 0 10 10" width="10" height="10" aria-hidden="true"><circle cx="5" cy="5" r="5" fill={task.color} /></svg>
+        <svg class="swatch" viewBox="0 0 10 10" width="10" height="10" aria-hidden="true">
+          <circle cx="5" cy="5" r="5" fill={task.color} />
+        </svg>
         <span class="outline-title">{task.title}</span>
-        {task.deadline !== null ? <span class="muted small-text">{formatDeadline(task.deadline, user.timezone)}</span> : null}
+        {task.deadline !== null ? (
+          <span class="muted small-text">{formatDeadline(task.deadline, user.timezone)}</span>
+        ) : null}
         <span class="badge grey">{statusWord[task.status]}</span>
       </button>
     </li>
@@ -52,7 +59,8 @@ export function TreeOutline({ projects, tasks, selectedId, highlighted, onOpenTa
     requestAnimationFrame(() => list.children[at]?.querySelector('button')?.focus());
   };
   const taskRows = (key: string, list: Task[]) => {
-    if (list.length <= FIRST_ROWS || shown.has(key) || list.some((x) => x.id === selectedId || highlighted.has(x.id))) return list.map(taskItem);
+    if (list.length <= FIRST_ROWS || shown.has(key) || list.some((x) => x.id === selectedId || highlighted.has(x.id)))
+      return list.map(taskItem);
     return [
       ...list.slice(0, FIRST_ROWS).map(taskItem),
       <li key={`more:${key}`}>

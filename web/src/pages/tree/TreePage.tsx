@@ -42,7 +42,14 @@ export function TreePage() {
     setSelected(task.id);
   };
   // Archived tasks leave the snapshot (CONTRACT §6), as they do on the next load.
-  const saveTask = (task: Task) => edit((s) => ({ ...s, tasks: task.status === 'archived' ? s.tasks.filter((x) => x.id !== task.id) : s.tasks.map((x) => (x.id === task.id ? task : x)) }));
+  const saveTask = (task: Task) =>
+    edit((s) => ({
+      ...s,
+      tasks:
+        task.status === 'archived'
+          ? s.tasks.filter((x) => x.id !== task.id)
+          : s.tasks.map((x) => (x.id === task.id ? task : x)),
+    }));
   const dropTask = (taskId: string) => {
     edit((s) => ({ ...s, tasks: s.tasks.filter((x) => x.id !== taskId) }));
     setSelected(null);
@@ -53,24 +60,32 @@ export function TreePage() {
   });
 
   const input = useMemo<LayoutInput | null>(
-    () => (data === null ? null : { treeId: data.tree.id, name: data.tree.name, projects: data.projects, tasks: data.tasks }),
+    () =>
+      data === null ? null : { treeId: data.tree.id, name: data.tree.name, projects: data.projects, tasks: data.tasks },
     [data],
   );
   const people = useMemo(
-    () => (data === null ? null : peopleOf(data.tree, team.data ?? [], user, { owner: t('people.owner'), someone: t('people.someone') })),
+    () =>
+      data === null
+        ? null
+        : peopleOf(data.tree, team.data ?? [], user, { owner: t('people.owner'), someone: t('people.someone') }),
     [data?.tree, team.data, user, t],
   );
-  const names = useMemo<Names>(() => ({
-    task: (taskId) => data?.tasks.find((x) => x.id === taskId)?.title ?? null,
-    project: (projectId) => data?.projects.find((x) => x.id === projectId)?.name ?? null,
-  }), [data]);
+  const names = useMemo<Names>(
+    () => ({
+      task: (taskId) => data?.tasks.find((x) => x.id === taskId)?.title ?? null,
+      project: (projectId) => data?.projects.find((x) => x.id === projectId)?.name ?? null,
+    }),
+    [data],
+  );
   // Stable between renders, so the drawing keeps its nodes when only the selection or a search
   // changes; the status words and the label's pattern are looked up once, not once per task
   // (10,000 i18next calls).
   const treeName = data?.tree.name ?? '';
   const labels = useMemo(() => {
     const statusWord = new Map<LayoutTask['status'], string>();
-    const status = (s: LayoutTask['status']) => statusWord.get(s) ?? (statusWord.set(s, t(`status.${s}`)), statusWord.get(s)!);
+    const status = (s: LayoutTask['status']) =>
+      statusWord.get(s) ?? (statusWord.set(s, t(`status.${s}`)), statusWord.get(s)!);
     const taskLabel = messageTemplate((values) => t('tree.taskLabel', values), ['title', 'status'] as const);
     return {
       drawing: t('tree.drawing', { name: treeName }),
@@ -84,7 +99,9 @@ export function TreePage() {
   if (data === null || input === null || people === null) {
     return (
       <section class="page">
-        <a href="/trees" class="back">← {t('tree.back')}</a>
+        <a href="/trees" class="back">
+          ← {t('tree.back')}
+        </a>
         {snapshot.loading ? <p class="muted">{t('common.loading')}</p> : null}
         <ErrorNote error={snapshot.error} onRetry={snapshot.reload} />
       </section>
@@ -93,17 +110,47 @@ export function TreePage() {
 
   return (
     <section class="page wide">
-      <a href="/trees" class="back">← {t('tree.back')}</a>
+      <a href="/trees" class="back">
+        ← {t('tree.back')}
+      </a>
       <div class="page-head">
         <h1>{data.tree.name}</h1>
         <div class="row">
-          {data.tree.access === 'owner' ? <div class="inline-style"><StyleSelect value={data.tree.style} onChange={(s) => void restyle(s)} /></div> : null}
-          {data.tree.access === 'owner' ? <a class="btn" href={`/trees/${id}/sharing`}>{t('sharing.link')}</a> : null}
+          {data.tree.access === 'owner' ? (
+            <div class="inline-style">
+              <StyleSelect value={data.tree.style} onChange={(s) => void restyle(s)} />
+            </div>
+          ) : null}
+          {data.tree.access === 'owner' ? (
+            <a class="btn" href={`/trees/${id}/sharing`}>
+              {t('sharing.link')}
+            </a>
+          ) : null}
           {canEdit ? (
             <>
-              <button type="button" class="btn" onClick={() => setDialog('import')}>{t('csv.button')}</button>
-              <button type="button" class="btn" onClick={() => { setSelected(null); setDialog('project'); }}>{t('tree.newProject')}</button>
-              <button type="button" class="btn primary" onClick={() => { setSelected(null); setDialog('task'); }}>{t('tree.newTask')}</button>
+              <button type="button" class="btn" onClick={() => setDialog('import')}>
+                {t('csv.button')}
+              </button>
+              <button
+                type="button"
+                class="btn"
+                onClick={() => {
+                  setSelected(null);
+                  setDialog('project');
+                }}
+              >
+                {t('tree.newProject')}
+              </button>
+              <button
+                type="button"
+                class="btn primary"
+                onClick={() => {
+                  setSelected(null);
+                  setDialog('task');
+                }}
+              >
+                {t('tree.newTask')}
+              </button>
             </>
           ) : null}
         </div>
@@ -125,17 +172,50 @@ export function TreePage() {
           </div>
           <div class="card">
             <h2>{t('tree.listView')}</h2>
-            <TreeOutline projects={data.projects} tasks={data.tasks} selectedId={selected} highlighted={highlighted} onOpenTask={setSelected} />
+            <TreeOutline
+              projects={data.projects}
+              tasks={data.tasks}
+              selectedId={selected}
+              highlighted={highlighted}
+              onOpenTask={setSelected}
+            />
           </div>
           <Activity treeId={id} people={people} names={names} canWrite={canEdit} />
         </div>
         {task !== null ? (
-          <TaskPanel key={task.id} task={task} projects={data.projects} people={people} access={data.tree.access} onSaved={saveTask} onDeleted={dropTask} onClose={() => setSelected(null)} />
+          <TaskPanel
+            key={task.id}
+            task={task}
+            projects={data.projects}
+            people={people}
+            access={data.tree.access}
+            onSaved={saveTask}
+            onDeleted={dropTask}
+            onClose={() => setSelected(null)}
+          />
         ) : null}
       </div>
-      {dialog === 'project' ? <ItemDialog kind="project" treeId={id} projects={data.projects} onSaved={addProject} onClose={() => setDialog(null)} /> : null}
-      {dialog === 'import' ? <ImportDialog treeId={id} onImported={() => void snapshot.reload()} onClose={() => setDialog(null)} /> : null}
-      {dialog === 'task' ? <ItemDialog kind="task" treeId={id} projects={data.projects} onSaved={addTask} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'project' ? (
+        <ItemDialog
+          kind="project"
+          treeId={id}
+          projects={data.projects}
+          onSaved={addProject}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
+      {dialog === 'import' ? (
+        <ImportDialog treeId={id} onImported={() => void snapshot.reload()} onClose={() => setDialog(null)} />
+      ) : null}
+      {dialog === 'task' ? (
+        <ItemDialog
+          kind="task"
+          treeId={id}
+          projects={data.projects}
+          onSaved={addTask}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
     </section>
   );
 }

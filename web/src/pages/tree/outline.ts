@@ -6,7 +6,8 @@ export interface OutlineNode {
   tasks: Task[];
 }
 
-const byPosition = <T extends { position: number; id: string }>(a: T, b: T) => a.position - b.position || (a.id < b.id ? -1 : 1);
+const byPosition = <T extends { position: number; id: string }>(a: T, b: T) =>
+  a.position - b.position || (a.id < b.id ? -1 : 1);
 
 /** The tree's projects nested under their parents, each with its tasks; tasks outside projects apart. */
 export function buildOutline(projects: Project[], tasks: Task[]): { roots: OutlineNode[]; loose: Task[] } {

@@ -10,7 +10,10 @@ export interface People {
   memberEmail(memberId: string): string | null;
 }
 
-export interface PeopleWords { owner: string; someone: string }
+export interface PeopleWords {
+  owner: string;
+  someone: string;
+}
 
 export function peopleOf(tree: Tree, members: readonly Member[], me: User, words: PeopleWords): People {
   const byUser = new Map<string, string>();
@@ -19,7 +22,10 @@ export function peopleOf(tree: Tree, members: readonly Member[], me: User, words
     if (userId === me.id) return me.name !== '' ? me.name : me.email;
     return byUser.get(userId) ?? (userId === tree.owner_id ? words.owner : words.someone);
   };
-  const assignable = [tree.owner_id, ...members.filter((m) => m.status === 'active' && m.user_id !== null).map((m) => m.user_id as string)];
+  const assignable = [
+    tree.owner_id,
+    ...members.filter((m) => m.status === 'active' && m.user_id !== null).map((m) => m.user_id as string),
+  ];
   return {
     label,
     assignable: [...new Set(assignable)].map((id) => ({ id, label: label(id) })),

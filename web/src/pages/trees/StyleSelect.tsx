@@ -6,10 +6,16 @@ import { Field } from '../../components/Field';
 export function StyleSelect({ value, onChange }: { value: TreeStyleName; onChange(style: TreeStyleName): void }) {
   const t = useT();
   return (
-    <Field label={t('fields.style')}>{(id) => (
-      <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value as TreeStyleName)}>
-        {TREE_STYLES.map((s) => <option key={s} value={s}>{t(`trees.styles.${s}`)}</option>)}
-      </select>
-    )}</Field>
+    <Field label={t('fields.style')}>
+      {(id) => (
+        <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value as TreeStyleName)}>
+          {TREE_STYLES.map((s) => (
+            <option key={s} value={s}>
+              {t(`trees.styles.${s}`)}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }

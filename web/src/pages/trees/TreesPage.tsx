@@ -21,10 +21,13 @@ export function TreesPage() {
   const [editing, setEditing] = useState<Editing>(null);
   const items = list.data ?? [];
 
-  const upsert = (tree: Tree) => list.setData((old) => {
-    const rest = (old ?? []).filter((x) => x.id !== tree.id);
-    return old?.some((x) => x.id === tree.id) ? (old ?? []).map((x) => (x.id === tree.id ? tree : x)) : [...rest, tree];
-  });
+  const upsert = (tree: Tree) =>
+    list.setData((old) => {
+      const rest = (old ?? []).filter((x) => x.id !== tree.id);
+      return old?.some((x) => x.id === tree.id)
+        ? (old ?? []).map((x) => (x.id === tree.id ? tree : x))
+        : [...rest, tree];
+    });
 
   return (
     <section class="page">
@@ -33,7 +36,9 @@ export function TreesPage() {
           <h1>{t('trees.title')}</h1>
           <p class="lead">{t('trees.lead')}</p>
         </div>
-        <button type="button" class="btn primary" onClick={() => setEditing({ kind: 'create' })}>{t('trees.newTree')}</button>
+        <button type="button" class="btn primary" onClick={() => setEditing({ kind: 'create' })}>
+          {t('trees.newTree')}
+        </button>
       </div>
       <Invitations onAccepted={() => void list.reload()} />
       <ErrorNote error={list.error} onRetry={list.reload} />
@@ -44,15 +49,36 @@ export function TreesPage() {
           {items.map((tree) => (
             <li key={tree.id} class="tree-card">
               <div class="tree-card-main">
-                <a class="tree-card-name" href={`/trees/${tree.id}`} id={`tree-name-${tree.id}`}>{tree.name}</a>
-                <span class="tree-card-meta">{t(`trees.styles.${tree.style}`)} · {t('trees.updated', { date: formatDateTime(tree.updated_at, user.timezone) })}</span>
+                <a class="tree-card-name" href={`/trees/${tree.id}`} id={`tree-name-${tree.id}`}>
+                  {tree.name}
+                </a>
+                <span class="tree-card-meta">
+                  {t(`trees.styles.${tree.style}`)} ·{' '}
+                  {t('trees.updated', { date: formatDateTime(tree.updated_at, user.timezone) })}
+                </span>
               </div>
               <span class={tree.access === 'owner' ? 'badge grey' : 'badge'}>{t(`trees.role.${tree.access}`)}</span>
               {tree.access === 'owner' ? (
                 <div class="row">
-                  <a class="btn small" href={`/trees/${tree.id}/sharing`} aria-describedby={`tree-name-${tree.id}`}>{t('sharing.link')}</a>
-                  <button type="button" class="btn small" onClick={() => setEditing({ kind: 'edit', tree })} aria-describedby={`tree-name-${tree.id}`}>{t('common.edit')}</button>
-                  <button type="button" class="btn small danger" onClick={() => setEditing({ kind: 'delete', tree })} aria-describedby={`tree-name-${tree.id}`}>{t('common.delete')}</button>
+                  <a class="btn small" href={`/trees/${tree.id}/sharing`} aria-describedby={`tree-name-${tree.id}`}>
+                    {t('sharing.link')}
+                  </a>
+                  <button
+                    type="button"
+                    class="btn small"
+                    onClick={() => setEditing({ kind: 'edit', tree })}
+                    aria-describedby={`tree-name-${tree.id}`}
+                  >
+                    {t('common.edit')}
+                  </button>
+                  <button
+                    type="button"
+                    class="btn small danger"
+                    onClick={() => setEditing({ kind: 'delete', tree })}
+                    aria-describedby={`tree-name-${tree.id}`}
+                  >
+                    {t('common.delete')}
+                  </button>
                 </div>
               ) : null}
             </li>
@@ -60,7 +86,9 @@ export function TreesPage() {
         </ul>
       ) : null}
       {editing?.kind === 'create' ? <ItemDialog kind="tree" onSaved={upsert} onClose={() => setEditing(null)} /> : null}
-      {editing?.kind === 'edit' ? <ItemDialog kind="tree" tree={editing.tree} onSaved={upsert} onClose={() => setEditing(null)} /> : null}
+      {editing?.kind === 'edit' ? (
+        <ItemDialog kind="tree" tree={editing.tree} onSaved={upsert} onClose={() => setEditing(null)} />
+      ) : null}
       {editing?.kind === 'delete' ? (
         <Confirm
           title={t('trees.deleteTitle')}
