@@ -2,7 +2,9 @@ import { DomainError } from './errors.js';
 import { effectivePlan, planLimits, type PlanName } from './plans.js';
 import type { UserRow } from '../store/rows.js';
 
-export const scopeNames = ['read', 'write', 'attachments'] as const;
+import { scopeNames } from './schemas/agents.js';
+
+export { scopeNames };
 export type Scope = (typeof scopeNames)[number];
 
 /** How the actor reached the domain. Browser sessions and the operator's CLI are not "API" writes. */

@@ -8,25 +8,14 @@ import { withLoginLimits } from './login-throttle.js';
 import { canonicalTimeZone, checkEnum, checkLength, normalizeEmail } from '../validate.js';
 import { PASSWORD_MAX, PASSWORD_MIN, PROFILE_NAME_MAX } from '../fields.js';
 import type { Actor } from '../actor.js';
+import type { Static } from '@sinclair/typebox';
+import { languages, type User as UserSchema } from '../schemas/accounts.js';
 
-export const languages = ['en', 'ru'] as const;
+export { languages };
 
 export type Language = (typeof languages)[number];
 
-export interface User {
-  id: string;
-  email: string;
-  name: string;
-  language: Language;
-  timezone: string;
-  plan: PlanName;
-  plan_expires_at: string | null;
-  effective_plan: PlanName;
-  /** The account proved it reads `email` (CONTRACT §19); invitations to it reach the account only then. */
-  email_verified: boolean;
-  created_at: string;
-  updated_at: string;
-}
+export type User = Static<typeof UserSchema>;
 
 export function presentUser(row: UserRow, now?: Date): User {
   return {

@@ -1,12 +1,11 @@
 import type { Db, DialectName } from '../../store/db.js';
 import { appendAgentCalls, CALLS_PER_BATCH, latestAgentCalls } from '../../store/agent-calls.js';
 import { PendingCalls, type CallRecord } from './pending-calls.js';
+import type { Static } from '@sinclair/typebox';
+import type { AgentCall as AgentCallSchema } from '../schemas/agents.js';
 
 /** CONTRACT §8: metadata only. Never a body, query string, search term, note text or credential. */
-export interface AgentCall extends CallRecord {
-  id: string;
-  at: string;
-}
+export type AgentCall = Static<typeof AgentCallSchema>;
 
 export type { CallRecord };
 

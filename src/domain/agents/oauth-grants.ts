@@ -9,6 +9,8 @@ import { endMcpSessionsOf } from './mcp-sessions.js';
 import { parseScopes } from './tokens.js';
 import { touchClient } from './oauth-clients.js';
 import { scopesToGrant, type AuthorizationRequest } from './oauth-authorize.js';
+import type { Static } from '@sinclair/typebox';
+import type { OAuthConnection } from '../schemas/agents.js';
 
 export const CODE_TTL_MS = 60_000;
 export const ACCESS_TTL_SECONDS = 3_600;
@@ -88,15 +90,7 @@ export async function revokeAllGrants(db: Db | Trx, userId: string): Promise<voi
   for (const row of rows) await revokeGrant(db, row.id);
 }
 
-export interface Connection {
-  id: string;
-  client_id: string;
-  client_name: string;
-  scopes: Scope[];
-  resource: string;
-  created_at: string;
-  last_used_at: string | null;
-}
+export type Connection = Static<typeof OAuthConnection>;
 
 /** The signed-in user's live grants, newest first. */
 export async function listConnections(deps: Deps, actor: Actor): Promise<Connection[]> {

@@ -13,23 +13,15 @@ import { lockOwner } from '../../store/locks.js';
 import { compiledOnce } from '../../store/compiled.js';
 import { endMcpSessionsOf } from './mcp-sessions.js';
 import type { TokenOwner } from './credential-cache.js';
+import type { Static } from '@sinclair/typebox';
+import type { Token as TokenSchema } from '../schemas/agents.js';
 
 export const MAX_ACTIVE_TOKENS = 20;
 export const TOKEN_LIFETIME_DAYS = [1, 7, 30, 90, 365] as const;
 export const DEFAULT_TOKEN_DAYS = 90;
 const TOKEN_VALUE = /^ttp_[A-Za-z0-9_-]{43}$/;
 
-export interface Token {
-  id: string;
-  name: string;
-  scopes: Scope[];
-  prefix: string;
-  created_at: string;
-  expires_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-  status: 'active' | 'expired' | 'revoked';
-}
+export type Token = Static<typeof TokenSchema>;
 
 export function tokenStatus(row: TokenRow, now = nowIso()): Token['status'] {
   if (row.revoked_at !== null) return 'revoked';

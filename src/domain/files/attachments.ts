@@ -25,23 +25,15 @@ import { inTransaction, type Db, type Trx } from '../../store/db.js';
 import { appendHistory } from '../trees/history.js';
 import { lockedTaskAccess } from '../trees/move.js';
 import type { AttachmentTable } from '../../store/schema.js';
+import type { Static } from '@sinclair/typebox';
+import type { Attachment as AttachmentSchema } from '../schemas/files.js';
 
 /** CONTRACT §12: 25 MiB of file content; one byte more is 413. */
 export const MAX_UPLOAD_BYTES = 26_214_400;
 /** Signed content links live at most 5 minutes (SPEC). */
 export const CONTENT_LINK_TTL_S = 300;
 
-export interface Attachment {
-  id: string;
-  task_id: string;
-  filename: string;
-  content_type: string;
-  size: number;
-  sha256: string;
-  metadata_removed: string[];
-  created_at: string;
-  updated_at: string;
-}
+export type Attachment = Static<typeof AttachmentSchema>;
 
 type AttachmentRow = Omit<AttachmentTable, 'seq'>;
 

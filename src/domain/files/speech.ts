@@ -10,24 +10,16 @@ import type { Page, PageInput } from '../paging.js';
 import { pageOfTask } from './task-pages.js';
 import { createAttachment, MAX_UPLOAD_BYTES, type Upload } from './attachments.js';
 import type { SpeechJobTable } from '../../store/schema.js';
+import type { Static } from '@sinclair/typebox';
+import { speechJobStatuses, type SpeechJob as SpeechJobSchema } from '../schemas/files.js';
 
-export const speechJobStatuses = ['queued', 'running', 'succeeded', 'failed'] as const;
+export { speechJobStatuses };
 export type SpeechJobStatus = (typeof speechJobStatuses)[number];
 
 /** What OpenAI-compatible transcription endpoints accept. */
 export const SPEECH_FORMATS = ['flac', 'm4a', 'mp3', 'mp4', 'mpeg', 'mpga', 'oga', 'ogg', 'wav', 'webm'];
 
-export interface SpeechJob {
-  id: string;
-  task_id: string;
-  attachment_id: string;
-  status: SpeechJobStatus;
-  transcript: string | null;
-  error: string | null;
-  created_at: string;
-  updated_at: string;
-  finished_at: string | null;
-}
+export type SpeechJob = Static<typeof SpeechJobSchema>;
 
 export interface SpeechStatus {
   configured: boolean;

@@ -13,18 +13,12 @@ import { checkBody, postsExportSection } from './posts.js';
 import { DomainError, invalid, notFound } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
+import type { Static } from '@sinclair/typebox';
+import type { Comment as CommentSchema } from '../schemas/teams.js';
 
 type CommentRow = Selectable<CommentTable>;
 
-/** CONTRACT §10's Comment. */
-export interface Comment {
-  id: string;
-  task_id: string;
-  author_id: string;
-  body: string;
-  created_at: string;
-  updated_at: string;
-}
+export type Comment = Static<typeof CommentSchema>;
 
 export function presentComment(row: CommentRow): Comment {
   return {

@@ -9,6 +9,8 @@ import { checkLimit, decodeCursor, encodeCursor, type Page, type PageInput } fro
 import { planLimits, type PlanName } from '../plans.js';
 import { newId, nowIso } from '../ids.js';
 import { compiledOnce } from '../../store/compiled.js';
+import type { Static } from '@sinclair/typebox';
+import type { HistoryEntry as HistoryEntrySchema } from '../schemas/teams.js';
 
 export type HistoryAction = 'created' | 'updated' | 'deleted' | 'moved' | 'imported' | 'completed';
 
@@ -87,18 +89,7 @@ export function changedFields<T extends Record<string, unknown>>(after: T, chang
   return Object.fromEntries(Object.keys(changes).map((field) => [field, after[field]])) as Partial<T>;
 }
 
-/** CONTRACT §10's history entry. */
-export interface HistoryEntry {
-  id: string;
-  at: string;
-  tree_id: string;
-  actor_id: string;
-  via: string;
-  entity: string;
-  entity_id: string;
-  action: string;
-  changes: Changes;
-}
+export type HistoryEntry = Static<typeof HistoryEntrySchema>;
 
 export function presentHistory(h: Selectable<HistoryTable>): HistoryEntry {
   return {

@@ -7,6 +7,8 @@ import { sha256 } from '../crypto.js';
 import { DomainError, invalid, notFound } from '../errors.js';
 import { inTransaction } from '../../store/db.js';
 import { lockTrees } from '../../store/locks.js';
+import type { Static } from '@sinclair/typebox';
+import type { Invitation as InvitationSchema } from '../schemas/teams.js';
 
 /**
  * The invitee's side of sharing (CONTRACT §10, §19). An invitation reaches an account in one of
@@ -15,10 +17,7 @@ import { lockTrees } from '../../store/locks.js';
  * pending row's `user_id` always names an account that proved the address.
  */
 
-/** An invitation as the invitee sees it: the membership and the name of the tree. */
-export interface Invitation extends Member {
-  tree_name: string;
-}
+export type Invitation = Static<typeof InvitationSchema>;
 
 /** The signed-in user's pending invitations, oldest first. */
 export async function listInvitations(deps: Deps, actor: Actor): Promise<Invitation[]> {

@@ -13,25 +13,15 @@ import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
 import { isEmailVerified } from '../accounts/accounts.js';
 import { inviteUrl, mailInvitation, newInviteToken } from './invite-links.js';
+import type { Static } from '@sinclair/typebox';
+import { memberRoles, type Member as MemberSchema } from '../schemas/teams.js';
 
 export type MemberRow = Selectable<MemberTable>;
-export const memberRoles = ['viewer', 'editor'] as const;
+export { memberRoles };
 export type MemberRole = (typeof memberRoles)[number];
 export type MemberStatus = 'pending' | 'active' | 'revoked' | 'expired';
 
-/** CONTRACT §10's Member. */
-export interface Member {
-  id: string;
-  tree_id: string;
-  user_id: string | null;
-  email: string;
-  role: MemberRole;
-  status: MemberStatus;
-  expires_at: string | null;
-  invited_by: string;
-  created_at: string;
-  updated_at: string;
-}
+export type Member = Static<typeof MemberSchema>;
 
 /** `expired` is never stored: a pending or active membership whose `expires_at` has passed reads so. */
 export function memberStatus(row: Pick<MemberRow, 'status' | 'expires_at'>, now = new Date()): MemberStatus {

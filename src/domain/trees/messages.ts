@@ -10,18 +10,12 @@ import { appendHistory } from './history.js';
 import { checkBody, postsExportSection } from './posts.js';
 import { newId, nowIso } from '../ids.js';
 import { inTransaction } from '../../store/db.js';
+import type { Static } from '@sinclair/typebox';
+import type { Message as MessageSchema } from '../schemas/teams.js';
 
 type MessageRow = Selectable<MessageTable>;
 
-/** A message in a tree's discussion (CONTRACT §10: a comment's shape with `tree_id`). */
-export interface Message {
-  id: string;
-  tree_id: string;
-  author_id: string;
-  body: string;
-  created_at: string;
-  updated_at: string;
-}
+export type Message = Static<typeof MessageSchema>;
 
 export function presentMessage(row: MessageRow): Message {
   return {

@@ -2,9 +2,10 @@ import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox
 import type { ValidateFunction } from 'ajv';
 import { IdParams } from '../schemas/common.js';
 import { TaskInput, TaskList, TaskListQuery, TaskOnly, TreeList, TreeListQuery } from '../schemas/data.js';
-import { Attachment, AttachmentLink } from '../rest/attachments.js';
+import { AttachmentLink } from '../rest/attachments.js';
+import { Attachment, SpeechJob } from '../../domain/schemas/files.js';
 import { SearchQuery } from '../schemas/data.js';
-import { OneJob, SpeechJob, TranscribeAttachment } from '../rest/speech.js';
+import { OneJob, TranscribeAttachment } from '../rest/speech.js';
 import { compileBodySchema } from '../validation.js';
 
 /*

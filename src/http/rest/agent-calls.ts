@@ -1,22 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../domain/deps.js';
+import { AgentCall } from '../../domain/schemas/agents.js';
 import { access } from '../access.js';
-import { errors, Nullable, OneOf, ReadHeaders, Timestamp } from '../schemas/common.js';
-
-export const AgentCall = Type.Object(
-  {
-    id: Type.String(),
-    at: Timestamp,
-    surface: OneOf(['rest', 'mcp']),
-    operation: Type.String({ description: 'route template (GET /tasks/{id}) or MCP method (tools/call search)' }),
-    status: Type.Integer({ description: 'HTTP status of the answer' }),
-    duration_ms: Type.Integer(),
-    token_id: Type.String(),
-    client: Nullable(Type.String()),
-  },
-  { $id: 'AgentCall', title: 'AgentCall' },
-);
+import { errors, ReadHeaders } from '../schemas/common.js';
 
 export const agentCallRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
+import { Attachment } from '../../domain/schemas/files.js';
 import {
   contentBySignature,
   contentFor,
@@ -19,26 +20,6 @@ import { errors, IdParams, Nullable, Ok, ReadHeaders, Timestamp, WriteHeaders } 
 
 const tags = ['Attachments'];
 
-export const Attachment = Type.Object(
-  {
-    id: Type.String(),
-    task_id: Type.String(),
-    filename: Type.String(),
-    content_type: Type.String({
-      description:
-        'as uploaded (sniffed for photos); the content is served with it only for raster images, audio, video, PDF, plain text and CSV, else as application/octet-stream',
-    }),
-    size: Type.Integer({ description: 'bytes stored' }),
-    sha256: Type.String({ description: 'hex digest of the bytes stored' }),
-    metadata_removed: Type.Array(Type.String(), {
-      description:
-        'kinds of photo metadata removed: gps, camera, serial_numbers, owner, maker_notes, xmp, iptc, thumbnail, photoshop, exif, png_text, trailer (data after the end of the image: an appended image, MPF pages, a motion-photo video)',
-    }),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  },
-  { $id: 'Attachment', title: 'Attachment' },
-);
 const AttachmentRef = Type.Ref('Attachment');
 /** An attachment and its signed content link (MCP's get_attachment answers the same). */
 export const AttachmentLink = Type.Object({

@@ -1,36 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../domain/deps.js';
-import {
-  createTranscription,
-  getSpeechJob,
-  listSpeechJobs,
-  speechJobStatuses,
-  speechStatus,
-} from '../../domain/files/speech.js';
+import { createTranscription, getSpeechJob, listSpeechJobs, speechStatus } from '../../domain/files/speech.js';
 import { invalid } from '../../domain/errors.js';
+import { SpeechJob } from '../../domain/schemas/files.js';
 import { checkId } from '../../domain/fields.js';
 import { access } from '../access.js';
 import { CursorQuery } from '../schemas/data.js';
 import { acceptUploads, readUpload, uploadBody } from '../uploads.js';
-import { errors, Id, IdParams, Nullable, OneOf, ReadHeaders, Timestamp, WriteHeaders } from '../schemas/common.js';
+import { errors, Id, IdParams, Nullable, ReadHeaders, WriteHeaders } from '../schemas/common.js';
 
 const tags = ['Speech'];
 
-export const SpeechJob = Type.Object(
-  {
-    id: Type.String(),
-    task_id: Type.String(),
-    attachment_id: Type.String(),
-    status: OneOf(speechJobStatuses),
-    transcript: Nullable(Type.String()),
-    error: Nullable(Type.String({ description: 'why it failed, or the last failure of a job that will be retried' })),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-    finished_at: Nullable(Timestamp),
-  },
-  { $id: 'SpeechJob', title: 'SpeechJob' },
-);
 const JobRef = Type.Ref('SpeechJob');
 /** `{job}`: the answer to a transcription request and to a job read (MCP's transcribe_audio too). */
 export const OneJob = Type.Object({ job: JobRef });

@@ -1,32 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable, OneOf, Timestamp } from './common.js';
-import { languages } from '../../domain/accounts/accounts.js';
-import { planNames } from '../../domain/plans.js';
-import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN, PROFILE_NAME_MAX, TIMEZONE_MAX } from '../../domain/fields.js';
+import { Nullable, OneOf } from './common.js';
+import { languages, ProfileName, User } from '../../domain/schemas/accounts.js';
+import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN, TIMEZONE_MAX } from '../../domain/fields.js';
 
+export { User };
 const Language = OneOf(languages);
-const Plan = OneOf(planNames);
-const ProfileName = Type.String({ maxLength: PROFILE_NAME_MAX });
-
-export const User = Type.Object(
-  {
-    id: Type.String(),
-    email: Type.String({ format: 'email' }),
-    name: ProfileName,
-    language: Language,
-    timezone: Type.String({ description: 'IANA time zone name' }),
-    plan: Plan,
-    plan_expires_at: Nullable(Timestamp),
-    effective_plan: Plan,
-    email_verified: Type.Boolean({
-      description:
-        'The account proved it reads `email` (a verification link, a completed reset or the operator); invitations to the email reach it only then.',
-    }),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  },
-  { $id: 'User', title: 'User' },
-);
 
 const Email = Type.String({ format: 'email', maxLength: EMAIL_MAX });
 const Password = Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX, writeOnly: true });

@@ -1,28 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable, OneOf, Timestamp } from './common.js';
-import { memberRoles } from '../../domain/trees/members.js';
+import { Nullable } from './common.js';
+import { Comment, HistoryEntry, Invitation, Member, Message, Role } from '../../domain/schemas/teams.js';
 import { EMAIL_MAX, ID_MAX, POST_BODY_MAX } from '../../domain/fields.js';
 
 /** Members, invitations (CONTRACT §10). */
-const Role = OneOf(memberRoles);
+export { Comment, HistoryEntry, Invitation, Member, Message };
 const Expiry = Nullable(
   Type.String({ format: 'date-time', description: 'any time; once passed the member reads as expired' }),
-);
-
-export const Member = Type.Object(
-  {
-    id: Type.String(),
-    tree_id: Type.String(),
-    user_id: Nullable(Type.String()),
-    email: Type.String(),
-    role: Role,
-    status: OneOf(['pending', 'active', 'revoked', 'expired']),
-    expires_at: Nullable(Type.String()),
-    invited_by: Type.String(),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  },
-  { title: 'Member' },
 );
 
 export const MemberOnly = Type.Object({ member: Member });
@@ -52,7 +36,6 @@ export const MemberPatch = Type.Object(
   { additionalProperties: false },
 );
 
-export const Invitation = Type.Object({ ...Member.properties, tree_name: Type.String() }, { title: 'Invitation' });
 export const InvitationList = Type.Object({ items: Type.Array(Invitation) });
 
 /** Assignments, comments, messages and history (CONTRACT §10). */
@@ -67,44 +50,8 @@ export const AssigneesInput = Type.Object(
 );
 const Body = Type.String({ minLength: 1, maxLength: POST_BODY_MAX });
 export const PostInput = Type.Object({ body: Body }, { additionalProperties: false });
-export const Comment = Type.Object(
-  {
-    id: Type.String(),
-    task_id: Type.String(),
-    author_id: Type.String(),
-    body: Type.String(),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  },
-  { title: 'Comment' },
-);
 export const CommentOnly = Type.Object({ comment: Comment });
 export const CommentList = Type.Object({ items: Type.Array(Comment), next_cursor: Nullable(Type.String()) });
-export const Message = Type.Object(
-  {
-    id: Type.String(),
-    tree_id: Type.String(),
-    author_id: Type.String(),
-    body: Type.String(),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  },
-  { title: 'Message' },
-);
 export const MessageOnly = Type.Object({ message: Message });
 export const MessageList = Type.Object({ items: Type.Array(Message), next_cursor: Nullable(Type.String()) });
-export const HistoryEntry = Type.Object(
-  {
-    id: Type.String(),
-    at: Timestamp,
-    tree_id: Type.String(),
-    actor_id: Type.String(),
-    via: Type.String({ description: 'session, token, oauth, mcp or cli' }),
-    entity: Type.String(),
-    entity_id: Type.String(),
-    action: Type.String({ description: 'created, updated, deleted, moved, completed, imported, …' }),
-    changes: Type.Record(Type.String(), Type.Object({ from: Type.Unknown(), to: Type.Unknown() })),
-  },
-  { $id: 'HistoryEntry', title: 'HistoryEntry' },
-);
 export const HistoryList = Type.Object({ items: Type.Array(HistoryEntry), next_cursor: Nullable(Type.String()) });

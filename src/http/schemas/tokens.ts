@@ -1,25 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable, OneOf, Timestamp } from './common.js';
-import { scopeNames } from '../../domain/actor.js';
+import { OneOf } from './common.js';
+import { ScopeName, Token } from '../../domain/schemas/agents.js';
 import { DEFAULT_TOKEN_DAYS, TOKEN_LIFETIME_DAYS } from '../../domain/agents/tokens.js';
 import { TOKEN_NAME_MAX } from '../../domain/fields.js';
 
-const ScopeName = OneOf(scopeNames);
-
-export const Token = Type.Object(
-  {
-    id: Type.String(),
-    name: Type.String(),
-    scopes: Type.Array(ScopeName),
-    prefix: Type.String({ description: 'The first characters of the value, to recognise it' }),
-    created_at: Timestamp,
-    expires_at: Timestamp,
-    last_used_at: Nullable(Timestamp),
-    revoked_at: Nullable(Timestamp),
-    status: OneOf(['active', 'expired', 'revoked']),
-  },
-  { $id: 'Token', title: 'Token' },
-);
+export { Token };
 
 export const TokenInput = Type.Object(
   {
