@@ -65,10 +65,9 @@ export async function openDeps(
   const credentials = new CredentialCache(store.dialect === 'sqlite' ? CREDENTIAL_TTL_MS : 0);
   const deps: Deps = {
     db: store.db,
-    dialect: store.dialect,
     config,
     limiter: await makeLimiter(config),
-    journal: new Journal(store.db, store.dialect, config.journal),
+    journal: new Journal(store.db, config.journal),
     blobs,
     tempFiles: new TempFiles(join(config.dataDir, 'blobs', 'tmp')),
     photos: new PhotoCleaner(),

@@ -1,15 +1,21 @@
-import { sql, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Actor } from './actor.js';
 import type { Db, Trx } from '../store/db.js';
-import type { ProjectTable, TaskTable, TreeTable } from '../store/schema.js';
+import type { GrantColumns, ProjectRow, TaskRow, TreeRow } from '../store/rows.js';
 import { effectivePlan, planLimits, type PlanName } from './plans.js';
 import { DomainError, notFound } from './errors.js';
-import { compiledOnce } from '../store/compiled.js';
 import { isStorableId } from './fields.js';
+import {
+  findOwnProject,
+  findOwnTree,
+  findSharedTree,
+  findTaskFor,
+  findTaskVersionFor,
+  findTaskWithTree,
+  findTreeIdOfProject,
+} from '../store/access-lookups.js';
 
-export type TreeRow = Selectable<TreeTable>;
-export type ProjectRow = Selectable<ProjectTable>;
-export type TaskRow = Selectable<TaskTable>;
+export type { ProjectRow, TaskRow, TreeRow } from '../store/rows.js';
 
 export type TreeRole = 'owner' | 'editor' | 'viewer';
 
@@ -35,131 +41,20 @@ export function membershipGrants(
   return planLimits[effectivePlan(owner.plan, owner.plan_expires_at, now)].sharing;
 }
 
-function ownAccess(actor: Actor, tree: TreeRow): TreeAccess | null {
-  return tree.owner_id === actor.user.id
-    ? { tree, role: 'owner', ownerId: tree.owner_id, ownerPlan: actor.plan }
-    : null;
+/** The access an owner has to their own tree. */
+export function ownAccess(actor: Actor, tree: TreeRow): TreeAccess {
+  return { tree, role: 'owner', ownerId: tree.owner_id, ownerPlan: actor.plan };
 }
-
-const treeColumns = [
-  'trees.seq',
-  'trees.id',
-  'trees.owner_id',
-  'trees.name',
-  'trees.style',
-  'trees.project_count',
-  'trees.task_count',
-  'trees.created_at',
-  'trees.updated_at',
-] as const;
-
-// Point lookups on every request: compiled once (see compiledOnce), always scoped to the owner.
-const treeOfOwner = compiledOnce((db, id: string, owner: string) =>
-  db.selectFrom('trees').selectAll().where('id', '=', id).where('owner_id', '=', owner),
-);
-const projectOfOwner = compiledOnce((db, id: string, owner: string) =>
-  db.selectFrom('projects').selectAll().where('id', '=', id).where('owner_id', '=', owner),
-);
-// A task arrives with its tree in one query: one round trip less on PostgreSQL for every task request.
-// The same query resolves a task of a tree shared with the actor: the membership and the owner's
-// plan join only when the actor is not the owner, so an owned task costs what it did and a shared
-// one no more (issue 15: a shared read within 10 % of an owned one).
-const taskWithTreeFor = compiledOnce((db, id: string, actor: string) =>
-  db
-    .selectFrom('tasks')
-    .innerJoin('trees as tr', 'tr.id', 'tasks.tree_id')
-    .leftJoin('members as m', (join) =>
-      join.onRef('m.tree_id', '=', 'tasks.tree_id').on('m.user_id', '=', actor).on('tasks.owner_id', '<>', actor),
-    )
-    .leftJoin('users as o', (join) => join.onRef('o.id', '=', 'tr.owner_id').on('m.id', 'is not', null))
-    .selectAll('tasks')
-    .select([
-      'tr.seq as tr_seq',
-      'tr.id as tr_id',
-      'tr.owner_id as tr_owner_id',
-      'tr.name as tr_name',
-      'tr.style as tr_style',
-      'tr.project_count as tr_project_count',
-      'tr.task_count as tr_task_count',
-      'tr.created_at as tr_created_at',
-      'tr.updated_at as tr_updated_at',
-      'm.role as m_role',
-      'm.status as m_status',
-      'm.expires_at as m_expires_at',
-      'o.plan as o_plan',
-      'o.plan_expires_at as o_plan_expires_at',
-    ])
-    .where('tasks.id', '=', id)
-    .where((eb) => eb.or([eb('tasks.owner_id', '=', actor), eb('m.user_id', '=', actor)])),
-);
-// A task alone, for reads. A task's owner_id is its tree's owner (creates and moves keep it so),
-// so the tree's row is not needed: a task read is a third cheaper without it on SQLite.
-function readableTaskQuery(db: Reader, id: string, actor: string) {
-  return db
-    .selectFrom('tasks')
-    .leftJoin('members as m', (join) =>
-      join.onRef('m.tree_id', '=', 'tasks.tree_id').on('m.user_id', '=', actor).on('tasks.owner_id', '<>', actor),
-    )
-    .leftJoin('users as o', (join) => join.onRef('o.id', '=', 'tasks.owner_id').on('m.id', 'is not', null))
-    .select([
-      'm.status as m_status',
-      'm.expires_at as m_expires_at',
-      'o.plan as o_plan',
-      'o.plan_expires_at as o_plan_expires_at',
-    ])
-    .where('tasks.id', '=', id)
-    .where((eb) => eb.or([eb('tasks.owner_id', '=', actor), eb('m.user_id', '=', actor)]));
-}
-const readableTaskFor = compiledOnce((db, id: string, actor: string) =>
-  readableTaskQuery(db, id, actor).selectAll('tasks'),
-);
-// The same rows with only what a conditional read compares: a 304 needs neither the task's text nor its body built.
-const readableTaskVersionFor = compiledOnce((db, id: string, actor: string) =>
-  readableTaskQuery(db, id, actor).select(['tasks.owner_id', 'tasks.version']),
-);
-// A tree someone shared with the user, with what decides the access: the membership and the owner's plan.
-const sharedTree = compiledOnce((db, id: string, user: string) =>
-  db
-    .selectFrom('trees')
-    .innerJoin('members as m', 'm.tree_id', 'trees.id')
-    .innerJoin('users as o', 'o.id', 'trees.owner_id')
-    .select(treeColumns)
-    .select([
-      'm.role as m_role',
-      'm.status as m_status',
-      'm.expires_at as m_expires_at',
-      'o.plan as o_plan',
-      'o.plan_expires_at as o_plan_expires_at',
-    ])
-    .where('trees.id', '=', id)
-    .where('m.user_id', '=', user),
-);
-const treeIdOfProject = compiledOnce((db, id: string) =>
-  db.selectFrom('projects').select(['tree_id']).where('id', '=', id),
-);
 
 /** The actor's access to a tree someone else owns, or null (not shared, pending, revoked, expired, owner off Grove). */
 async function sharedAccess(db: Reader, actor: Actor, treeId: string): Promise<TreeAccess | null> {
-  const [row] = await sharedTree(db, treeId, actor.user.id);
-  if (row === undefined) return null;
-  const owner = { plan: row.o_plan, plan_expires_at: row.o_plan_expires_at };
-  if (!membershipGrants({ status: row.m_status, expires_at: row.m_expires_at }, owner)) return null;
-  const tree: TreeRow = {
-    seq: row.seq,
-    id: row.id,
-    owner_id: row.owner_id,
-    name: row.name,
-    style: row.style,
-    project_count: row.project_count,
-    task_count: row.task_count,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+  const found = await findSharedTree(db, treeId, actor.user.id);
+  if (found === undefined || !grants(found.grant)) return null;
   return {
-    tree,
-    role: row.m_role as TreeRole,
-    ownerId: row.owner_id,
-    ownerPlan: effectivePlan(owner.plan, owner.plan_expires_at),
+    tree: found.tree,
+    role: found.grant.m_role as TreeRole,
+    ownerId: found.tree.owner_id,
+    ownerPlan: effectivePlan(found.grant.o_plan ?? 'seed', found.grant.o_plan_expires_at),
   };
 }
 
@@ -170,7 +65,7 @@ async function sharedAccess(db: Reader, actor: Actor, treeId: string): Promise<T
 export async function treeAccess(db: Reader, actor: Actor, treeId: string): Promise<TreeAccess> {
   // An id holding NUL would be a PostgreSQL error, not an answer; no record can have it.
   if (!isStorableId(treeId)) throw notFound('tree');
-  const [own] = await treeOfOwner(db, treeId, actor.user.id);
+  const own = await findOwnTree(db, treeId, actor.user.id);
   const access = own !== undefined ? ownAccess(actor, own) : await sharedAccess(db, actor, treeId);
   if (access === null) throw notFound('tree');
   return access;
@@ -183,12 +78,12 @@ export async function projectAccess(
   projectId: string,
 ): Promise<{ project: ProjectRow; access: TreeAccess }> {
   if (!isStorableId(projectId)) throw notFound('project');
-  const [own] = await projectOfOwner(db, projectId, actor.user.id);
+  const own = await findOwnProject(db, projectId, actor.user.id);
   if (own !== undefined) return { project: own, access: await treeAccess(db, actor, own.tree_id) };
-  const [located] = await treeIdOfProject(db, projectId);
-  const access = located === undefined ? null : await sharedAccess(db, actor, located.tree_id);
+  const treeId = await findTreeIdOfProject(db, projectId);
+  const access = treeId === undefined ? null : await sharedAccess(db, actor, treeId);
   if (access === null) throw notFound('project');
-  const [project] = await projectOfOwner(db, projectId, access.ownerId);
+  const project = await findOwnProject(db, projectId, access.ownerId);
   if (project === undefined) throw notFound('project');
   return { project, access };
 }
@@ -199,102 +94,49 @@ export async function taskAccess(
   actor: Actor,
   taskId: string,
 ): Promise<{ task: TaskRow; access: TreeAccess }> {
-  const row = await readableRow(taskWithTreeFor, db, actor, taskId);
-  const found = splitTaskRow(actor, row);
-  if (row.owner_id === actor.user.id) return found;
+  const found = isStorableId(taskId) ? await findTaskWithTree(db, taskId, actor.user.id) : undefined;
+  if (found === undefined || !readableBy(actor, found.task.owner_id, found.grant)) throw notFound('task');
+  const { task, tree, grant } = found;
+  if (task.owner_id === actor.user.id) return { task, access: ownAccess(actor, tree) };
   return {
-    task: found.task,
+    task,
     access: {
-      ...found.access,
-      role: row.m_role as TreeRole,
-      ownerPlan: effectivePlan(row.o_plan ?? 'seed', row.o_plan_expires_at),
+      tree,
+      role: grant.m_role as TreeRole,
+      ownerId: tree.owner_id,
+      ownerPlan: effectivePlan(grant.o_plan ?? 'seed', grant.o_plan_expires_at),
     },
   };
 }
 
 /** A task the actor may read: their own, or one of a tree shared with them that grants access now. @throws not_found */
 export async function readableTask(db: Reader, actor: Actor, taskId: string): Promise<TaskRow> {
-  return taskOf(await readableRow(readableTaskFor, db, actor, taskId));
+  const found = isStorableId(taskId) ? await findTaskFor(db, taskId, actor.user.id) : undefined;
+  if (found === undefined || !readableBy(actor, found.task.owner_id, found.grant)) throw notFound('task');
+  return found.task;
 }
 
 /** The version of a task the actor may read. @throws not_found as readableTask does */
 export async function readableTaskVersion(db: Reader, actor: Actor, taskId: string): Promise<number> {
-  return (await readableRow(readableTaskVersionFor, db, actor, taskId)).version;
+  const found = isStorableId(taskId) ? await findTaskVersionFor(db, taskId, actor.user.id) : undefined;
+  if (found === undefined || !readableBy(actor, found.owner_id, found.grant)) throw notFound('task');
+  return found.version;
 }
 
-interface AccessColumns {
-  owner_id: string;
-  m_status: string | null;
-  m_expires_at: string | null;
-  o_plan: string | null;
-  o_plan_expires_at: string | null;
-}
-
-/** The row `lookup` finds for a task when the actor may read that task now. @throws not_found */
-async function readableRow<R extends AccessColumns>(
-  lookup: (db: Reader, id: string, actor: string) => Promise<R[]>,
-  db: Reader,
-  actor: Actor,
-  taskId: string,
-): Promise<R> {
-  if (!isStorableId(taskId)) throw notFound('task');
-  const [row] = await lookup(db, taskId, actor.user.id);
-  if (row === undefined || !readableBy(actor, row)) throw notFound('task');
-  return row;
-}
-
-/** A row found by owner or membership: the owner's, or a membership that grants access now. */
-function readableBy(actor: Actor, row: AccessColumns): boolean {
-  if (row.owner_id === actor.user.id) return true;
+/** A membership found with a row grants access now. */
+function grants(grant: GrantColumns): boolean {
   return (
-    row.m_status !== null &&
+    grant.m_status !== null &&
     membershipGrants(
-      { status: row.m_status, expires_at: row.m_expires_at },
-      { plan: row.o_plan ?? 'seed', plan_expires_at: row.o_plan_expires_at },
+      { status: grant.m_status, expires_at: grant.m_expires_at },
+      { plan: grant.o_plan ?? 'seed', plan_expires_at: grant.o_plan_expires_at },
     )
   );
 }
 
-type TaskWithTree = Awaited<ReturnType<typeof taskWithTreeFor>>[number];
-
-/** The task's own columns of a joined row. Spelled out rather than destructured with a rest: this runs on every task request. */
-function taskOf(row: TaskRow): TaskRow {
-  return {
-    seq: row.seq,
-    id: row.id,
-    owner_id: row.owner_id,
-    tree_id: row.tree_id,
-    project_id: row.project_id,
-    title: row.title,
-    text: row.text,
-    notes: row.notes,
-    status: row.status,
-    deadline: row.deadline,
-    color: row.color,
-    position: row.position,
-    completed_at: row.completed_at,
-    created_by: row.created_by,
-    assignee_ids: row.assignee_ids,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    version: row.version,
-  };
-}
-
-function splitTaskRow(actor: Actor, row: TaskWithTree): { task: TaskRow; access: TreeAccess } {
-  const task = taskOf(row);
-  const tree: TreeRow = {
-    seq: row.tr_seq,
-    id: row.tr_id,
-    owner_id: row.tr_owner_id,
-    name: row.tr_name,
-    style: row.tr_style,
-    project_count: row.tr_project_count,
-    task_count: row.tr_task_count,
-    created_at: row.tr_created_at,
-    updated_at: row.tr_updated_at,
-  };
-  return { task, access: { tree, role: 'owner', ownerId: tree.owner_id, ownerPlan: actor.plan } };
+/** A row found by owner or membership: the owner's, or a membership that grants access now. */
+function readableBy(actor: Actor, ownerId: string, grant: GrantColumns): boolean {
+  return ownerId === actor.user.id || grants(grant);
 }
 
 /**

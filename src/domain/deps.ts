@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { Db, DialectName } from '../store/db.js';
+import type { Db } from '../store/db.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { Journal } from './agents/journal.js';
 import type { BlobStore } from './files/blob-store.js';
@@ -14,7 +14,6 @@ import type { Metrics } from '../metrics/metrics.js';
 /** What every use case may use: the database, the configuration, the shared limiter, the agent call journal and the file stores. */
 export interface Deps {
   db: Db;
-  dialect: DialectName;
   config: Config;
   limiter: RateLimiter;
   journal: Journal;

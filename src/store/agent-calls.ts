@@ -1,6 +1,6 @@
 import { CompiledQuery } from 'kysely';
-import type { Db, DialectName, Trx } from './db.js';
-import { prepareByName } from './pg-prepared.js';
+import type { Db, DialectName, Trx } from './types.js';
+import { isPostgres, nameStatement } from './compiled.js';
 
 /**
  * One agent call as stored: the fields of CONTRACT §8 but the owner, in this order. A batch's
@@ -31,7 +31,8 @@ const COLUMNS = ['owner_id', 'call_count', 'calls'];
 const insertSql = new Map<string, string>();
 
 /** `insert … values (…), (…)` for `rows` batches, in the dialect's placeholder style, built once per size. */
-function insertOf(dialect: DialectName, rows: number): string {
+function insertOf(trx: Trx, rows: number): string {
+  const dialect: DialectName = isPostgres(trx) ? 'postgres' : 'sqlite';
   const key = `${dialect} ${rows}`;
   let text = insertSql.get(key);
   if (text === undefined) {
@@ -40,9 +41,9 @@ function insertOf(dialect: DialectName, rows: number): string {
     const tuples = Array.from({ length: rows }, () => `(${COLUMNS.map(placeholder).join(', ')})`);
     text = `insert into agent_call_batches (${COLUMNS.join(', ')}) values ${tuples.join(', ')}`;
     insertSql.set(key, text);
-    // Only the full chunk: tails come in every size, and each name costs the database a plan per connection.
-    if (dialect === 'postgres' && rows === CHUNK) prepareByName(text);
   }
+  // Only the full chunk: tails come in every size, and each name costs the database a plan per connection.
+  if (rows === CHUNK) nameStatement(trx, text);
   return text;
 }
 
@@ -58,17 +59,12 @@ export interface CallBatch {
  * batches beyond its newest 2,000 calls (`keep`). Multi-row inserts whose SQL text repeats keep
  * one prepared statement busy (on PostgreSQL a named one).
  */
-export async function appendAgentCalls(
-  trx: Trx,
-  dialect: DialectName,
-  batches: CallBatch[],
-  keep: number,
-): Promise<void> {
+export async function appendAgentCalls(trx: Trx, batches: CallBatch[], keep: number): Promise<void> {
   const width = COLUMNS.length;
   for (let start = 0; start < batches.length; start += CHUNK) {
     const chunk = batches.slice(start, start + CHUNK);
     const values = chunk.flatMap((batch) => [batch.owner, batch.count, batch.json]);
-    await trx.executeQuery(CompiledQuery.raw(insertOf(dialect, values.length / width), values));
+    await trx.executeQuery(CompiledQuery.raw(insertOf(trx, values.length / width), values));
   }
   for (const owner of new Set(batches.map((batch) => batch.owner))) await trimOwner(trx, owner, keep);
 }

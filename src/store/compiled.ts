@@ -1,36 +1,64 @@
 import { CompiledQuery, PostgresAdapter, type Compilable } from 'kysely';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Db, Trx } from './db.js';
-import { prepareByName, queryOnPool } from './pg-prepared.js';
-import { prepareOwn } from './sqlite-driver.js';
+import type { Db, Trx } from './types.js';
+import type { NamedStatementPool } from './pg-named.js';
 
 const ARG = '\u0000arg:';
 
-/**
- * The better-sqlite3 handle behind a SQLite Kysely instance, and whether that instance holds
- * Kysely's lock on the one connection: the database itself does not (statements run directly
- * only outside any transaction), a transaction of ours registered with `runDirectlyIn` does.
- */
-const sqliteHandles = new WeakMap<object, { handle: BetterSqlite3.Database; holdsConnection: boolean }>();
+/** What runs a store's statements below Kysely: its one SQLite handle, or its PostgreSQL pool. */
+export type Driver = { sqlite: BetterSqlite3.Database } | { postgres: NamedStatementPool };
 
-export function registerSqliteHandle(db: Db, handle: BetterSqlite3.Database): void {
-  sqliteHandles.set(db, { handle, holdsConnection: false });
+/**
+ * The driver of each open store, keyed by its Kysely adapter (one per instance, shared by the
+ * instance and its transactions), set once when the store opens. A store that is closed and
+ * dropped leaves nothing behind here.
+ */
+const drivers = new WeakMap<object, Driver>();
+
+/**
+ * Transactions of ours on SQLite (see `transaction` in db.ts): each holds Kysely's lock on the one
+ * connection until it ends, so nothing else can run a statement on it meanwhile and its
+ * statements may run synchronously on the handle.
+ */
+const holdingConnection = new WeakSet<Trx>();
+
+export function attachDriver(db: Db, driver: Driver): void {
+  drivers.set(db.getExecutor().adapter, driver);
 }
 
-/**
- * Lets compiled statements inside this transaction of `db` run synchronously on the SQLite
- * handle (no-op on PostgreSQL). Safe because the transaction holds Kysely's lock on the single
- * connection until it ends, so nothing else can run a statement on it meanwhile.
- */
-export function runDirectlyIn(trx: Trx, db: Db): void {
-  const direct = sqliteHandles.get(db);
-  if (direct !== undefined) sqliteHandles.set(trx, { handle: direct.handle, holdsConnection: true });
+function driverOf(db: Db | Trx): Driver | undefined {
+  return drivers.get(db.getExecutor().adapter);
+}
+
+/** Whether `db` is on PostgreSQL; the one place outside migrations that asks. */
+export function isPostgres(db: Db | Trx): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** Lets statements compiled once run synchronously on the SQLite handle inside `trx` (no-op on PostgreSQL). */
+export function runDirectlyIn(trx: Trx): void {
+  if (driverOf(trx) !== undefined && !isPostgres(trx)) holdingConnection.add(trx);
+}
+
+/** Has PostgreSQL prepare `text` by name wherever this store runs it (no-op on SQLite). */
+export function nameStatement(db: Db | Trx, text: string): void {
+  const driver = driverOf(db);
+  if (driver !== undefined && 'postgres' in driver) driver.postgres.name(text);
+}
+
+/** The SQLite handle a statement of `db` may run on directly now, if any. */
+function directHandle(db: Db | Trx): BetterSqlite3.Database | undefined {
+  const driver = driverOf(db);
+  if (driver === undefined || !('sqlite' in driver)) return undefined;
+  if (db.isTransaction) return holdingConnection.has(db as Trx) ? driver.sqlite : undefined;
+  // Outside any transaction: directly only while nobody's transaction is open on the connection.
+  return driver.sqlite.inTransaction ? undefined : driver.sqlite;
 }
 
 /** Runs a statement without parameters or result (a savepoint), directly where it may. */
 export async function execute(db: Db | Trx, text: string): Promise<void> {
-  const direct = sqliteHandles.get(db);
-  if (direct?.holdsConnection === true) direct.handle.prepare(text).run();
+  const direct = directHandle(db);
+  if (direct !== undefined) direct.prepare(text).run();
   else await db.executeQuery(CompiledQuery.raw(text, []));
 }
 
@@ -48,7 +76,7 @@ interface DirectStatement {
  * columns, so its shape is the same every time.
  */
 function directStatement(handle: BetterSqlite3.Database, sql: string): DirectStatement {
-  const statement = prepareOwn(handle, sql);
+  const statement = handle.prepare(sql);
   if (!statement.reader) return { statement, toRow: null, width: 0 };
   statement.raw(true);
   return { statement, ...rowMaker(statement) };
@@ -83,10 +111,12 @@ function rowsOf(own: DirectStatement, parameters: unknown[]): unknown[] {
  * way there (a connection lock and several promise hops) costs more than the lookup. It is
  * synchronous, so nothing can interleave; inside a transaction (ours or anyone's on the one
  * connection) it waits for Kysely's lock like any other query and so never reads uncommitted rows,
- * except inside a transaction registered with `runDirectlyIn`, which holds that lock itself.
+ * except inside a transaction of ours (`runDirectlyIn`), which holds that lock itself.
  *
- * On PostgreSQL the statement is prepared by name (see pg-prepared.ts), and outside a
- * transaction it goes straight to the pool.
+ * On PostgreSQL the statement is prepared by name (see pg-named.ts), and outside a transaction it
+ * goes straight to the pool.
+ *
+ * Private to the store: the domain calls the named functions built on it.
  */
 export function compiledOnce<A extends unknown[], R>(build: (db: Db, ...args: A) => Compilable<R>) {
   // An adapter is one database's (Kysely makes one per instance), so an entry meets one SQLite handle.
@@ -106,18 +136,20 @@ export function compiledOnce<A extends unknown[], R>(build: (db: Db, ...args: A)
       );
       entry = { sql: compiled.sql, slots, direct: null };
       cache.set(key, entry);
-      if (key instanceof PostgresAdapter) prepareByName(entry.sql);
+      nameStatement(db, entry.sql);
     }
     const parameters = entry.slots.map((slot) => (typeof slot === 'number' ? args[slot] : slot.value));
-    const direct = sqliteHandles.get(db);
-    if (direct !== undefined && (direct.holdsConnection || !direct.handle.inTransaction)) {
-      const own = (entry.direct ??= directStatement(direct.handle, entry.sql));
+    const direct = directHandle(db);
+    if (direct !== undefined) {
+      const own = (entry.direct ??= directStatement(direct, entry.sql));
       if (own.toRow !== null) return rowsOf(own, parameters) as R[];
       own.statement.run(...parameters);
       return [];
     }
-    const pooled = queryOnPool<R>(db, entry.sql, parameters);
-    if (pooled !== undefined) return pooled;
+    const driver = driverOf(db);
+    if (!db.isTransaction && driver !== undefined && 'postgres' in driver) {
+      return driver.postgres.query<R>(entry.sql, parameters);
+    }
     const result = await db.executeQuery<R>(CompiledQuery.raw(entry.sql, parameters));
     return result.rows;
   };

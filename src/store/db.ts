@@ -1,18 +1,17 @@
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type LogEvent, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import type { Database } from './schema.js';
+import type { Db, DialectName, Trx } from './types.js';
 import { migrations } from './migrations/index.js';
 import { InlineLimits } from './inline-limits.js';
-import { loadSqlite, withStatementCache } from './sqlite-driver.js';
-import { registerSqliteHandle } from './compiled.js';
-import { registerPostgresPool } from './pg-prepared.js';
+import { CachedStatements, loadSqlite } from './sqlite-driver.js';
+import { attachDriver, runDirectlyIn } from './compiled.js';
+import { NamedStatementPool } from './pg-named.js';
 import { SQLITE_FILE_NAME } from './sqlite-files.js';
 
-export type DialectName = 'sqlite' | 'postgres';
-export type Db = Kysely<Database>;
-export type Trx = Transaction<Database>;
+export type { Db, DialectName, Trx } from './types.js';
 
 export interface Store {
   db: Db;
@@ -59,11 +58,11 @@ function openSqlite(dataDir: string, onQuery?: QueryObserver): Store {
   );
   // Limits are written into the text: SQLite prepares a statement with a bound one again at every run.
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new SqliteDialect({ database: new CachedStatements(sqlite) }),
     plugins: [new InlineLimits()],
     ...queryLog(onQuery),
   });
-  registerSqliteHandle(db, sqlite);
+  attachDriver(db, { sqlite });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
@@ -104,8 +103,9 @@ async function openPostgres(
   // unheard, that event would end the process. The pool drops the connection and opens a new one
   // for the next query, and /readyz answers 503 while none can be opened.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...queryLog(onQuery) });
-  registerPostgresPool(db, pool);
+  const named = new NamedStatementPool(pool);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: named }), ...queryLog(onQuery) });
+  attachDriver(db, { postgres: named });
   return { db, dialect: 'postgres', schema, pool, close: () => db.destroy() };
 }
 
@@ -133,7 +133,13 @@ export async function migrateToLatest(store: Store): Promise<string[]> {
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
-/** The runner owns the transaction: limit checks and history entries happen inside it. */
+/**
+ * A transaction of ours. The write runner (domain/write.ts) opens every write's through this;
+ * statements compiled once run directly on SQLite's connection inside it (see runDirectlyIn).
+ */
 export function inTransaction<T>(db: Db, work: (trx: Trx) => Promise<T>): Promise<T> {
-  return db.transaction().execute(work);
+  return db.transaction().execute((trx) => {
+    runDirectlyIn(trx);
+    return work(trx);
+  });
 }

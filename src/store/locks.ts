@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
-import type { DialectName, Trx } from './db.js';
+import type { Trx } from './types.js';
+import { isPostgres } from './compiled.js';
 
 /**
  * Serializes writers of one owner inside a transaction, so count-then-insert limits hold under
  * concurrency. SQLite has one writer at a time already; PostgreSQL locks the user row.
  */
-export async function lockOwner(trx: Trx, dialect: DialectName, ownerId: string): Promise<void> {
-  if (dialect === 'postgres') {
+export async function lockOwner(trx: Trx, ownerId: string): Promise<void> {
+  if (isPostgres(trx)) {
     await sql`select id from users where id = ${ownerId} for update`.execute(trx);
   }
 }
@@ -18,8 +19,8 @@ export async function lockOwner(trx: Trx, dialect: DialectName, ownerId: string)
  * SQLite needs nothing: its one connection runs one transaction at a time.
  * @returns whether locks were taken (rows read before them may be stale and are worth reading again)
  */
-export async function lockTrees(trx: Trx, dialect: DialectName, treeIds: Iterable<string>): Promise<boolean> {
-  if (dialect !== 'postgres') return false;
+export async function lockTrees(trx: Trx, treeIds: Iterable<string>): Promise<boolean> {
+  if (!isPostgres(trx)) return false;
   for (const id of [...new Set(treeIds)].sort()) {
     // NO KEY UPDATE, like the counters' UPDATE: it queues movers behind each other but not the
     // foreign-key checks of plain edits (history rows reference the tree), which would deadlock.

@@ -1,10 +1,15 @@
-import type { Db, DialectName, Trx } from './db.js';
+import type { Db, Trx } from './types.js';
+import { isPostgres, runDirectlyIn } from './compiled.js';
 
 /**
  * A read transaction that sees one consistent state for all its statements. SQLite's
- * transaction already does; PostgreSQL needs REPEATABLE READ for that.
+ * transaction already does; PostgreSQL needs REPEATABLE READ for that. It holds the one SQLite
+ * connection until it ends, so statements compiled once run directly on it (see runDirectlyIn).
  */
-export function inReadSnapshot<T>(db: Db, dialect: DialectName, work: (trx: Trx) => Promise<T>): Promise<T> {
+export function inReadSnapshot<T>(db: Db, work: (trx: Trx) => Promise<T>): Promise<T> {
   const builder = db.transaction();
-  return (dialect === 'postgres' ? builder.setIsolationLevel('repeatable read') : builder).execute(work);
+  return (isPostgres(db) ? builder.setIsolationLevel('repeatable read') : builder).execute((trx) => {
+    runDirectlyIn(trx);
+    return work(trx);
+  });
 }

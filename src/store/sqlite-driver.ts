@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
 const require = createRequire(import.meta.url);
 
@@ -16,36 +17,32 @@ export function loadSqlite(): typeof BetterSqlite3 {
 
 const STATEMENT_CACHE_SIZE = 500;
 
-const ownPrepares = new WeakMap<BetterSqlite3.Database, (source: string) => BetterSqlite3.Statement>();
-
 /**
- * A statement of the caller's own, outside the shared cache: one whose modes it changes (raw
- * rows) must not be the one Kysely is handed for the same SQL text.
+ * The database Kysely is handed: the better-sqlite3 handle behind an adapter that keeps prepared
+ * statements by SQL text (least recently used out). Kysely prepares every query anew, and with
+ * better-sqlite3 preparing costs more than running a point lookup. Queries are few and shaped by
+ * code; safe because Kysely runs one statement at a time on the single connection and we never
+ * stream rows. The handle itself is left as it is: statements of our own (store/compiled.ts)
+ * prepare on it directly, so one whose modes they change (raw rows) is never one Kysely is given.
  */
-export function prepareOwn(db: BetterSqlite3.Database, source: string): BetterSqlite3.Statement {
-  return (ownPrepares.get(db) ?? db.prepare.bind(db))(source);
-}
+export class CachedStatements implements SqliteDatabase {
+  private readonly cache = new Map<string, SqliteStatement>();
 
-/**
- * Kysely prepares every query anew, and with better-sqlite3 preparing costs more than running
- * a point lookup. Queries are few and shaped by code, so their prepared statements are kept by
- * SQL text (least recently used out). Safe because Kysely runs one statement at a time on the
- * single connection and we never stream rows.
- */
-export function withStatementCache(db: BetterSqlite3.Database): BetterSqlite3.Database {
-  const cache = new Map<string, BetterSqlite3.Statement>();
-  const prepare = db.prepare.bind(db);
-  ownPrepares.set(db, prepare);
-  db.prepare = ((source: string) => {
-    let statement = cache.get(source);
+  constructor(private readonly handle: BetterSqlite3.Database) {}
+
+  prepare(source: string): SqliteStatement {
+    let statement = this.cache.get(source);
     if (statement !== undefined) {
-      cache.delete(source);
+      this.cache.delete(source);
     } else {
-      statement = prepare(source);
-      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      statement = this.handle.prepare(source) as unknown as SqliteStatement;
+      if (this.cache.size >= STATEMENT_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
     }
-    cache.set(source, statement);
+    this.cache.set(source, statement);
     return statement;
-  }) as typeof db.prepare;
-  return db;
+  }
+
+  close(): void {
+    this.handle.close();
+  }
 }

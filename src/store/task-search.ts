@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { Db, DialectName } from './db.js';
+import type { Db } from './types.js';
+import { isPostgres } from './compiled.js';
 import { inVisibleTrees, type TaskRow, type VisibleTrees } from '../domain/access.js';
 
 export interface TaskSearchQuery {
@@ -27,14 +28,15 @@ function ftsString(term: string): string {
 }
 
 /** Tasks whose title, text or notes contain every term, in creation order, through the dialect's index. */
-export async function searchTaskRows(db: Db, dialect: DialectName, query: TaskSearchQuery): Promise<TaskRow[]> {
+export async function searchTaskRows(db: Db, query: TaskSearchQuery): Promise<TaskRow[]> {
+  const postgres = isPostgres(db);
   const indexed = query.terms.filter((t) => [...t].length >= TRIGRAM);
-  if (dialect === 'sqlite' && indexed.length > 0) return searchThroughFts(db, query, indexed);
+  if (!postgres && indexed.length > 0) return searchThroughFts(db, query, indexed);
   let select = db.selectFrom('tasks').selectAll().where(inVisibleTrees(query.visible)).where('seq', '>', query.after);
   if (query.upTo !== null) select = select.where('seq', '<=', query.upTo);
   if (query.treeId !== undefined) select = select.where('tree_id', '=', query.treeId);
   if (query.since !== undefined) select = select.where('updated_at', '>=', query.since);
-  if (dialect === 'postgres') {
+  if (postgres) {
     for (const term of query.terms) {
       const pattern = `%${escapeLike(term)}%`;
       select = select.where(

@@ -59,7 +59,7 @@ describe.each(databases)('the journal moving to batches (%s)', (kind: DatabaseKi
     ]);
     expect(batches.filter((b) => b.owner_id === 'usr_quiet').map((b) => b.call_count)).toEqual([3]);
 
-    const journal = new Journal(store.db, store.dialect);
+    const journal = new Journal(store.db);
     try {
       const latest = await journal.latest('usr_busy', 120);
       expect(latest).toEqual(

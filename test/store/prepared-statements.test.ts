@@ -14,8 +14,8 @@ async function addUser(store: Store | { db: Store['db'] }, id: string, email: st
 }
 
 /**
- * Compiled statements are prepared by name on PostgreSQL, once per connection. Names are shared
- * by every pool of the process, while each pool's connections read their own schema.
+ * Compiled statements are prepared by name on PostgreSQL, once per connection. Each store names
+ * its own (src/store/pg-named.ts), and each pool's connections read their own schema.
  */
 describe.skipIf(!process.env.TEST_DATABASE_URL)('compiled statements prepared by name (postgres)', () => {
   const envs: TestEnv[] = [];

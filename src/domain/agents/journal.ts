@@ -1,4 +1,4 @@
-import type { Db, DialectName } from '../../store/db.js';
+import type { Db } from '../../store/db.js';
 import { appendAgentCalls, CALLS_PER_BATCH, latestAgentCalls } from '../../store/agent-calls.js';
 import { PendingCalls, type CallRecord } from './pending-calls.js';
 import type { Static } from '@sinclair/typebox';
@@ -30,7 +30,6 @@ export class Journal {
 
   constructor(
     private readonly db: Db,
-    private readonly dialect: DialectName,
     readonly enabled = true,
   ) {
     this.timer = setInterval(() => void this.flush(), FLUSH_EVERY_MS);
@@ -59,7 +58,7 @@ export class Journal {
     const batches = this.pending.batches(JOURNAL_KEEP_PER_OWNER, CALLS_PER_BATCH);
     // The next second is likely as busy as this one: sized for it, the columns need not grow.
     this.pending = new PendingCalls(Math.min(this.pending.count, FLUSH_AT));
-    await this.db.transaction().execute((trx) => appendAgentCalls(trx, this.dialect, batches, JOURNAL_KEEP_PER_OWNER));
+    await this.db.transaction().execute((trx) => appendAgentCalls(trx, batches, JOURNAL_KEEP_PER_OWNER));
   }
 
   async close(): Promise<void> {

@@ -3,7 +3,7 @@ import type { Deps } from '../deps.js';
 import type { Db, Trx } from '../../store/db.js';
 import { randomSecret, sha256 } from '../crypto.js';
 import { nowIso } from '../ids.js';
-import { compiledOnce } from '../../store/compiled.js';
+import { findMcpSessionByHash } from '../../store/credentials.js';
 
 /** An idle MCP session ends after a day; any request within it keeps it alive. */
 export const MCP_SESSION_IDLE_MS = 24 * 3_600_000;
@@ -41,14 +41,9 @@ export async function openMcpSession(deps: Deps, actor: Actor, info: McpSessionI
   return id;
 }
 
-// Looked up on every MCP request of a session: compiled once (see compiledOnce).
-const sessionByHash = compiledOnce((db, hash: string) =>
-  db.selectFrom('mcp_sessions').selectAll().where('id_hash', '=', hash),
-);
-
 /** The live session with this id opened by this very credential; anything else is unknown. */
 export async function findMcpSession(deps: Deps, actor: Actor, id: string): Promise<SessionLookup> {
-  const [row] = await sessionByHash(deps.db, sha256(id));
+  const row = await findMcpSessionByHash(deps.db, sha256(id));
   const now = Date.now();
   if (
     row === undefined ||

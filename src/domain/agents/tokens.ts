@@ -10,7 +10,7 @@ import { checkLength } from '../validate.js';
 import { TOKEN_NAME_MAX } from '../fields.js';
 import { inTransaction, type Db, type Trx } from '../../store/db.js';
 import { lockOwner } from '../../store/locks.js';
-import { compiledOnce } from '../../store/compiled.js';
+import { findTokenWithOwner } from '../../store/credentials.js';
 import { endMcpSessionsOf } from './mcp-sessions.js';
 import type { TokenOwner } from './credential-cache.js';
 import type { Static } from '@sinclair/typebox';
@@ -92,7 +92,7 @@ export async function createToken(
   };
   await inTransaction(deps.db, async (trx) => {
     // The owner row lock makes count-then-insert atomic under concurrent creation.
-    await lockOwner(trx, deps.dialect, actor.user.id);
+    await lockOwner(trx, actor.user.id);
     const active = await trx
       .selectFrom('personal_tokens')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -182,28 +182,6 @@ export async function revokeAllTokens(deps: Deps, userId: string, db: Db | Trx =
   return ids;
 }
 
-/** Resolves a presented value to its active token and owner, or null (unknown, malformed, revoked or expired). */
-const tokenWithOwner = compiledOnce((db, hash: string) =>
-  db
-    .selectFrom('personal_tokens as t')
-    .innerJoin('users as u', 'u.id', 't.owner_id')
-    .select([
-      't.id as t_id',
-      't.owner_id as t_owner_id',
-      't.name as t_name',
-      't.scopes as t_scopes',
-      't.prefix as t_prefix',
-      't.token_hash as t_token_hash',
-      't.created_at as t_created_at',
-      't.updated_at as t_updated_at',
-      't.expires_at as t_expires_at',
-      't.last_used_at as t_last_used_at',
-      't.revoked_at as t_revoked_at',
-    ])
-    .selectAll('u')
-    .where('t.token_hash', '=', hash),
-);
-
 /**
  * The token and owner of a value looked up within the last second (see CredentialCache), without
  * waiting: null for a value that cannot be a token, undefined when only the database can tell.
@@ -225,38 +203,10 @@ export async function authenticateToken(deps: Deps, value: string): Promise<Toke
   const cached = deps.credentials.get(hash);
   if (cached !== undefined) return cached;
   const since = deps.credentials.generation;
-  const [row] = await tokenWithOwner(deps.db, hash);
-  if (row === undefined) return null;
-  const token: TokenRow = {
-    id: row.t_id,
-    owner_id: row.t_owner_id,
-    name: row.t_name,
-    scopes: row.t_scopes,
-    prefix: row.t_prefix,
-    token_hash: row.t_token_hash,
-    created_at: row.t_created_at,
-    updated_at: row.t_updated_at,
-    expires_at: row.t_expires_at,
-    last_used_at: row.t_last_used_at,
-    revoked_at: row.t_revoked_at,
-  };
+  const found = await findTokenWithOwner(deps.db, hash);
+  if (found === undefined) return null;
+  const { token, user } = found;
   if (tokenStatus(token) !== 'active') return null;
-  const user: UserRow = {
-    id: row.id,
-    owner_id: row.owner_id,
-    email: row.email,
-    password_hash: row.password_hash,
-    name: row.name,
-    language: row.language,
-    timezone: row.timezone,
-    plan: row.plan,
-    plan_expires_at: row.plan_expires_at,
-    billing_customer_id: row.billing_customer_id,
-    billing_event_at: row.billing_event_at,
-    email_verified_at: row.email_verified_at,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
   const owner = {
     token,
     user,

@@ -9,7 +9,7 @@ import { requireTreeWrite, taskAccess, type TreeAccess } from '../access.js';
 import { DomainError, invalid, notFound } from '../errors.js';
 import { checkId } from '../fields.js';
 import { hmac, safeEqual } from '../crypto.js';
-import { newId, nowIso } from '../ids.js';
+import { newId } from '../ids.js';
 import { planLimits } from '../plans.js';
 import type { Page, PageInput } from '../paging.js';
 import { pageOfTask } from './task-pages.js';
@@ -21,10 +21,10 @@ import { servedContentType } from './served-type.js';
 import type { DeleteCollector } from '../delete-collector.js';
 import type { ExportSection } from '../trees/export-section.js';
 import { sumTextBytes } from '../../store/text-bytes.js';
-import { inTransaction, type Db, type Trx } from '../../store/db.js';
-import { appendHistory } from '../trees/history.js';
+import type { Db, Trx } from '../../store/db.js';
 import { lockedTaskAccess } from '../trees/move.js';
 import type { AttachmentTable } from '../../store/schema.js';
+import { write } from '../write.js';
 import type { Static } from '@sinclair/typebox';
 import type { Attachment as AttachmentSchema } from '../schemas/files.js';
 
@@ -129,12 +129,13 @@ export async function createAttachment(
       throw limitReached('attachment_storage_bytes', limit);
     written = true;
     const stored = await deps.blobs.put(key, createReadStream(received.path));
-    return await inTransaction(deps.db, async (trx) => {
+    return await write(deps, actor, async (w) => {
+      const { trx } = w;
       // Locked as a move locks it: the file is charged to the owner of the tree its task is in at
       // commit, wherever it moved since the upload began (the row keeps the key it was stored under).
-      const { access } = await lockedTaskAccess(trx, deps.dialect, actor, taskId);
-      await checkStorage(trx, deps.dialect, access, stored.size);
-      const now = nowIso();
+      const { access } = await lockedTaskAccess(w, taskId);
+      await checkStorage(trx, access, stored.size);
+      const { now } = w;
       const row = {
         id,
         owner_id: access.ownerId,
@@ -149,19 +150,14 @@ export async function createAttachment(
         blob_key: key,
       };
       await trx.insertInto('attachments').values(row).execute();
-      await appendHistory(
-        trx,
-        actor,
-        {
-          ownerId: access.ownerId,
-          treeId: access.tree.id,
-          entity: 'attachment',
-          entityId: id,
-          action: 'created',
-          changes: { task_id: { from: null, to: taskId }, filename: { from: null, to: row.filename } },
-        },
-        now,
-      );
+      await w.record({
+        ownerId: access.ownerId,
+        treeId: access.tree.id,
+        entity: 'attachment',
+        entityId: id,
+        action: 'created',
+        changes: { task_id: { from: null, to: taskId }, filename: { from: null, to: row.filename } },
+      });
       return presentAttachment(row);
     });
   } catch (err) {
@@ -309,10 +305,11 @@ async function removeBlob(deps: Deps, key: string): Promise<void> {
 /** Removes the record, frees its quota, then the blob. @throws not_found, forbidden */
 export async function deleteAttachment(deps: Deps, actor: Actor, id: string): Promise<void> {
   requireCapability(actor, 'attachmentWrites');
-  await inTransaction(deps.db, async (trx) => {
+  await write(deps, actor, async (w) => {
+    const { trx } = w;
     const { row, access } = await attachmentAccess(trx, actor, id, true);
     await trx.deleteFrom('attachments').where('id', '=', id).execute();
-    await appendHistory(trx, actor, {
+    await w.record({
       ownerId: access.ownerId,
       treeId: access.tree.id,
       entity: 'attachment',
@@ -348,7 +345,7 @@ export const attachmentsExportSection: ExportSection<Selectable<AttachmentTable>
       .innerJoin('tasks', 'tasks.id', 'attachments.task_id')
       .select((eb) => [
         eb.fn.countAll<number>().as('n'),
-        sumTextBytes(deps.dialect, ['filename', 'content_type', 'metadata_removed']).as('bytes'),
+        sumTextBytes(trx, ['filename', 'content_type', 'metadata_removed']).as('bytes'),
       ])
       .where('tasks.tree_id', '=', treeId)
       .executeTakeFirstOrThrow();

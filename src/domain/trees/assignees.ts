@@ -3,12 +3,11 @@ import type { Deps } from '../deps.js';
 import { requireWrite } from '../actor.js';
 import { usersWhoSee } from '../access.js';
 import { presentTask, type Task } from '../records.js';
-import { appendHistory } from './history.js';
 import { invalid } from '../errors.js';
-import { nowIso } from '../ids.js';
-import { inTransaction } from '../../store/db.js';
+
 import { nextVersion } from '../../store/task-version.js';
 import { lockedTaskAccess } from './move.js';
+import { write } from '../write.js';
 
 export const MAX_ASSIGNEES = 50;
 
@@ -24,15 +23,16 @@ export async function setAssignees(deps: Deps, actor: Actor, taskId: string, use
   wanted.forEach((id, i) => {
     if (id.length < 1 || id.length > 160) throw invalid(`/user_ids/${i}`, 'must be an id of 1 to 160 characters');
   });
-  return inTransaction(deps.db, async (trx) => {
-    const { task, access } = await lockedTaskAccess(trx, deps.dialect, actor, taskId);
+  return write(deps, actor, async (w) => {
+    const { trx } = w;
+    const { task, access } = await lockedTaskAccess(w, taskId);
     const allowed = await usersWhoSee(trx, access, wanted);
     const refused = wanted.findIndex((id) => !allowed.has(id));
     if (refused >= 0) throw invalid(`/user_ids/${refused}`, 'must be the tree owner or an active member');
     const before = JSON.parse(task.assignee_ids) as string[];
     const after = wanted.slice().sort();
     if (JSON.stringify(before) === JSON.stringify(after)) return presentTask(task);
-    const now = nowIso();
+    const { now } = w;
     await trx.deleteFrom('task_assignees').where('task_id', '=', taskId).execute();
     if (after.length > 0) {
       await trx
@@ -54,19 +54,14 @@ export async function setAssignees(deps: Deps, actor: Actor, taskId: string, use
       .where('id', '=', taskId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await appendHistory(
-      trx,
-      actor,
-      {
-        ownerId: access.ownerId,
-        treeId: access.tree.id,
-        entity: 'task',
-        entityId: taskId,
-        action: 'updated',
-        changes: { assignee_ids: { from: before, to: after } },
-      },
-      now,
-    );
+    await w.record({
+      ownerId: access.ownerId,
+      treeId: access.tree.id,
+      entity: 'task',
+      entityId: taskId,
+      action: 'updated',
+      changes: { assignee_ids: { from: before, to: after } },
+    });
     return presentTask(updated);
   });
 }

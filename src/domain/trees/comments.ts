@@ -7,12 +7,11 @@ import { requireWrite } from '../actor.js';
 import { requireTreeWrite, taskAccess, type TreeAccess } from '../access.js';
 import { pageOfTask } from '../files/task-pages.js';
 import type { Page, PageInput } from '../paging.js';
-import { appendHistory } from './history.js';
 import { lockedTaskAccess } from './move.js';
 import { checkBody, postsExportSection } from './posts.js';
 import { DomainError, invalid, notFound } from '../errors.js';
-import { newId, nowIso } from '../ids.js';
-import { inTransaction } from '../../store/db.js';
+import { newId } from '../ids.js';
+import { write } from '../write.js';
 import type { Static } from '@sinclair/typebox';
 import type { Comment as CommentSchema } from '../schemas/teams.js';
 
@@ -41,10 +40,11 @@ export async function listComments(deps: Deps, actor: Actor, taskId: string, inp
 export async function createComment(deps: Deps, actor: Actor, taskId: string, body: string): Promise<Comment> {
   requireWrite(actor);
   checkBody(body);
-  return inTransaction(deps.db, async (trx) => {
+  return write(deps, actor, async (w) => {
+    const { trx } = w;
     // Locked as a move locks it: the comment lands in the tree its task is in at commit.
-    const { access } = await lockedTaskAccess(trx, deps.dialect, actor, taskId);
-    const now = nowIso();
+    const { access } = await lockedTaskAccess(w, taskId);
+    const { now } = w;
     const row = {
       id: newId('cmt'),
       owner_id: access.ownerId,
@@ -57,19 +57,14 @@ export async function createComment(deps: Deps, actor: Actor, taskId: string, bo
     };
     const inserted = await trx.insertInto('comments').values(row).returningAll().executeTakeFirstOrThrow();
     // Comment bodies never go into history: "changed" says enough.
-    await appendHistory(
-      trx,
-      actor,
-      {
-        ownerId: access.ownerId,
-        treeId: access.tree.id,
-        entity: 'comment',
-        entityId: row.id,
-        action: 'created',
-        changes: { task_id: { from: null, to: taskId } },
-      },
-      now,
-    );
+    await w.record({
+      ownerId: access.ownerId,
+      treeId: access.tree.id,
+      entity: 'comment',
+      entityId: row.id,
+      action: 'created',
+      changes: { task_id: { from: null, to: taskId } },
+    });
     return presentComment(inserted);
   });
 }
@@ -88,31 +83,27 @@ async function commentAccess(trx: Trx, actor: Actor, id: string): Promise<{ row:
 export async function updateComment(deps: Deps, actor: Actor, id: string, body: string): Promise<Comment> {
   requireWrite(actor);
   checkBody(body);
-  return inTransaction(deps.db, async (trx) => {
+  return write(deps, actor, async (w) => {
+    const { trx } = w;
     const { row, access } = await commentAccess(trx, actor, id);
     requireTreeWrite(access);
     if (row.author_id !== actor.user.id) throw new DomainError('forbidden', 'Only the author can edit a comment.');
     if (row.body === body) return presentComment(row);
-    const now = nowIso();
+    const { now } = w;
     const updated = await trx
       .updateTable('comments')
       .set({ body, updated_at: now })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await appendHistory(
-      trx,
-      actor,
-      {
-        ownerId: access.ownerId,
-        treeId: access.tree.id,
-        entity: 'comment',
-        entityId: id,
-        action: 'updated',
-        changes: { body: { from: 'changed', to: 'changed' } },
-      },
-      now,
-    );
+    await w.record({
+      ownerId: access.ownerId,
+      treeId: access.tree.id,
+      entity: 'comment',
+      entityId: id,
+      action: 'updated',
+      changes: { body: { from: 'changed', to: 'changed' } },
+    });
     return presentComment(updated);
   });
 }
@@ -120,7 +111,8 @@ export async function updateComment(deps: Deps, actor: Actor, id: string, body: 
 /** The author (while they may write) or the tree owner removes a comment. @throws not_found, forbidden */
 export async function deleteComment(deps: Deps, actor: Actor, id: string): Promise<void> {
   requireWrite(actor);
-  await inTransaction(deps.db, async (trx) => {
+  await write(deps, actor, async (w) => {
+    const { trx } = w;
     const { row, access } = await commentAccess(trx, actor, id);
     if (access.role !== 'owner') {
       requireTreeWrite(access);
@@ -128,7 +120,7 @@ export async function deleteComment(deps: Deps, actor: Actor, id: string): Promi
         throw new DomainError('forbidden', 'Only the author or the tree owner can delete a comment.');
     }
     await trx.deleteFrom('comments').where('id', '=', id).execute();
-    await appendHistory(trx, actor, {
+    await w.record({
       ownerId: access.ownerId,
       treeId: access.tree.id,
       entity: 'comment',

@@ -5,15 +5,14 @@ import type { Trx } from '../../store/db.js';
 import { requireWrite } from '../actor.js';
 import { membershipGrants, requireTreeWrite, treeAccess, type TreeAccess } from '../access.js';
 import { chargeTree } from '../limits.js';
-import { appendHistory } from './history.js';
 import { checkTaskFields, newTaskRow, nextPosition, type TaskInput } from './tasks.js';
 import { readCsv, type CsvRecord, type RowProblem } from './csv-read.js';
 import { DomainError } from '../errors.js';
 import { PROJECT_NAME_MAX } from '../fields.js';
 import { nestingProblem } from './nesting.js';
 import { DEFAULT_COLOR } from '../records.js';
-import { newId, nowIso } from '../ids.js';
-import { inTransaction } from '../../store/db.js';
+import { newId } from '../ids.js';
+import { write } from '../write.js';
 
 export interface ImportResult {
   created: { projects: number; tasks: number };
@@ -199,7 +198,8 @@ export async function importCsv(
   if (problems.length === 0 && planned.length === 0)
     problems.push({ row: 2, column: null, message: 'the file has no rows to import' });
   try {
-    return await inTransaction(deps.db, async (trx) => {
+    return await write(deps, actor, async (w) => {
+      const { trx } = w;
       const access = await treeAccess(trx, actor, treeId);
       requireTreeWrite(access);
       const emails = [...new Set(planned.map((p) => p.assigneeEmail).filter((e): e is string => e !== null))];
@@ -222,7 +222,7 @@ export async function importCsv(
       }
       // Limits for the whole file first: projects (in resolveProjects) and tasks, before any task row.
       await chargeTree(trx, access, { tasks: planned.length });
-      const now = nowIso();
+      const { now } = w;
       const paths = [
         ...new Map(
           planned.filter((p) => p.projectPath.length > 0).map((p) => [p.projectPath.join('/'), p.projectPath]),
@@ -270,19 +270,14 @@ export async function importCsv(
           .values(assigned.slice(start, start + CHUNK))
           .execute();
       const created = { projects: projects.created, tasks: rows.length };
-      await appendHistory(
-        trx,
-        actor,
-        {
-          ownerId: access.ownerId,
-          treeId,
-          entity: 'import',
-          entityId: treeId,
-          action: 'imported',
-          changes: { projects: { from: 0, to: created.projects }, tasks: { from: 0, to: created.tasks } },
-        },
-        now,
-      );
+      await w.record({
+        ownerId: access.ownerId,
+        treeId,
+        entity: 'import',
+        entityId: treeId,
+        action: 'imported',
+        changes: { projects: { from: 0, to: created.projects }, tasks: { from: 0, to: created.tasks } },
+      });
       if (options.dryRun) throw new DryRun({ created, dry_run: true });
       return { created };
     });

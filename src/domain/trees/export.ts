@@ -13,7 +13,7 @@ import { DomainError } from '../errors.js';
 import { nowIso } from '../ids.js';
 import { sumTextBytes } from '../../store/text-bytes.js';
 import { inReadSnapshot } from '../../store/snapshot.js';
-import { compiledOnce, runDirectlyIn } from '../../store/compiled.js';
+import { EXPORT_PAGE_ROWS, historyPageOfTree, projectPageOfTree, taskPageOfTree } from '../../store/export-pages.js';
 
 export const EXPORT_MAX_CONTRIBUTORS = 10_000;
 export const EXPORT_MAX_TEXT_BYTES = 8 * 1024 * 1024;
@@ -62,23 +62,17 @@ async function measure(
   const [projects, tasks, history] = await Promise.all([
     trx
       .selectFrom('projects')
-      .select((eb) => [
-        eb.fn.countAll<number>().as('n'),
-        sumTextBytes(deps.dialect, ['name', 'description']).as('bytes'),
-      ])
+      .select((eb) => [eb.fn.countAll<number>().as('n'), sumTextBytes(trx, ['name', 'description']).as('bytes')])
       .where('tree_id', '=', treeId)
       .executeTakeFirstOrThrow(),
     trx
       .selectFrom('tasks')
-      .select((eb) => [
-        eb.fn.countAll<number>().as('n'),
-        sumTextBytes(deps.dialect, ['title', 'text', 'notes']).as('bytes'),
-      ])
+      .select((eb) => [eb.fn.countAll<number>().as('n'), sumTextBytes(trx, ['title', 'text', 'notes']).as('bytes')])
       .where('tree_id', '=', treeId)
       .executeTakeFirstOrThrow(),
     trx
       .selectFrom('history')
-      .select((eb) => [eb.fn.countAll<number>().as('n'), sumTextBytes(deps.dialect, ['changes']).as('bytes')])
+      .select((eb) => [eb.fn.countAll<number>().as('n'), sumTextBytes(trx, ['changes']).as('bytes')])
       .where('tree_id', '=', treeId)
       .where('at', '>=', since)
       .executeTakeFirstOrThrow(),
@@ -97,39 +91,7 @@ async function measure(
   return { contributors, text_bytes: textBytes };
 }
 
-/** Rows read at once: an export holds one page of rows, not the whole tree, while it is written. */
-const PAGE_ROWS = 1000;
-
-// The pages of the three big lists, compiled once: on SQLite they run directly on the snapshot's
-// connection and read rows as arrays (see compiledOnce), a third less than through Kysely.
-const projectsPage = compiledOnce((db, tree: string, after: number) =>
-  db
-    .selectFrom('projects')
-    .selectAll()
-    .where('tree_id', '=', tree)
-    .where('seq', '>', after)
-    .orderBy('seq')
-    .limit(PAGE_ROWS),
-);
-const tasksPage = compiledOnce((db, tree: string, after: number) =>
-  db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('tree_id', '=', tree)
-    .where('seq', '>', after)
-    .orderBy('seq')
-    .limit(PAGE_ROWS),
-);
-const historyPage = compiledOnce((db, tree: string, since: string, after: number) =>
-  db
-    .selectFrom('history')
-    .selectAll()
-    .where('tree_id', '=', tree)
-    .where('at', '>=', since)
-    .where('seq', '>', after)
-    .orderBy('seq')
-    .limit(PAGE_ROWS),
-);
+const PAGE_ROWS = EXPORT_PAGE_ROWS;
 
 /** Sends one list to the sink page by page, each page read after the last sequence of the one before. */
 async function sendList<Row extends SeqRow>(
@@ -154,9 +116,7 @@ async function sendList<Row extends SeqRow>(
  */
 export async function writeTreeExport(deps: Deps, actor: Actor, id: string, sink: ExportSink): Promise<void> {
   requireRead(actor);
-  await inReadSnapshot(deps.db, deps.dialect, async (trx) => {
-    // The snapshot holds the one SQLite connection until it ends, so its pages may run directly on it.
-    runDirectlyIn(trx, deps.db);
+  await inReadSnapshot(deps.db, async (trx) => {
     const access = await treeAccess(trx, actor, id);
     const now = new Date();
     const since = historyWindowStart(access.ownerPlan, now);
@@ -169,13 +129,13 @@ export async function writeTreeExport(deps: Deps, actor: Actor, id: string, sink
       );
     }
     sink.head({ schema_version: EXPORT_SCHEMA_VERSION, exported_at: nowIso(), tree: presentTree(access.tree, access) });
-    await sendList(sink, 'projects', (after) => projectsPage(trx, id, after), presentProject);
-    await sendList(sink, 'tasks', (after) => tasksPage(trx, id, after), presentTask);
+    await sendList(sink, 'projects', (after) => projectPageOfTree(trx, id, after), presentProject);
+    await sendList(sink, 'tasks', (after) => taskPageOfTree(trx, id, after), presentTask);
     const sendSection = (section: ExportSection) =>
       sendList(sink, section.key, (after) => section.readPage(trx, deps, id, after, PAGE_ROWS), section.present);
     await sendSection(commentsExportSection);
     await sendSection(messagesExportSection);
-    await sendList(sink, 'history', (after) => historyPage(trx, id, since, after), presentHistory);
+    await sendList(sink, 'history', (after) => historyPageOfTree(trx, id, since, after), presentHistory);
     await sendSection(attachmentsExportSection);
   });
 }

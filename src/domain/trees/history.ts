@@ -1,14 +1,11 @@
 import type { Selectable } from 'kysely';
 import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
-import type { Trx } from '../../store/db.js';
 import type { HistoryTable } from '../../store/schema.js';
 import { requireRead } from '../actor.js';
 import { treeAccess } from '../access.js';
 import { checkLimit, decodeCursor, encodeCursor, type Page, type PageInput } from '../paging.js';
 import { planLimits, type PlanName } from '../plans.js';
-import { newId, nowIso } from '../ids.js';
-import { compiledOnce } from '../../store/compiled.js';
 import type { Static } from '@sinclair/typebox';
 import type { HistoryEntry as HistoryEntrySchema } from '../schemas/teams.js';
 
@@ -24,51 +21,6 @@ export interface HistoryEntryInput {
   entityId: string;
   action: HistoryAction;
   changes?: Changes;
-}
-
-const insertHistory = compiledOnce(
-  (
-    db,
-    id: string,
-    owner: string,
-    tree: string,
-    at: string,
-    actorId: string,
-    via: string,
-    entity: string,
-    entityId: string,
-    action: string,
-    changes: string,
-  ) =>
-    db.insertInto('history').values({
-      id,
-      owner_id: owner,
-      tree_id: tree,
-      at,
-      actor_id: actorId,
-      via,
-      entity,
-      entity_id: entityId,
-      action,
-      changes,
-    }),
-);
-
-/** Appends one history entry inside the write's own transaction (CONTRACT §10). */
-export async function appendHistory(trx: Trx, actor: Actor, entry: HistoryEntryInput, at = nowIso()): Promise<void> {
-  await insertHistory(
-    trx,
-    newId('his'),
-    entry.ownerId,
-    entry.treeId,
-    at,
-    actor.user.id,
-    actor.via,
-    entry.entity,
-    entry.entityId,
-    entry.action,
-    JSON.stringify(entry.changes ?? {}),
-  );
 }
 
 /** The changed fields between a row and a patch, for the history entry of an update. */

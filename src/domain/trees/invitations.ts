@@ -5,8 +5,7 @@ import { requireRead, requireWrite } from '../actor.js';
 import { memberStatus, presentMember, setStatus, type Member, type MemberRow } from './members.js';
 import { sha256 } from '../crypto.js';
 import { DomainError, invalid, notFound } from '../errors.js';
-import { inTransaction } from '../../store/db.js';
-import { lockTrees } from '../../store/locks.js';
+import { write } from '../write.js';
 import type { Static } from '@sinclair/typebox';
 import type { Invitation as InvitationSchema } from '../schemas/teams.js';
 
@@ -57,15 +56,16 @@ async function boundInvitation(db: Db | Trx, actor: Actor, id: string): Promise<
  */
 export async function acceptInvitation(deps: Deps, actor: Actor, id: string, token?: string): Promise<Member> {
   requireWrite(actor);
-  return inTransaction(deps.db, async (trx) => {
-    if (token === undefined) return setStatus(trx, actor, await boundInvitation(trx, actor, id), 'active');
+  return write(deps, actor, async (w) => {
+    const { trx } = w;
+    if (token === undefined) return setStatus(w, await boundInvitation(trx, actor, id), 'active');
     const row = await spendInviteLink(trx, id, token);
     if (row.user_id !== actor.user.id) {
       // Two links of one tree taken by one person at once: the second waits, then sees the first.
-      await lockTrees(trx, deps.dialect, [row.tree_id]);
+      await w.lockTrees([row.tree_id]);
       await requireNoOtherMembership(trx, actor, row);
     }
-    return setStatus(trx, actor, row, 'active', { userId: actor.user.id, email: actor.user.email });
+    return setStatus(w, row, 'active', { userId: actor.user.id, email: actor.user.email });
   });
 }
 
@@ -112,7 +112,7 @@ async function requireNoOtherMembership(trx: Trx, actor: Actor, row: MemberRow):
 /** @throws not_found */
 export async function declineInvitation(deps: Deps, actor: Actor, id: string): Promise<Member> {
   requireWrite(actor);
-  return inTransaction(deps.db, async (trx) => setStatus(trx, actor, await boundInvitation(trx, actor, id), 'revoked'));
+  return write(deps, actor, async (w) => setStatus(w, await boundInvitation(w.trx, actor, id), 'revoked'));
 }
 
 /**

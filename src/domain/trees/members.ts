@@ -6,13 +6,13 @@ import type { MemberTable } from '../../store/schema.js';
 import { requireRead, requireWrite } from '../actor.js';
 import { requireTreeOwner, treeAccess, type TreeAccess } from '../access.js';
 import { planLimits } from '../plans.js';
-import { appendHistory, type Changes } from './history.js';
+import { type Changes } from './history.js';
 import { checkEnum, normalizeEmail } from '../validate.js';
 import { DomainError, invalid, notFound } from '../errors.js';
-import { newId, nowIso } from '../ids.js';
-import { inTransaction } from '../../store/db.js';
+import { newId } from '../ids.js';
 import { isEmailVerified } from '../accounts/accounts.js';
 import { inviteUrl, mailInvitation, newInviteToken } from './invite-links.js';
+import { write, type Write } from '../write.js';
 import type { Static } from '@sinclair/typebox';
 import { memberRoles, type Member as MemberSchema } from '../schemas/teams.js';
 
@@ -80,19 +80,12 @@ function requireSharing(access: TreeAccess): void {
 }
 
 async function memberHistory(
-  trx: Trx,
-  actor: Actor,
+  w: Write,
   row: MemberRow,
   action: 'created' | 'updated' | 'deleted',
   changes: Changes,
-  at: string,
 ): Promise<void> {
-  await appendHistory(
-    trx,
-    actor,
-    { ownerId: row.owner_id, treeId: row.tree_id, entity: 'member', entityId: row.id, action, changes },
-    at,
-  );
+  await w.record({ ownerId: row.owner_id, treeId: row.tree_id, entity: 'member', entityId: row.id, action, changes });
 }
 
 /**
@@ -116,7 +109,8 @@ export async function inviteMember(
   checkEnum('/role', input.role, memberRoles);
   const expiresAt = checkExpiry(input.expires_at) ?? null;
   const link = newInviteToken();
-  const { member, treeName } = await inTransaction(deps.db, async (trx) => {
+  const { member, treeName } = await write(deps, actor, async (w) => {
+    const { trx } = w;
     const access = await treeAccess(trx, actor, treeId);
     requireTreeOwner(access);
     requireSharing(access);
@@ -134,7 +128,7 @@ export async function inviteMember(
       .where('tree_id', '=', treeId)
       .where('email', '=', email)
       .executeTakeFirst();
-    const now = nowIso();
+    const { now } = w;
     if (existing !== undefined) {
       const status = memberStatus(existing);
       if (status === 'active' || status === 'pending') {
@@ -156,14 +150,10 @@ export async function inviteMember(
         .where('id', '=', existing.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      await memberHistory(
-        trx,
-        actor,
-        revived,
-        'created',
-        { role: { from: existing.role, to: revived.role }, status: { from: status, to: 'pending' } },
-        now,
-      );
+      await memberHistory(w, revived, 'created', {
+        role: { from: existing.role, to: revived.role },
+        status: { from: status, to: 'pending' },
+      });
       return { member: presentMember(revived), treeName: access.tree.name };
     }
     const row: MemberRow = {
@@ -183,14 +173,10 @@ export async function inviteMember(
     };
     const { seq: _seq, ...values } = row;
     const inserted = await trx.insertInto('members').values(values).returningAll().executeTakeFirstOrThrow();
-    await memberHistory(
-      trx,
-      actor,
-      inserted,
-      'created',
-      { email: { from: null, to: email }, role: { from: null, to: input.role } },
-      now,
-    );
+    await memberHistory(w, inserted, 'created', {
+      email: { from: null, to: email },
+      role: { from: null, to: input.role },
+    });
     return { member: presentMember(inserted), treeName: access.tree.name };
   });
   const url = inviteUrl(deps.config.publicUrl, member.id, link.token);
@@ -233,7 +219,8 @@ export async function updateMember(deps: Deps, actor: Actor, memberId: string, p
   requireWrite(actor);
   if (patch.role !== undefined) checkEnum('/role', patch.role, memberRoles);
   const expiresAt = checkExpiry(patch.expires_at);
-  return inTransaction(deps.db, async (trx) => {
+  return write(deps, actor, async (w) => {
+    const { trx } = w;
     const { row, access } = await memberAccess(trx, actor, memberId);
     if (access === null) throw new DomainError('forbidden', 'Only the tree owner can change a membership.');
     requireTreeOwner(access);
@@ -242,7 +229,7 @@ export async function updateMember(deps: Deps, actor: Actor, memberId: string, p
     if (expiresAt !== undefined && expiresAt !== row.expires_at)
       changes.expires_at = { from: row.expires_at, to: expiresAt };
     if (Object.keys(changes).length === 0) return presentMember(row);
-    const now = nowIso();
+    const { now } = w;
     const updated = await trx
       .updateTable('members')
       .set({
@@ -253,7 +240,7 @@ export async function updateMember(deps: Deps, actor: Actor, memberId: string, p
       .where('id', '=', memberId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await memberHistory(trx, actor, updated, 'updated', changes, now);
+    await memberHistory(w, updated, 'updated', changes);
     return presentMember(updated);
   });
 }
@@ -261,13 +248,14 @@ export async function updateMember(deps: Deps, actor: Actor, memberId: string, p
 /** Ends a membership: the owner revokes it, or the member leaves. @throws not_found, forbidden */
 export async function removeMember(deps: Deps, actor: Actor, memberId: string): Promise<Member> {
   requireWrite(actor);
-  return inTransaction(deps.db, async (trx) => {
+  return write(deps, actor, async (w) => {
+    const { trx } = w;
     const { row, access } = await memberAccess(trx, actor, memberId);
     if (row.user_id !== actor.user.id) {
       if (access === null) throw notFound('member');
       requireTreeOwner(access);
     }
-    return setStatus(trx, actor, row, 'revoked');
+    return setStatus(w, row, 'revoked');
   });
 }
 
@@ -282,15 +270,14 @@ export interface Claim {
  * never for an invitation that was declined or revoked.
  */
 export async function setStatus(
-  trx: Trx,
-  actor: Actor,
+  w: Write,
   row: MemberRow,
   status: 'active' | 'revoked',
   claim?: Claim,
 ): Promise<Member> {
   const before = memberStatus(row);
   if (before === status) return presentMember(row);
-  const now = nowIso();
+  const { trx, now } = w;
   const changes: Changes = { status: { from: before, to: status } };
   if (claim !== undefined && claim.email !== row.email) changes.email = { from: row.email, to: claim.email };
   const updated = await trx
@@ -304,6 +291,6 @@ export async function setStatus(
     .where('id', '=', row.id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  await memberHistory(trx, actor, updated, status === 'revoked' ? 'deleted' : 'updated', changes, now);
+  await memberHistory(w, updated, status === 'revoked' ? 'deleted' : 'updated', changes);
   return presentMember(updated);
 }

@@ -6,10 +6,9 @@ import { requireRead, requireWrite } from '../actor.js';
 import { requireTreeWrite, treeAccess } from '../access.js';
 import type { Page, PageInput } from '../paging.js';
 import { listPage } from '../list-page.js';
-import { appendHistory } from './history.js';
 import { checkBody, postsExportSection } from './posts.js';
-import { newId, nowIso } from '../ids.js';
-import { inTransaction } from '../../store/db.js';
+import { newId } from '../ids.js';
+import { write } from '../write.js';
 import type { Static } from '@sinclair/typebox';
 import type { Message as MessageSchema } from '../schemas/teams.js';
 
@@ -45,10 +44,11 @@ export async function listMessages(deps: Deps, actor: Actor, treeId: string, inp
 export async function createMessage(deps: Deps, actor: Actor, treeId: string, body: string): Promise<Message> {
   requireWrite(actor);
   checkBody(body);
-  return inTransaction(deps.db, async (trx) => {
+  return write(deps, actor, async (w) => {
+    const { trx } = w;
     const access = await treeAccess(trx, actor, treeId);
     requireTreeWrite(access);
-    const now = nowIso();
+    const { now } = w;
     const row = {
       id: newId('msg'),
       owner_id: access.ownerId,
@@ -59,12 +59,7 @@ export async function createMessage(deps: Deps, actor: Actor, treeId: string, bo
       updated_at: now,
     };
     const inserted = await trx.insertInto('messages').values(row).returningAll().executeTakeFirstOrThrow();
-    await appendHistory(
-      trx,
-      actor,
-      { ownerId: access.ownerId, treeId, entity: 'message', entityId: row.id, action: 'created' },
-      now,
-    );
+    await w.record({ ownerId: access.ownerId, treeId, entity: 'message', entityId: row.id, action: 'created' });
     return presentMessage(inserted);
   });
 }

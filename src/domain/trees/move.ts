@@ -1,9 +1,9 @@
 import type { Actor } from '../actor.js';
-import type { DialectName, Trx } from '../../store/db.js';
+import type { Trx } from '../../store/db.js';
 import { requireTreeWrite, taskAccess, treeAccess, usersWhoSee, type TaskRow, type TreeAccess } from '../access.js';
 import { chargeTree, checkStorage } from '../limits.js';
-import { lockTrees } from '../../store/locks.js';
-import { appendHistory, type Changes, type HistoryEntryInput } from './history.js';
+import type { Write } from '../write.js';
+import type { Changes, HistoryEntryInput } from './history.js';
 import { nextVersion } from '../../store/task-version.js';
 
 /** A tree the actor may write into, named by a patch's `tree_id`. @throws not_found, forbidden */
@@ -20,8 +20,7 @@ export async function writableTree(trx: Trx, actor: Actor, treeId: string): Prom
  * until commit. When the row moved to another tree meanwhile, that tree is locked too.
  */
 export async function readLocked<T extends { access: TreeAccess }>(
-  trx: Trx,
-  dialect: DialectName,
+  w: Write,
   first: T,
   read: () => Promise<T>,
   destination: TreeAccess | null,
@@ -33,7 +32,7 @@ export async function readLocked<T extends { access: TreeAccess }>(
       (id): id is string => id !== undefined && !locked.has(id),
     );
     if (wanted.length === 0) return current;
-    if (!(await lockTrees(trx, dialect, wanted))) return current;
+    if (!(await w.lockTrees(wanted))) return current;
     for (const id of wanted) locked.add(id);
     current = await read();
     requireTreeWrite(current.access);
@@ -46,15 +45,10 @@ export async function readLocked<T extends { access: TreeAccess }>(
  * they commit, and a move that commits meanwhile finds and carries them.
  * @throws not_found, forbidden
  */
-export async function lockedTaskAccess(
-  trx: Trx,
-  dialect: DialectName,
-  actor: Actor,
-  taskId: string,
-): Promise<{ task: TaskRow; access: TreeAccess }> {
-  const first = await taskAccess(trx, actor, taskId);
+export async function lockedTaskAccess(w: Write, taskId: string): Promise<{ task: TaskRow; access: TreeAccess }> {
+  const first = await taskAccess(w.trx, w.actor, taskId);
   requireTreeWrite(first.access);
-  return readLocked(trx, dialect, first, () => taskAccess(trx, actor, taskId), null);
+  return readLocked(w, first, () => taskAccess(w.trx, w.actor, taskId), null);
 }
 
 /** What a move across trees carries: whole projects (their tasks follow) and single tasks. */
@@ -72,14 +66,8 @@ export interface Carried {
  * moved row's own patch.
  * @throws plan_limit_reached
  */
-export async function carryToTree(
-  trx: Trx,
-  dialect: DialectName,
-  from: TreeAccess,
-  to: TreeAccess,
-  carried: Carried,
-  now: string,
-): Promise<void> {
+export async function carryToTree(w: Write, from: TreeAccess, to: TreeAccess, carried: Carried): Promise<void> {
+  const { trx, now } = w;
   const { projectIds, taskIds } = carried;
   let taskCount = taskIds.length;
   if (projectIds.length > 0) {
@@ -93,7 +81,7 @@ export async function carryToTree(
   await chargeTree(trx, from, { projects: -projectIds.length, tasks: -taskCount });
   await chargeTree(trx, to, { projects: projectIds.length, tasks: taskCount });
   const tasks = carriedTasks(trx, carried);
-  await carryAttachments(trx, dialect, to, tasks);
+  await carryAttachments(trx, to, tasks);
   const place = { tree_id: to.tree.id, owner_id: to.ownerId, updated_at: now };
   if (projectIds.length > 0) {
     await trx.updateTable('projects').set(place).where('id', 'in', projectIds).execute();
@@ -139,7 +127,7 @@ function carriedTasks(trx: Trx, { projectIds, taskIds }: Carried) {
 type TaskIds = ReturnType<typeof carriedTasks>;
 
 /** The carried attachments count against the destination owner from now on; their content stays where it is stored. @throws plan_limit_reached */
-async function carryAttachments(trx: Trx, dialect: DialectName, to: TreeAccess, tasks: TaskIds): Promise<void> {
+async function carryAttachments(trx: Trx, to: TreeAccess, tasks: TaskIds): Promise<void> {
   const { bytes } = await trx
     .selectFrom('attachments')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('bytes'))
@@ -147,7 +135,7 @@ async function carryAttachments(trx: Trx, dialect: DialectName, to: TreeAccess, 
     .where('owner_id', '<>', to.ownerId)
     .executeTakeFirstOrThrow();
   if (Number(bytes) === 0) return;
-  await checkStorage(trx, dialect, to, Number(bytes));
+  await checkStorage(trx, to, Number(bytes));
   await trx.updateTable('attachments').set({ owner_id: to.ownerId }).where('task_id', 'in', tasks).execute();
 }
 
@@ -192,35 +180,23 @@ async function carryAssignees(trx: Trx, to: TreeAccess, tasks: TaskIds): Promise
  * destination cannot see.
  */
 export async function recordInTrees(
-  trx: Trx,
-  actor: Actor,
+  w: Write,
   from: TreeAccess,
   to: TreeAccess,
   entry: Omit<HistoryEntryInput, 'ownerId' | 'treeId'>,
-  now: string,
 ): Promise<void> {
   const changes = entry.changes ?? {};
   if (to.tree.id === from.tree.id) {
-    await appendHistory(trx, actor, { ...entry, ownerId: to.ownerId, treeId: to.tree.id }, now);
+    await w.record({ ...entry, ownerId: to.ownerId, treeId: to.tree.id });
     return;
   }
-  await appendHistory(
-    trx,
-    actor,
-    { ...entry, ownerId: to.ownerId, treeId: to.tree.id, changes: withoutSourcePlace(changes) },
-    now,
-  );
-  await appendHistory(
-    trx,
-    actor,
-    {
-      ...entry,
-      ownerId: from.ownerId,
-      treeId: from.tree.id,
-      changes: { tree_id: { from: from.tree.id, to: to.tree.id } },
-    },
-    now,
-  );
+  await w.record({ ...entry, ownerId: to.ownerId, treeId: to.tree.id, changes: withoutSourcePlace(changes) });
+  await w.record({
+    ...entry,
+    ownerId: from.ownerId,
+    treeId: from.tree.id,
+    changes: { tree_id: { from: from.tree.id, to: to.tree.id } },
+  });
 }
 
 /** The fields that name a record's place inside its tree: after a move across trees their `from` is in the other tree. */

@@ -20,7 +20,7 @@ export function postsExportSection<T extends 'comments' | 'messages'>(
     async measure(trx, deps, treeId) {
       const m = await trx
         .selectFrom(table as 'comments')
-        .select((eb) => [eb.fn.countAll<number>().as('n'), sumTextBytes(deps.dialect, ['body']).as('bytes')])
+        .select((eb) => [eb.fn.countAll<number>().as('n'), sumTextBytes(trx, ['body']).as('bytes')])
         .where('tree_id', '=', treeId)
         .executeTakeFirstOrThrow();
       return { count: Number(m.n), bytes: Number(m.bytes ?? 0) };

@@ -7,17 +7,16 @@ import { projectAccess, requireTreeWrite, treeAccess, visibleTrees, type Project
 import { DEFAULT_COLOR, presentProject, type Project } from '../records.js';
 import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { listPage } from '../list-page.js';
-import { appendHistory, changedFields, diff } from './history.js';
+import { changedFields, diff } from './history.js';
 import { chargeTree } from '../limits.js';
 import { checkColor, checkPosition, positionAfter, DESCRIPTION_MAX, PROJECT_NAME_MAX } from '../fields.js';
 import { checkLength } from '../validate.js';
 import { DomainError, notFound } from '../errors.js';
-import { newId, nowIso } from '../ids.js';
-import { inTransaction } from '../../store/db.js';
-import { lockTrees } from '../../store/locks.js';
+import { newId } from '../ids.js';
 import { deleteProjects, subtreeIds } from '../../store/project-tree.js';
 import { checkNestingDepth } from './nesting.js';
 import { carryToTree, readLocked, recordInTrees, writableTree } from './move.js';
+import { write } from '../write.js';
 
 export interface ProjectInput {
   tree_id: string;
@@ -92,18 +91,19 @@ async function nextPosition(trx: Trx, treeId: string, parentId: string | null): 
 export async function createProject(deps: Deps, actor: Actor, input: ProjectInput): Promise<Project> {
   requireWrite(actor);
   checkProjectFields(input);
-  return inTransaction(deps.db, async (trx) => {
+  return write(deps, actor, async (w) => {
+    const { trx } = w;
     const access = await treeAccess(trx, actor, input.tree_id);
     requireTreeWrite(access);
     const parentId = input.parent_id ?? null;
     // The parent must still be in this tree at commit: a parallel move of it takes the same lock.
     if (parentId !== null) {
-      await lockTrees(trx, deps.dialect, [access.tree.id]);
+      await w.lockTrees([access.tree.id]);
       await checkParent(trx, actor, parentId, access.tree.id);
       await checkNestingDepth(trx, parentId, null);
     }
     await chargeTree(trx, access, { projects: 1 });
-    const now = nowIso();
+    const { now } = w;
     const row = await trx
       .insertInto('projects')
       .values({
@@ -120,19 +120,14 @@ export async function createProject(deps: Deps, actor: Actor, input: ProjectInpu
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await appendHistory(
-      trx,
-      actor,
-      {
-        ownerId: access.ownerId,
-        treeId: row.tree_id,
-        entity: 'project',
-        entityId: row.id,
-        action: 'created',
-        changes: { name: { from: null, to: row.name } },
-      },
-      now,
-    );
+    await w.record({
+      ownerId: access.ownerId,
+      treeId: row.tree_id,
+      entity: 'project',
+      entityId: row.id,
+      action: 'created',
+      changes: { name: { from: null, to: row.name } },
+    });
     return presentProject(row);
   });
 }
@@ -146,12 +141,13 @@ export async function createProject(deps: Deps, actor: Actor, input: ProjectInpu
 export async function updateProject(deps: Deps, actor: Actor, id: string, patch: ProjectPatch): Promise<Project> {
   requireWrite(actor);
   checkProjectFields(patch);
-  return inTransaction(deps.db, async (trx) => {
+  return write(deps, actor, async (w) => {
+    const { trx } = w;
     let found = await projectAccess(trx, actor, id);
     requireTreeWrite(found.access);
     const destination = patch.tree_id === undefined ? null : await writableTree(trx, actor, patch.tree_id);
     if (patch.tree_id !== undefined || patch.parent_id !== undefined) {
-      found = await readLocked(trx, deps.dialect, found, () => projectAccess(trx, actor, id), destination);
+      found = await readLocked(w, found, () => projectAccess(trx, actor, id), destination);
     }
     const { project, access } = found;
     const target = destination ?? access;
@@ -168,8 +164,8 @@ export async function updateProject(deps: Deps, actor: Actor, id: string, patch:
       ]);
     }
     if (movingTree || parentId !== project.parent_id) await checkNestingDepth(trx, parentId, id);
-    const now = nowIso();
-    if (movingTree) await carryToTree(trx, deps.dialect, access, target, { projectIds: subtree, taskIds: [] }, now);
+    const { now } = w;
+    if (movingTree) await carryToTree(w, access, target, { projectIds: subtree, taskIds: [] });
     const next = {
       tree_id: target.tree.id,
       parent_id: parentId,
@@ -187,7 +183,7 @@ export async function updateProject(deps: Deps, actor: Actor, id: string, patch:
       .returningAll()
       .executeTakeFirstOrThrow();
     const action = movingTree || changes.parent_id !== undefined ? 'moved' : 'updated';
-    await recordInTrees(trx, actor, access, target, { entity: 'project', entityId: id, action, changes }, now);
+    await recordInTrees(w, access, target, { entity: 'project', entityId: id, action, changes });
     return presentProject(updated);
   });
 }
@@ -209,11 +205,12 @@ export async function deleteProject(
   options: { cascade?: boolean } = {},
 ): Promise<void> {
   requireWrite(actor);
-  const afterCommit = await inTransaction(deps.db, async (trx) => {
+  await write(deps, actor, async (w) => {
+    const { trx } = w;
     const first = await projectAccess(trx, actor, id);
     requireTreeWrite(first.access);
     // Locked like a move: the subtree and its counts must not change under the delete.
-    const { project, access } = await readLocked(trx, deps.dialect, first, () => projectAccess(trx, actor, id), null);
+    const { project, access } = await readLocked(w, first, () => projectAccess(trx, actor, id), null);
     const subtree = await subtreeIds(trx, id);
     const taskCount = await countTasksIn(trx, subtree);
     if (options.cascade !== true && (subtree.length > 1 || taskCount > 0)) {
@@ -223,12 +220,12 @@ export async function deleteProject(
         [{ projects: subtree.length - 1, tasks: taskCount }],
       );
     }
-    const cleanup = await collectDoomed(trx, deps, { projectIds: subtree });
+    w.afterCommit(await collectDoomed(trx, deps, { projectIds: subtree }));
     // The whole subtree in one statement (tasks cascade from their project, one level), never a
     // cascade down the parent chain, which nests one step per level in the database.
     await deleteProjects(trx, subtree);
     await chargeTree(trx, access, { projects: -subtree.length, tasks: -taskCount });
-    await appendHistory(trx, actor, {
+    await w.record({
       ownerId: access.ownerId,
       treeId: project.tree_id,
       entity: 'project',
@@ -241,7 +238,5 @@ export async function deleteProject(
           : {}),
       },
     });
-    return cleanup;
   });
-  await afterCommit();
 }

@@ -46,7 +46,7 @@ export async function searchTasks(deps: Deps, actor: Actor, input: SearchInput):
       filters: { q: input.q, tree_id: input.tree_id, updated_since: since },
     },
     input,
-    (window) => searchTaskRows(deps.db, deps.dialect, { visible, terms, treeId: input.tree_id, since, ...window }),
+    (window) => searchTaskRows(deps.db, { visible, terms, treeId: input.tree_id, since, ...window }),
     () => highWater(deps, 'tasks'),
   );
   return { items: rows.map(presentTask), next_cursor };

@@ -1,7 +1,8 @@
 import { sql, type SqlBool } from 'kysely';
 import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
-import type { Db, Trx } from '../../store/db.js';
+import type { Trx } from '../../store/db.js';
+import type { NewTaskRow } from '../../store/rows.js';
 import { collectDoomed } from '../cleanup.js';
 import { requireRead, requireWrite } from '../actor.js';
 import {
@@ -12,38 +13,23 @@ import {
   taskAccess,
   treeAccess,
   visibleTrees,
-  type TaskRow,
   type TreeAccess,
 } from '../access.js';
 import { DEFAULT_COLOR, presentTask, taskStatuses, type Task } from '../records.js';
 import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { listPage } from '../list-page.js';
-import { appendHistory, changedFields, diff, type HistoryEntryInput } from './history.js';
-import { chargeTree } from '../limits.js';
-import {
-  checkColor,
-  checkPosition,
-  isStorableId,
-  positionAfter,
-  NOTES_MAX,
-  POSITION_MAX,
-  POSITION_MIN,
-  TEXT_MAX,
-  TITLE_MAX,
-} from '../fields.js';
+import { changedFields, diff, type HistoryEntryInput } from './history.js';
+import { chargeOneTask, chargeTree, checkCharged } from '../limits.js';
+import { checkColor, checkPosition, positionAfter, NOTES_MAX, TEXT_MAX, TITLE_MAX } from '../fields.js';
 import { normalizeDeadline } from './deadline.js';
 import { checkEnum, checkLength } from '../validate.js';
 import { DomainError } from '../errors.js';
-import { newId, nowIso } from '../ids.js';
-import { inTransaction } from '../../store/db.js';
+import { newId } from '../ids.js';
 import { refreshTaskStatistics } from '../../store/statistics.js';
-import { lockTrees } from '../../store/locks.js';
-import { compiledOnce } from '../../store/compiled.js';
-import { groupCommit } from '../../store/group-commit.js';
+import { insertTask, insertTasks, lastSiblingPosition } from '../../store/tasks.js';
+import { write } from '../write.js';
 import { carryToTree, readLocked, recordInTrees, writableTree } from './move.js';
 import { nextVersion } from '../../store/task-version.js';
-import { insertTaskInOwnTree } from '../../store/own-task-insert.js';
-import { planLimits } from '../plans.js';
 
 export interface TaskInput {
   tree_id: string;
@@ -135,30 +121,8 @@ async function checkProject(trx: Trx, actor: Actor, projectId: string, treeId: s
   }
 }
 
-// Not max(position): under "project_id is null" PostgreSQL reads every loose task of the tree for
-// it, where this ordering is one step down the siblings index (SQLite answers both in one step).
-const lastLoosePosition = compiledOnce((db, tree: string) =>
-  db
-    .selectFrom('tasks')
-    .select('position as max')
-    .where('tree_id', '=', tree)
-    .where('project_id', 'is', null)
-    .orderBy('project_id', 'desc')
-    .orderBy('position', 'desc')
-    .limit(1),
-);
-const lastPositionInProject = compiledOnce((db, tree: string, project: string) =>
-  db
-    .selectFrom('tasks')
-    .select((eb) => eb.fn.max('position').as('max'))
-    .where('tree_id', '=', tree)
-    .where('project_id', '=', project),
-);
-
 export async function nextPosition(trx: Trx, treeId: string, projectId: string | null): Promise<number> {
-  const [row] =
-    projectId === null ? await lastLoosePosition(trx, treeId) : await lastPositionInProject(trx, treeId, projectId);
-  return positionAfter(row?.max ?? null);
+  return positionAfter(await lastSiblingPosition(trx, treeId, projectId));
 }
 
 export function newTaskRow(
@@ -168,7 +132,7 @@ export function newTaskRow(
   deadline: string | null,
   position: number,
   now: string,
-): Omit<TaskRow, 'seq'> {
+): NewTaskRow {
   const status = input.status ?? 'todo';
   return {
     id: newId('tsk'),
@@ -187,67 +151,39 @@ export function newTaskRow(
     assignee_ids: '[]',
     created_at: now,
     updated_at: now,
-    version: 1,
   };
 }
 
-const taskColumns = [
-  'id',
-  'owner_id',
-  'tree_id',
-  'project_id',
-  'title',
-  'text',
-  'notes',
-  'status',
-  'deadline',
-  'color',
-  'position',
-  'completed_at',
-  'created_by',
-  'assignee_ids',
-  'created_at',
-  'updated_at',
-] as const;
-const insertTaskRow = compiledOnce((db, ...values: unknown[]) =>
-  db
-    .insertInto('tasks')
-    .values(Object.fromEntries(taskColumns.map((column, i) => [column, values[i]])) as Omit<TaskRow, 'seq'>)
-    .returningAll(),
-);
-
 /**
- * Concurrent creates share transactions and commits (see GroupCommit); each still runs alone in
- * its savepoint with every rule below, and is answered only once its batch has committed. On
- * PostgreSQL a create in the actor's own tree is first tried as one statement (see
- * insertTaskInOwnTree); anything else, and whatever it declines, takes the way below.
+ * The one copy of a create's rules: write access to the tree, the project in that tree, the
+ * plan's task limit, the place after the last sibling, the history entry. Concurrent creates
+ * into one tree share a commit (the runner's batch); each is answered once it has committed.
  * @throws validation_failed, not_found, conflict, forbidden, plan_limit_reached
  */
 export async function createTask(deps: Deps, actor: Actor, input: TaskInput): Promise<Task> {
   requireWrite(actor);
   const deadline = checkTaskFields(input) ?? null;
-  const inOwnTree =
-    deps.dialect === 'postgres' ? (db: Db | Trx) => createInOwnTree(db, actor, input, deadline) : undefined;
-  return groupCommit(deps.db, deps.dialect).run(
-    input.tree_id,
-    async (trx) => {
-      const access = await treeAccess(trx, actor, input.tree_id);
-      requireTreeWrite(access);
+  return write(
+    deps,
+    actor,
+    async (w) => {
       const projectId = input.project_id ?? null;
+      const { access, lastPosition } = await chargeOneTask(w.trx, actor, input.tree_id, projectId);
       // The project must still be in this tree at commit: a parallel move of it takes the same lock.
       if (projectId !== null) {
-        await lockTrees(trx, deps.dialect, [access.tree.id]);
-        await checkProject(trx, actor, projectId, access.tree.id);
+        await w.lockTrees([access.tree.id]);
+        await checkProject(w.trx, actor, projectId, access.tree.id);
       }
-      await chargeTree(trx, access, { tasks: 1 });
-      const now = nowIso();
-      const position = input.position ?? (await nextPosition(trx, access.tree.id, projectId));
-      const row = newTaskRow(access, actor, input, deadline, position, now);
-      const [inserted] = await insertTaskRow(trx, ...taskColumns.map((column) => row[column]));
-      await appendHistory(trx, actor, createdEntry(access.ownerId, row), now);
-      return presentTask(inserted!);
+      checkCharged(access.ownerPlan, { tasks: 1 }, access.tree);
+      const position =
+        input.position ??
+        (lastPosition !== undefined
+          ? positionAfter(lastPosition)
+          : await nextPosition(w.trx, access.tree.id, projectId));
+      const row = newTaskRow(access, actor, input, deadline, position, w.now);
+      return presentTask(await insertTask(w.trx, row, w.entry(createdEntry(access.ownerId, row))));
     },
-    inOwnTree,
+    { batch: input.tree_id },
   );
 }
 
@@ -266,42 +202,6 @@ function createdEntry(
   };
 }
 
-/** PostgreSQL: the create as one statement when the tree is the actor's own; undefined when it declines. */
-async function createInOwnTree(
-  db: Db | Trx,
-  actor: Actor,
-  input: TaskInput,
-  deadline: string | null,
-): Promise<Task | undefined> {
-  // An id holding NUL would be a database error; the general way answers not_found.
-  if (!isStorableId(input.tree_id) || (input.project_id != null && !isStorableId(input.project_id))) return undefined;
-  const built = newTaskRow(
-    { ownerId: actor.user.id, tree: { id: input.tree_id } },
-    actor,
-    input,
-    deadline,
-    POSITION_MIN,
-    nowIso(),
-  );
-  // Null: the statement places it after the last sibling, which it reads after the tree's lock.
-  const row = { ...built, position: input.position ?? null };
-  const entry = createdEntry(actor.user.id, row);
-  const inserted = await insertTaskInOwnTree(
-    db,
-    row,
-    planLimits[actor.plan].tasksPerTree,
-    { first: POSITION_MIN, last: POSITION_MAX },
-    {
-      id: newId('his'),
-      via: actor.via,
-      changes: JSON.stringify(entry.changes),
-    },
-  );
-  return inserted === undefined ? undefined : presentTask(inserted);
-}
-
-const BULK_CHUNK = 500;
-
 /**
  * The fast path for many tasks in one tree (seeding, imports): the same rules and limits as
  * createTask, one transaction, multi-row inserts, and one `imported` history entry.
@@ -314,49 +214,38 @@ export async function insertTasksBulk(
 ): Promise<number> {
   requireWrite(actor);
   const deadlines = inputs.map((input) => checkTaskFields(input) ?? null);
-  const inserted = await inTransaction(deps.db, async (trx) => {
-    const access = await treeAccess(trx, actor, treeId);
+  const inserted = await write(deps, actor, async (w) => {
+    const access = await treeAccess(w.trx, actor, treeId);
     requireTreeWrite(access);
     const projectIds = new Set(inputs.map((i) => i.project_id).filter((p): p is string => typeof p === 'string'));
     // As in createTask: the projects must still be in this tree at commit.
-    if (projectIds.size > 0) await lockTrees(trx, deps.dialect, [treeId]);
-    for (const projectId of projectIds) await checkProject(trx, actor, projectId, treeId);
-    await chargeTree(trx, access, { tasks: inputs.length });
-    const now = nowIso();
+    if (projectIds.size > 0) await w.lockTrees([treeId]);
+    for (const projectId of projectIds) await checkProject(w.trx, actor, projectId, treeId);
+    await chargeTree(w.trx, access, { tasks: inputs.length });
     const positions = new Map<string | null, number>();
     const rows = [];
     for (const [i, input] of inputs.entries()) {
       const projectId = input.project_id ?? null;
       let position = positions.get(projectId);
-      if (position === undefined) position = await nextPosition(trx, treeId, projectId);
+      if (position === undefined) position = await nextPosition(w.trx, treeId, projectId);
       positions.set(projectId, positionAfter(position));
       rows.push(
-        newTaskRow(access, actor, { ...input, tree_id: treeId }, deadlines[i]!, input.position ?? position, now),
+        newTaskRow(access, actor, { ...input, tree_id: treeId }, deadlines[i]!, input.position ?? position, w.now),
       );
     }
-    for (let start = 0; start < rows.length; start += BULK_CHUNK) {
-      await trx
-        .insertInto('tasks')
-        .values(rows.slice(start, start + BULK_CHUNK))
-        .execute();
-    }
-    await appendHistory(
-      trx,
-      actor,
-      {
-        ownerId: access.ownerId,
-        treeId,
-        entity: 'task',
-        entityId: treeId,
-        action: 'imported',
-        changes: { tasks: { from: 0, to: rows.length } },
-      },
-      now,
-    );
+    await insertTasks(w.trx, rows);
+    await w.record({
+      ownerId: access.ownerId,
+      treeId,
+      entity: 'task',
+      entityId: treeId,
+      action: 'imported',
+      changes: { tasks: { from: 0, to: rows.length } },
+    });
     return rows.length;
   });
   // Search plans from fresh statistics once an import has changed the table's size a lot.
-  if (inserted >= ANALYZE_AFTER) await refreshTaskStatistics(deps.db, deps.dialect);
+  if (inserted >= ANALYZE_AFTER) await refreshTaskStatistics(deps.db);
   return inserted;
 }
 
@@ -369,12 +258,13 @@ const ANALYZE_AFTER = 5_000;
 export async function updateTask(deps: Deps, actor: Actor, id: string, patch: TaskPatch): Promise<Task> {
   requireWrite(actor);
   const deadline = checkTaskFields(patch);
-  return inTransaction(deps.db, async (trx) => {
+  return write(deps, actor, async (w) => {
+    const { trx, now } = w;
     let found = await taskAccess(trx, actor, id);
     requireTreeWrite(found.access);
     const destination = patch.tree_id === undefined ? null : await writableTree(trx, actor, patch.tree_id);
     if (patch.tree_id !== undefined || patch.project_id !== undefined) {
-      found = await readLocked(trx, deps.dialect, found, () => taskAccess(trx, actor, id), destination);
+      found = await readLocked(w, found, () => taskAccess(trx, actor, id), destination);
     }
     const { task, access } = found;
     const target = destination ?? access;
@@ -382,7 +272,6 @@ export async function updateTask(deps: Deps, actor: Actor, id: string, patch: Ta
     const projectId = patch.project_id !== undefined ? patch.project_id : movingTree ? null : task.project_id;
     if (projectId !== null && (movingTree || projectId !== task.project_id))
       await checkProject(trx, actor, projectId, target.tree.id);
-    const now = nowIso();
     const status = patch.status ?? task.status;
     const next = {
       tree_id: target.tree.id,
@@ -397,7 +286,7 @@ export async function updateTask(deps: Deps, actor: Actor, id: string, patch: Ta
     };
     const changes = diff(task as unknown as Record<string, unknown>, next);
     if (Object.keys(changes).length === 0) return presentTask(task);
-    if (movingTree) await carryToTree(trx, deps.dialect, access, target, { projectIds: [], taskIds: [id] }, now);
+    if (movingTree) await carryToTree(w, access, target, { projectIds: [], taskIds: [id] });
     const completedAt = status === 'done' ? (task.status === 'done' ? task.completed_at : now) : null;
     const updated = await trx
       .updateTable('tasks')
@@ -412,7 +301,7 @@ export async function updateTask(deps: Deps, actor: Actor, id: string, patch: Ta
       .returningAll()
       .executeTakeFirstOrThrow();
     const action = movingTree ? 'moved' : changes.status?.to === 'done' ? 'completed' : 'updated';
-    await recordInTrees(trx, actor, access, target, { entity: 'task', entityId: id, action, changes }, now);
+    await recordInTrees(w, access, target, { entity: 'task', entityId: id, action, changes });
     return presentTask(updated);
   });
 }
@@ -425,15 +314,16 @@ export function completeTask(deps: Deps, actor: Actor, id: string): Promise<Task
 /** @throws not_found, forbidden */
 export async function deleteTask(deps: Deps, actor: Actor, id: string): Promise<void> {
   requireWrite(actor);
-  const afterCommit = await inTransaction(deps.db, async (trx) => {
+  await write(deps, actor, async (w) => {
+    const { trx } = w;
     const first = await taskAccess(trx, actor, id);
     requireTreeWrite(first.access);
     // Locked like a move: the counter charged must be the tree's the task is in at commit.
-    const { task, access } = await readLocked(trx, deps.dialect, first, () => taskAccess(trx, actor, id), null);
-    const cleanup = await collectDoomed(trx, deps, { taskIds: [id] });
+    const { task, access } = await readLocked(w, first, () => taskAccess(trx, actor, id), null);
+    w.afterCommit(await collectDoomed(trx, deps, { taskIds: [id] }));
     await trx.deleteFrom('tasks').where('id', '=', id).execute();
     await chargeTree(trx, access, { tasks: -1 });
-    await appendHistory(trx, actor, {
+    await w.record({
       ownerId: access.ownerId,
       treeId: task.tree_id,
       entity: 'task',
@@ -441,7 +331,5 @@ export async function deleteTask(deps: Deps, actor: Actor, id: string): Promise<
       action: 'deleted',
       changes: { title: { from: task.title, to: null } },
     });
-    return cleanup;
   });
-  await afterCommit();
 }

@@ -14,14 +14,14 @@ import {
 } from '../records.js';
 import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { listPage } from '../list-page.js';
-import { appendHistory, diff } from './history.js';
+import { diff } from './history.js';
 import { checkTreeLimit } from '../limits.js';
 import { checkEnum, checkLength } from '../validate.js';
 import { TREE_NAME_MAX } from '../fields.js';
 import { newId, nowIso } from '../ids.js';
-import { inTransaction } from '../../store/db.js';
 import { notFound } from '../errors.js';
 import type { UserRow } from '../../store/rows.js';
+import { write } from '../write.js';
 
 export interface TreeInput {
   name: string;
@@ -75,22 +75,18 @@ export async function createTree(deps: Deps, actor: Actor, input: TreeInput): Pr
     created_at: now,
     updated_at: now,
   };
-  const created = await inTransaction(deps.db, async (trx) => {
-    await checkTreeLimit(trx, deps.dialect, actor);
+  const created = await write(deps, actor, async (w) => {
+    const { trx } = w;
+    await checkTreeLimit(trx, actor);
     const inserted = await trx.insertInto('trees').values(row).returningAll().executeTakeFirstOrThrow();
-    await appendHistory(
-      trx,
-      actor,
-      {
-        ownerId: row.owner_id,
-        treeId: row.id,
-        entity: 'tree',
-        entityId: row.id,
-        action: 'created',
-        changes: { name: { from: null, to: row.name }, style: { from: null, to: row.style } },
-      },
-      now,
-    );
+    await w.record({
+      ownerId: row.owner_id,
+      treeId: row.id,
+      entity: 'tree',
+      entityId: row.id,
+      action: 'created',
+      changes: { name: { from: null, to: row.name }, style: { from: null, to: row.style } },
+    });
     return inserted;
   });
   return presentTree(created, { role: 'owner' });
@@ -99,7 +95,8 @@ export async function createTree(deps: Deps, actor: Actor, input: TreeInput): Pr
 /** The tree with its projects and its tasks that are not archived (the export has every task). @throws not_found */
 export async function getTreeSnapshot(deps: Deps, actor: Actor, id: string): Promise<TreeSnapshot> {
   requireRead(actor);
-  return inTransaction(deps.db, async (trx) => {
+  return write(deps, actor, async (w) => {
+    const { trx } = w;
     const access = await treeAccess(trx, actor, id);
     const [projects, tasks] = await Promise.all([
       trx
@@ -130,12 +127,13 @@ export async function getTreeSnapshot(deps: Deps, actor: Actor, id: string): Pro
 export async function updateTree(deps: Deps, actor: Actor, id: string, patch: TreePatch): Promise<Tree> {
   requireWrite(actor);
   checkTreeFields(patch);
-  return inTransaction(deps.db, async (trx) => {
+  return write(deps, actor, async (w) => {
+    const { trx } = w;
     const access = await treeAccess(trx, actor, id);
     requireTreeOwner(access);
     const changes = diff(access.tree as unknown as Record<string, unknown>, { name: patch.name, style: patch.style });
     if (Object.keys(changes).length === 0) return presentTree(access.tree, access);
-    const now = nowIso();
+    const { now } = w;
     const updated: TreeRow = await trx
       .updateTable('trees')
       .set({
@@ -146,12 +144,7 @@ export async function updateTree(deps: Deps, actor: Actor, id: string, patch: Tr
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await appendHistory(
-      trx,
-      actor,
-      { ownerId: access.ownerId, treeId: id, entity: 'tree', entityId: id, action: 'updated', changes },
-      now,
-    );
+    await w.record({ ownerId: access.ownerId, treeId: id, entity: 'tree', entityId: id, action: 'updated', changes });
     return presentTree(updated, access);
   });
 }
@@ -163,14 +156,13 @@ export async function updateTree(deps: Deps, actor: Actor, id: string, patch: Tr
  */
 export async function deleteTree(deps: Deps, actor: Actor, id: string): Promise<void> {
   requireWrite(actor);
-  const afterCommit = await inTransaction(deps.db, async (trx) => {
+  await write(deps, actor, async (w) => {
+    const { trx } = w;
     const access = await treeAccess(trx, actor, id);
     requireTreeOwner(access);
-    const cleanup = await collectDoomed(trx, deps, { treeId: id });
+    w.afterCommit(await collectDoomed(trx, deps, { treeId: id }));
     await trx.deleteFrom('trees').where('id', '=', id).where('owner_id', '=', access.ownerId).execute();
-    return cleanup;
   });
-  await afterCommit();
 }
 
 /** The owner of a tree, for operator tools that act on behalf of the owner. @throws not_found */

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
 import {
   sql,
   type KyselyPlugin,
@@ -14,13 +13,19 @@ import { makeToken, makeUser } from '../helpers/factories.js';
 import { makeProject, makeTree } from '../helpers/data.js';
 import { getUserByEmail } from '../../src/domain/accounts/accounts.js';
 import { userActor, type Actor } from '../../src/domain/actor.js';
-import { createTask, insertTasksBulk } from '../../src/domain/trees/tasks.js';
+import { createTask } from '../../src/domain/trees/tasks.js';
 import { planLimits } from '../../src/domain/plans.js';
 import { inTransaction } from '../../src/store/db.js';
 import { lockTrees } from '../../src/store/locks.js';
 import type { Deps } from '../../src/domain/deps.js';
 
 /** Counts the statements that go through Kysely's executor (all but begin and commit). */
+/**
+ * A lone create in one's own tree on PostgreSQL, begin and commit aside: the access with the
+ * counter and the last position (chargeOwnTree), then the row with its history entry (insertTask).
+ */
+const MAX_STATEMENTS = 2;
+
 class StatementCount implements KyselyPlugin {
   count = 0;
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
@@ -33,13 +38,13 @@ class StatementCount implements KyselyPlugin {
 }
 
 /**
- * On PostgreSQL a create in one's own tree is one statement (insertTaskInOwnTree and the
- * migration's take_task_place). These tests run it from separate group commits at once, as
- * separate processes would, and against a move holding the tree, to show that the rules of the
- * write hold as they do in separate statements: the limit, positions read after the lock, the
- * project still in the tree.
+ * createTask is the only copy of a create's rules (issue #31: the PL/pgSQL twin is gone). These
+ * tests run creates from separate group commits at once, as separate processes would, and
+ * against a move holding the tree, to show that the rules hold under concurrency on PostgreSQL:
+ * the limit, positions read after the lock, the project still in the tree. They also hold the
+ * create to few statements, which is what keeps its speed.
  */
-describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create as one statement (postgres)', () => {
+describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create under concurrency (postgres)', () => {
   let t: Awaited<ReturnType<typeof startTestApp>>;
   let actor: Actor;
   let agent: Awaited<ReturnType<typeof makeToken>>['agent'];
@@ -78,7 +83,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create as one statement 
     return { counter: row!.task_count, tasks, history: history.map((h) => h.entity_id) };
   }
 
-  it('is one statement when alone, with its row, counter and history as the general way writes them', async () => {
+  it('takes few statements when alone, with its row, counter and history written', async () => {
     const tree = (await makeTree(agent)).id;
     const statements = new StatementCount();
     const task = await createTask(separately(statements), actor, {
@@ -87,7 +92,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create as one statement 
       status: 'done',
       position: 7,
     });
-    expect(statements.count).toBe(1);
+    expect(statements.count).toBeLessThanOrEqual(MAX_STATEMENTS);
     expect(task).toMatchObject({
       tree_id: tree,
       title: 'Prune the apple tree',
@@ -113,7 +118,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create as one statement 
       title: { from: null, to: 'Prune the apple tree' },
       status: { from: null, to: 'done' },
     });
-    // In a project: one statement too, placed after the project's last task, not the tree's.
+    // In a project: placed after the project's last task, not the tree's.
     const project = await makeProject(agent, tree);
     const inProject = new StatementCount();
     const first = await createTask(separately(inProject), actor, {
@@ -126,7 +131,6 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create as one statement 
       title: 'Hoe',
       project_id: project.id,
     });
-    expect(inProject.count).toBe(2);
     expect([first.project_id, first.position, second.position]).toEqual([project.id, 0, 1]);
   });
 
@@ -164,7 +168,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create as one statement 
     const holder = new Promise<number>((resolve) => (holding = resolve));
     // A move of the project as updateProject makes it: both trees locked, then the row changed.
     const move = inTransaction(t.app.deps.db, async (trx) => {
-      await lockTrees(trx, 'postgres', [left, right]);
+      await lockTrees(trx, [left, right]);
       await trx.updateTable('projects').set({ tree_id: right }).where('id', '=', project.id).execute();
       holding((await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid);
       await held;
@@ -189,60 +193,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create as one statement 
     expect({ counter, tasks }).toEqual({ counter: 0, tasks: [] });
   });
 
-  it('declines a tree that is not the actor’s own, changing nothing there, and the general way answers', async () => {
+  it('refuses a tree that is not the actor’s own, changing nothing there', async () => {
     const stranger = await makeUser(t.url, t.app, { plan: 'grove' });
     const foreign = (await makeTree(stranger.browser)).id;
     const statements = new StatementCount();
     await expect(
       createTask(separately(statements), actor, { tree_id: foreign, title: 'Trespass' }),
     ).rejects.toMatchObject({ code: 'not_found' });
-    expect(statements.count).toBeGreaterThan(1);
     expect(await counted(foreign)).toEqual({ counter: 0, tasks: [], history: [] });
-  });
-
-  it("finds the last sibling by the siblings index whatever plan the table's size suggested when the connection cached it", async () => {
-    // A schema of its own: the table's size when the plan is cached is what this case is about.
-    const fresh = await startTestApp('postgres');
-    const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    try {
-      const person = await makeUser(fresh.url, fresh.app, { plan: 'grove' });
-      const owner = userActor(await getUserByEmail(fresh.app.deps, person.email), 'cli');
-      const here = (await makeTree(person.browser)).id;
-      const elsewhere = (await makeTree(person.browser)).id;
-      // 200 loose tasks and no ANALYZE: the (project_id, seq) index is then a level shallower than
-      // the siblings index, and without the function's settings the cached plan read every loose
-      // task of the table (through tasks_project_seq) and sorted them.
-      await insertTasksBulk(
-        fresh.app.deps,
-        owner,
-        elsewhere,
-        Array.from({ length: 200 }, (_, i) => ({ title: `loose ${i}` })),
-      );
-      await client.connect();
-      await client.query(`set search_path to ${fresh.env.schema}, public`);
-      const place = () => client.query('select * from take_task_place($1, $2, null, $3)', [here, owner.user.id, limit]);
-      // The sixth call of a connection caches a generic plan.
-      for (let i = 0; i < 8; i++) await place();
-      const scans = async () =>
-        (
-          await client.query<Record<string, string>>(`select
-        pg_stat_get_xact_numscans('tasks_siblings'::regclass) as siblings,
-        pg_stat_get_xact_numscans('tasks_project_seq'::regclass) as project_seq,
-        pg_stat_get_xact_numscans('tasks_tree_seq'::regclass) as tree_seq`)
-        ).rows[0]!;
-      // Inside one transaction the pending counters are not flushed between the two reads.
-      await client.query('begin');
-      const before = await scans();
-      await place();
-      const after = await scans();
-      await client.query('rollback');
-      const used = Object.fromEntries(
-        Object.keys(before).map((index) => [index, Number(after[index]) - Number(before[index])]),
-      );
-      expect(used).toEqual({ siblings: 1, project_seq: 0, tree_seq: 0 });
-    } finally {
-      await client.end();
-      await fresh.stop();
-    }
   });
 });
