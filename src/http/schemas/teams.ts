@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable, OneOf, Timestamp } from './common.js';
+import { Name, Nullable, OneOf, Timestamp } from './common.js';
 import { memberRoles } from '../../domain/trees/members.js';
 import { EMAIL_MAX, ID_MAX, POST_BODY_MAX } from '../../domain/fields.js';
 
@@ -65,7 +65,7 @@ export const AssigneesInput = Type.Object(
   },
   { additionalProperties: false },
 );
-const Body = Type.String({ minLength: 1, maxLength: POST_BODY_MAX });
+const Body = Name(POST_BODY_MAX);
 export const PostInput = Type.Object({ body: Body }, { additionalProperties: false });
 export const Comment = Type.Object(
   {

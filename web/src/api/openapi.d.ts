@@ -1297,6 +1297,7 @@ export interface components {
         };
         /** TreeInput */
         TreeInput: {
+            /** @description must hold a character that is not white space */
             name: string;
             /**
              * @description default tidy-fan
@@ -1313,6 +1314,7 @@ export interface components {
         };
         /** TreePatch */
         TreePatch: {
+            /** @description must hold a character that is not white space */
             name?: string;
             /**
              * @description default tidy-fan
@@ -1374,6 +1376,7 @@ export interface components {
         ProjectInput: {
             tree_id: string;
             parent_id?: string | null;
+            /** @description must hold a character that is not white space */
             name: string;
             description?: string;
             /** @description e.g. #6b8e23 */
@@ -1384,6 +1387,7 @@ export interface components {
         ProjectPatch: {
             tree_id?: string;
             parent_id?: string | null;
+            /** @description must hold a character that is not white space */
             name?: string;
             description?: string;
             /** @description e.g. #6b8e23 */
@@ -1394,6 +1398,7 @@ export interface components {
         TaskInput: {
             tree_id: string;
             project_id?: string | null;
+            /** @description must hold a character that is not white space */
             title: string;
             text?: string;
             notes?: string;
@@ -1409,6 +1414,7 @@ export interface components {
         TaskPatch: {
             tree_id?: string;
             project_id?: string | null;
+            /** @description must hold a character that is not white space */
             title?: string;
             text?: string;
             notes?: string;
@@ -7626,6 +7632,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description must hold a character that is not white space */
                     body: string;
                 };
             };
@@ -7892,6 +7899,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description must hold a character that is not white space */
                     body: string;
                 };
             };
@@ -8175,6 +8183,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description must hold a character that is not white space */
                     body: string;
                 };
             };
