@@ -20,7 +20,8 @@ type CommentRow = Selectable<CommentTable>;
 export interface Comment {
   id: string;
   task_id: string;
-  author_id: string;
+  /** Null once the author deleted their account. */
+  author_id: string | null;
   body: string;
   created_at: string;
   updated_at: string;

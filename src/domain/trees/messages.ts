@@ -17,7 +17,8 @@ type MessageRow = Selectable<MessageTable>;
 export interface Message {
   id: string;
   tree_id: string;
-  author_id: string;
+  /** Null once the author deleted their account. */
+  author_id: string | null;
   body: string;
   created_at: string;
   updated_at: string;

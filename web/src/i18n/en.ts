@@ -152,7 +152,13 @@ export const en = {
     deleteTitle: 'Delete this comment?',
     deleteText: 'The comment will be deleted for everyone.',
   },
-  people: { owner: 'The owner', you: 'You', someone: 'Someone', youName: '{{name}} (you)' },
+  people: {
+    owner: 'The owner',
+    you: 'You',
+    someone: 'Someone',
+    deleted: 'A deleted account',
+    youName: '{{name}} (you)',
+  },
   sharing: {
     link: 'Share',
     title: 'Sharing “{{name}}”',

@@ -150,7 +150,7 @@ export const ru: typeof en = {
     deleteTitle: 'Удалить комментарий?',
     deleteText: 'Комментарий будет удалён для всех.',
   },
-  people: { owner: 'Владелец', you: 'Вы', someone: 'Кто-то', youName: '{{name}} (вы)' },
+  people: { owner: 'Владелец', you: 'Вы', someone: 'Кто-то', deleted: 'Удалённый аккаунт', youName: '{{name}} (вы)' },
   sharing: {
     link: 'Поделиться',
     title: 'Доступ к «{{name}}»',
