@@ -29,41 +29,63 @@ browserDescribe.each(databases)('the account page and blank names in the browser
   const s = useBrowserApp(kind);
   let email = uniqueEmail('account');
 
-  it('refuses an all-blank tree name in words, in English and in Russian', { timeout: 90_000 }, async () => {
-    const { page } = s.w;
-    const trees = await (await RegisterPage.open(page)).register('Vera', email, PASSWORD);
-    await trees.newTree.click();
-    await trees.dialog.getByLabel('Name').fill('   ');
-    await trees.dialog.getByRole('button', { name: 'Save' }).click();
-    await trees.dialog
-      .getByRole('alert')
-      .filter({ hasText: '“Name” needs at least one letter, digit or sign: it cannot be blank or only spaces.' })
-      .waitFor();
-    await expectAccessible(page, 'blank tree name');
-    await shot(page, 'blank-tree-name');
-    await trees.dialog.getByRole('button', { name: 'Cancel' }).click();
-    expect((await page.evaluate("fetch('/api/v1/trees').then((r) => r.json())")) as { items: unknown[] }).toMatchObject(
-      {
+  it(
+    'refuses an all-blank tree name and task title in words, in English and in Russian',
+    { timeout: 90_000 },
+    async () => {
+      const { page } = s.w;
+      const trees = await (await RegisterPage.open(page)).register('Vera', email, PASSWORD);
+      await trees.newTree.click();
+      await trees.dialog.getByLabel('Name').fill('   ');
+      await trees.dialog.getByRole('button', { name: 'Save' }).click();
+      await trees.dialog
+        .getByRole('alert')
+        .filter({ hasText: '“Name” needs at least one letter, digit or sign: it cannot be blank or only spaces.' })
+        .waitFor();
+      await expectAccessible(page, 'blank tree name');
+      await shot(page, 'blank-tree-name');
+      await trees.dialog.getByRole('button', { name: 'Cancel' }).click();
+      expect(
+        (await page.evaluate("fetch('/api/v1/trees').then((r) => r.json())")) as { items: unknown[] },
+      ).toMatchObject({
         items: [],
-      },
-    );
+      });
 
-    const account = await AccountPage.open(page);
-    await account.language.selectOption({ label: 'Русский' });
-    await account.save.click();
-    await page.getByRole('link', { name: 'Деревья' }).click();
-    await page.getByRole('button', { name: 'Новое дерево' }).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByLabel('Имя').fill('\u00a0 ');
-    await dialog.getByRole('button', { name: 'Сохранить' }).click();
-    await dialog.getByRole('alert').filter({ hasText: 'нужна хотя бы одна буква, цифра или знак' }).waitFor();
-    await shot(page, 'blank-tree-name-ru');
-    await dialog.getByRole('button', { name: 'Отмена' }).click();
-    const back = await AccountPage.openAs(page, 'Профиль');
-    await back.language.selectOption({ label: 'English' });
-    await page.getByRole('button', { name: 'Сохранить' }).click();
-    await page.getByRole('link', { name: 'Trees' }).waitFor();
-  });
+      // The task panel refuses a blank title too, and keeps what was saved.
+      await trees.create('Dacha');
+      const tree = await trees.open('Dacha');
+      await tree.newTask('Water the roses');
+      const panel = await tree.openTask('Water the roses');
+      await panel.field('Title').fill(' \t ');
+      await panel.save();
+      await panel.root
+        .getByRole('alert')
+        .filter({ hasText: '“Title” needs at least one letter, digit or sign' })
+        .waitFor();
+      await expectAccessible(page, 'blank task title');
+      await shot(page, 'blank-task-title');
+      const saved = (await page.evaluate("fetch('/api/v1/tasks').then((r) => r.json())")) as {
+        items: { title: string }[];
+      };
+      expect(saved.items.map((x) => x.title)).toEqual(['Water the roses']);
+
+      const account = await AccountPage.open(page);
+      await account.language.selectOption({ label: 'Русский' });
+      await account.save.click();
+      await page.getByRole('link', { name: 'Деревья' }).click();
+      await page.getByRole('button', { name: 'Новое дерево' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel('Имя').fill('\u00a0 ');
+      await dialog.getByRole('button', { name: 'Сохранить' }).click();
+      await dialog.getByRole('alert').filter({ hasText: 'нужна хотя бы одна буква, цифра или знак' }).waitFor();
+      await shot(page, 'blank-tree-name-ru');
+      await dialog.getByRole('button', { name: 'Отмена' }).click();
+      const back = await AccountPage.openAs(page, 'Профиль');
+      await back.language.selectOption({ label: 'English' });
+      await page.getByRole('button', { name: 'Сохранить' }).click();
+      await page.getByRole('link', { name: 'Trees' }).waitFor();
+    },
+  );
 
   it(
     'changes the password behind a confirmation; a wrong current password is said so; other browsers are signed out',
