@@ -37,5 +37,14 @@ export const INT32_MAX = 2_147_483_647;
 export const POSITION_MIN = 0;
 export const POSITION_MAX = INT32_MAX;
 
+/**
+ * Names and titles (tree and project names, task titles, comment and message bodies) hold a
+ * character that is not white space (CONTRACT §18): as a JSON Schema pattern (ECMAScript `\S`,
+ * Unicode white space included), for the domain check and for the browser app's forms. Values are
+ * stored as sent, never trimmed.
+ */
+export const NAME_PATTERN = '\\S';
+export const NOT_BLANK_MESSAGE = 'must hold a character that is not white space';
+
 /** `#` and six hex digits, as a JSON Schema pattern and for the domain check. */
 export const COLOR_PATTERN = '^#[a-fA-F0-9]{6}$';

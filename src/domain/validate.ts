@@ -1,11 +1,19 @@
 import { invalid } from './errors.js';
-import { checkNoNul, EMAIL_MAX, TIMEZONE_MAX } from './fields.js';
+import { checkNoNul, EMAIL_MAX, NAME_PATTERN, NOT_BLANK_MESSAGE, TIMEZONE_MAX } from './fields.js';
 
 /** Field rules the domain enforces for every door (REST validates the same bounds earlier through its schema). */
 export function checkLength(path: string, value: string, min: number, max: number): void {
   const length = [...value].length;
   if (length < min || length > max) throw invalid(path, `must be ${min} to ${max} characters`);
   checkNoNul(path, value);
+}
+
+const NOT_BLANK = new RegExp(NAME_PATTERN, 'u');
+
+/** A name, title or post body: 1 to `max` characters, at least one not white space (CONTRACT §18), kept as sent. */
+export function checkName(path: string, value: string, max: number): void {
+  checkLength(path, value, 1, max);
+  if (!NOT_BLANK.test(value)) throw invalid(path, NOT_BLANK_MESSAGE);
 }
 
 export function checkEnum<T extends string>(path: string, value: string, allowed: readonly T[]): asserts value is T {

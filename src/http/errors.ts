@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { DomainError, errorStatus, type ErrorCode } from '../domain/errors.js';
 import { methodsOf } from './route-hooks.js';
+import { NAME_PATTERN, NOT_BLANK_MESSAGE } from '../domain/fields.js';
 
 interface ErrorBodyShape {
   error: { code: string; message: string; details?: unknown[]; request_id: string };
@@ -42,6 +43,7 @@ export function validationDetails(
         path += `/${String(e.params.additionalProperty)}`;
         message = 'is not a known property';
       }
+      if (e.keyword === 'pattern' && e.params.pattern === NAME_PATTERN) message = NOT_BLANK_MESSAGE;
       return { path: path === '' ? '/' : path, message, in: part };
     });
 }

@@ -61,6 +61,18 @@ export interface CallBatch {
  */
 export async function appendAgentCalls(trx: Trx, batches: CallBatch[], keep: number): Promise<void> {
   const width = COLUMNS.length;
+  // A call recorded just before its account was deleted has no one left to belong to.
+  const owners = [...new Set(batches.map((batch) => batch.owner))];
+  const live = new Set<string>();
+  for (let start = 0; start < owners.length; start += CHUNK) {
+    const rows = await trx
+      .selectFrom('users')
+      .select('id')
+      .where('id', 'in', owners.slice(start, start + CHUNK))
+      .execute();
+    for (const row of rows) live.add(row.id);
+  }
+  if (live.size < owners.length) batches = batches.filter((batch) => live.has(batch.owner));
   for (let start = 0; start < batches.length; start += CHUNK) {
     const chunk = batches.slice(start, start + CHUNK);
     const values = chunk.flatMap((batch) => [batch.owner, batch.count, batch.json]);

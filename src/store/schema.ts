@@ -265,7 +265,8 @@ export interface CommentTable {
   owner_id: string;
   tree_id: string;
   task_id: string;
-  author_id: string;
+  /** Null once the author deleted their account (CONTRACT §18). */
+  author_id: string | null;
   body: string;
   created_at: string;
   updated_at: string;
@@ -276,7 +277,8 @@ export interface MessageTable {
   id: string;
   owner_id: string;
   tree_id: string;
-  author_id: string;
+  /** Null once the author deleted their account (CONTRACT §18). */
+  author_id: string | null;
   body: string;
   created_at: string;
   updated_at: string;

@@ -431,6 +431,52 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
       'decline again',
     );
 
+    // The account's own changes (CONTRACT §18): password, email, and the account itself.
+    const leaving = await makeUser(base, t.app);
+    expectStatus(
+      await leaving.browser.post('/api/v1/auth/password', {
+        current_password: 'wrong password!',
+        new_password: 'x'.repeat(12),
+      }),
+      401,
+      'password change, wrong current password',
+    );
+    expectStatus(
+      await leaving.browser.post('/api/v1/auth/password', { current_password: PASSWORD, new_password: 'short' }),
+      400,
+      'password change, short',
+    );
+    expectStatus(
+      await leaving.browser.post('/api/v1/auth/password', { current_password: PASSWORD, new_password: PASSWORD + '!' }),
+      200,
+      'password change',
+    );
+    expectStatus(
+      await leaving.browser.post('/api/v1/auth/email', { email: alice.email, password: PASSWORD + '!' }),
+      409,
+      'email change, taken',
+    );
+    expectStatus(
+      await leaving.browser.post('/api/v1/auth/email', { email: uniqueEmail('moved'), password: PASSWORD + '!' }),
+      200,
+      'email change',
+    );
+    expectStatus(
+      await agent.delete('/api/v1/auth/account', { body: { password: PASSWORD } }),
+      403,
+      'delete with a token',
+    );
+    expectStatus(
+      await leaving.browser.delete('/api/v1/auth/account', { body: { password: PASSWORD } }),
+      401,
+      'delete, wrong password',
+    );
+    expectStatus(
+      await leaving.browser.delete('/api/v1/auth/account', { body: { password: PASSWORD + '!' } }),
+      200,
+      'delete account',
+    );
+
     // Deletes last; then a burst past the rate limit.
     expectStatus(await agent.delete(`/api/v1/tasks/${taskId}`), 200, 'delete task');
     expectStatus(await agent.delete(`/api/v1/tasks/${taskId}`), 404, 'delete task again');

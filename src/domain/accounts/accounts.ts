@@ -38,8 +38,8 @@ export function isEmailVerified(user: Pick<UserRow, 'email_verified_at'>): boole
   return user.email_verified_at !== null;
 }
 
-export function checkPassword(password: string): void {
-  checkLength('/password', password, PASSWORD_MIN, PASSWORD_MAX);
+export function checkPassword(password: string, path = '/password'): void {
+  checkLength(path, password, PASSWORD_MIN, PASSWORD_MAX);
 }
 
 export interface RegisterInput {

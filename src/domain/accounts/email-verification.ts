@@ -46,9 +46,17 @@ export async function requestEmailVerification(
     throw new DomainError('conflict', 'This email address is verified already.', [
       { path: '/email', message: 'is verified' },
     ]);
-  const mailer = deps.mailer;
-  if (mailer === null) return { status: 'queued', delivery: 'not_configured' };
-  const slot = await deps.limiter.consume(`verify-mail:${user.id}`, VERIFY_MAILS_PER_HOUR, 3_600_000);
+  if (deps.mailer === null) return { status: 'queued', delivery: 'not_configured' };
+  await takeVerificationMailSlot(deps, user.id);
+  return mailVerificationLink(deps, user, onMailError);
+}
+
+/**
+ * Counts a verification mail against the account's hourly allowance (5).
+ * @throws rate_limited
+ */
+export async function takeVerificationMailSlot(deps: Deps, userId: string): Promise<void> {
+  const slot = await deps.limiter.consume(`verify-mail:${userId}`, VERIFY_MAILS_PER_HOUR, 3_600_000);
   if (!slot.allowed) {
     throw new DomainError(
       'rate_limited',
@@ -56,6 +64,24 @@ export async function requestEmailVerification(
       [{ retry_after: slot.resetSeconds }],
     );
   }
+}
+
+/** Gives back a slot taken for a mail that was not sent after all (an email change that failed). */
+export async function returnVerificationMailSlot(deps: Deps, userId: string): Promise<void> {
+  await deps.limiter.giveBack(`verify-mail:${userId}`);
+}
+
+/**
+ * Mints a one-time link for the account's current address and mails it, after the answer (the
+ * slot is the caller's to take). Without a mailer nothing is minted.
+ */
+export async function mailVerificationLink(
+  deps: Deps,
+  user: Pick<UserRow, 'id' | 'email'>,
+  onMailError: (err: unknown) => void,
+): Promise<MailAnswer> {
+  const mailer = deps.mailer;
+  if (mailer === null) return { status: 'queued', delivery: 'not_configured' };
   const token = randomSecret(32);
   const now = new Date();
   await deps.db

@@ -27,7 +27,7 @@ export const Comment = Type.Object(
   {
     id: Type.String(),
     task_id: Type.String(),
-    author_id: Type.String(),
+    author_id: Nullable(Type.String({ description: 'null once the author deleted their account' })),
     body: Type.String(),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -39,7 +39,7 @@ export const Message = Type.Object(
   {
     id: Type.String(),
     tree_id: Type.String(),
-    author_id: Type.String(),
+    author_id: Nullable(Type.String({ description: 'null once the author deleted their account' })),
     body: Type.String(),
     created_at: Timestamp,
     updated_at: Timestamp,

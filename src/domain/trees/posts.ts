@@ -2,12 +2,12 @@ import type { Selectable } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import { sumTextBytes } from '../../store/text-bytes.js';
 import type { ExportSection } from './export-section.js';
-import { checkLength } from '../validate.js';
+import { checkName } from '../validate.js';
 import { POST_BODY_MAX } from '../fields.js';
 
-/** Comments on tasks and messages on trees: a body of 1 to POST_BODY_MAX characters (CONTRACT §10). */
+/** Comments on tasks and messages on trees: a body of 1 to POST_BODY_MAX characters, not all blank (CONTRACT §10, §18). */
 export function checkBody(body: string): void {
-  checkLength('/body', body, 1, POST_BODY_MAX);
+  checkName('/body', body, POST_BODY_MAX);
 }
 
 /** Comments and messages join the export the same way: every row of the tree, its body counted in the budget. */

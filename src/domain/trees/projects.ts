@@ -10,7 +10,7 @@ import { listPage } from '../list-page.js';
 import { changedFields, diff } from './history.js';
 import { chargeTree } from '../limits.js';
 import { checkColor, checkPosition, positionAfter, DESCRIPTION_MAX, PROJECT_NAME_MAX } from '../fields.js';
-import { checkLength } from '../validate.js';
+import { checkLength, checkName } from '../validate.js';
 import { DomainError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { deleteProjects, subtreeIds } from '../../store/project-tree.js';
@@ -35,7 +35,7 @@ export interface ProjectFilters extends PageInput {
 }
 
 function checkProjectFields(input: ProjectPatch): void {
-  if (input.name !== undefined) checkLength('/name', input.name, 1, PROJECT_NAME_MAX);
+  if (input.name !== undefined) checkName('/name', input.name, PROJECT_NAME_MAX);
   if (input.description !== undefined) checkLength('/description', input.description, 0, DESCRIPTION_MAX);
   if (input.color !== undefined) checkColor('/color', input.color);
   if (input.position !== undefined) checkPosition('/position', input.position);

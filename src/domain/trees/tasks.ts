@@ -22,7 +22,7 @@ import { changedFields, diff, type HistoryEntryInput } from './history.js';
 import { chargeOneTask, chargeTree, checkCharged } from '../limits.js';
 import { checkColor, checkPosition, positionAfter, NOTES_MAX, TEXT_MAX, TITLE_MAX } from '../fields.js';
 import { normalizeDeadline } from './deadline.js';
-import { checkEnum, checkLength } from '../validate.js';
+import { checkEnum, checkLength, checkName } from '../validate.js';
 import { DomainError } from '../errors.js';
 import { newId } from '../ids.js';
 import { refreshTaskStatistics } from '../../store/statistics.js';
@@ -55,7 +55,7 @@ export interface TaskFilters extends PageInput {
 
 /** Validates the fields present and returns the deadline in its stored form. */
 export function checkTaskFields(input: TaskPatch): string | null | undefined {
-  if (input.title !== undefined) checkLength('/title', input.title, 1, TITLE_MAX);
+  if (input.title !== undefined) checkName('/title', input.title, TITLE_MAX);
   if (input.text !== undefined) checkLength('/text', input.text, 0, TEXT_MAX);
   if (input.notes !== undefined) checkLength('/notes', input.notes, 0, NOTES_MAX);
   if (input.status !== undefined) checkEnum('/status', input.status, taskStatuses);

@@ -16,7 +16,7 @@ import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { listPage } from '../list-page.js';
 import { diff } from './history.js';
 import { checkTreeLimit } from '../limits.js';
-import { checkEnum, checkLength } from '../validate.js';
+import { checkEnum, checkName } from '../validate.js';
 import { TREE_NAME_MAX } from '../fields.js';
 import { newId, nowIso } from '../ids.js';
 import { notFound } from '../errors.js';
@@ -40,7 +40,7 @@ export interface TreeSnapshot {
 }
 
 function checkTreeFields(input: TreePatch): void {
-  if (input.name !== undefined) checkLength('/name', input.name, 1, TREE_NAME_MAX);
+  if (input.name !== undefined) checkName('/name', input.name, TREE_NAME_MAX);
   if (input.style !== undefined) checkEnum('/style', input.style, treeStyles);
 }
 

@@ -5,12 +5,16 @@ import { presentUser, registerUser, updateProfile, verifyLogin } from '../../dom
 import { csrfFor, endSession, newSessionId, startSession } from '../../domain/accounts/sessions.js';
 import { completePasswordReset, requestPasswordReset } from '../../domain/accounts/password-reset.js';
 import { completeEmailVerification, requestEmailVerification } from '../../domain/accounts/email-verification.js';
+import { changeEmail, changePassword, deleteAccount } from '../../domain/accounts/account-changes.js';
 import { access } from '../access.js';
 import { setSessionCookie } from '../session-cookie.js';
 import { warnWith } from '../logger.js';
 import { errors, ReadHeaders, WriteHeaders } from '../schemas/common.js';
 import {
+  AccountDeleteInput,
+  EmailChangeInput,
   LoginInput,
+  PasswordChangeInput,
   MailAnswer,
   Me,
   ProfileInput,
@@ -139,6 +143,85 @@ export const authRoutes =
       async (request) => {
         const row = await updateProfile(deps, request.actor!, request.body);
         return { user: presentUser(row) };
+      },
+    );
+
+    app.post(
+      '/auth/password',
+      {
+        config: { access: access.sessionUser, idempotency: 'ignore' },
+        schema: {
+          operationId: 'changePassword',
+          tags,
+          summary: 'Change the password, knowing the current one',
+          description:
+            'Rotates this browser session and its CSRF value and ends every other browser session of the account; ' +
+            'personal tokens, OAuth grants and their MCP sessions stay. A wrong `current_password` is 401 unauthenticated ' +
+            'and counts as a failed sign-in (429 rate_limited past the sign-in limits).',
+          body: PasswordChangeInput,
+          headers: WriteHeaders,
+          response: { 200: UserWithCsrf, ...errors(401, 403, 409) },
+        },
+      },
+      async (request, reply) => {
+        const row = await changePassword(deps, request.actor!, request.body, request.ip);
+        const csrf = await rotateSession(request, reply, row.id);
+        return { user: presentUser(row), csrf };
+      },
+    );
+
+    app.post(
+      '/auth/email',
+      {
+        config: { access: access.sessionUser, idempotency: 'ignore' },
+        schema: {
+          operationId: 'changeEmail',
+          tags,
+          summary: 'Change the email, knowing the password',
+          description:
+            'The new address is unverified (`email_verified: false`) until the link mailed to it is opened ' +
+            '(as POST /auth/verify/request would mail it; counted in its hourly allowance). The same email again changes nothing. ' +
+            '409 conflict when another account uses the email; a wrong password is 401 unauthenticated and counts as a failed sign-in.',
+          body: EmailChangeInput,
+          headers: WriteHeaders,
+          response: { 200: UserOnly, ...errors(401, 403, 409) },
+        },
+      },
+      async (request) => {
+        const row = await changeEmail(
+          deps,
+          request.actor!,
+          request.body,
+          request.ip,
+          warnWith(request.log, 'verification mail failed'),
+        );
+        return { user: presentUser(row) };
+      },
+    );
+
+    app.delete(
+      '/auth/account',
+      {
+        config: { access: access.sessionUser, idempotency: 'ignore' },
+        schema: {
+          operationId: 'deleteAccount',
+          tags,
+          summary: 'Delete the account and everything it owns, knowing the password',
+          description:
+            "Removes the account's trees with everything in them (attachments' content included), its personal tokens, OAuth grants, " +
+            'MCP sessions, browser sessions and memberships. On trees of others its comments and messages stay with `author_id` null ' +
+            'and its assignments go; members of its trees lose them at once. Answers with a fresh anonymous session. ' +
+            '409 conflict while billing is configured and a paid subscription is live (cancel it in the portal first); ' +
+            'a wrong password is 401 unauthenticated and counts as a failed sign-in.',
+          body: AccountDeleteInput,
+          headers: WriteHeaders,
+          response: { 200: UserWithCsrf, ...errors(401, 403, 409) },
+        },
+      },
+      async (request, reply) => {
+        await deleteAccount(deps, request.actor!, request.body.password, request.ip);
+        const csrf = await rotateSession(request, reply, null);
+        return { user: null, csrf };
       },
     );
 

@@ -54,3 +54,10 @@ export const VerifyCompleteInput = Type.Object(
   { token: Type.String({ minLength: 1, maxLength: 200, description: 'the token from the verification mail' }) },
   { additionalProperties: false },
 );
+
+export const PasswordChangeInput = Type.Object(
+  { current_password: Password, new_password: Password },
+  { additionalProperties: false },
+);
+export const EmailChangeInput = Type.Object({ email: Email, password: Password }, { additionalProperties: false });
+export const AccountDeleteInput = Type.Object({ password: Password }, { additionalProperties: false });

@@ -1,11 +1,16 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { ID_MAX } from '../../domain/fields.js';
+import { ID_MAX, NAME_PATTERN, NOT_BLANK_MESSAGE } from '../../domain/fields.js';
 
 export { Nullable, OneOf, Timestamp } from '../../domain/schemas/types.js';
 
 /** Ids: opaque strings of at most 160 characters (CONTRACT §1). */
 export const Id = Type.String({ minLength: 1, maxLength: ID_MAX });
 export const IdParams = Type.Object({ id: Id });
+
+/** A name, title or post body (CONTRACT §18): 1 to `max` characters, at least one not white space, stored as sent. */
+export function Name(max: number) {
+  return Type.String({ minLength: 1, maxLength: max, pattern: NAME_PATTERN, description: NOT_BLANK_MESSAGE });
+}
 
 export const ErrorBody = Type.Object(
   {

@@ -1,5 +1,5 @@
 import { Type, type TProperties } from '@sinclair/typebox';
-import { Id, Nullable } from './common.js';
+import { Id, Name, Nullable } from './common.js';
 import { Project, Task, TaskStatus as Status, Tree, TreeStyle as Style } from '../../domain/schemas/records.js';
 import { CURSOR_MAX_LENGTH, DEFAULT_LIMIT, MAX_LIMIT } from '../../domain/paging.js';
 import {
@@ -28,7 +28,7 @@ const Deadline = Type.String({
     'YYYY-MM-DD (kept as a date) or a timestamp with a zone and 0 to 6 fractional digits, returned in UTC with the digits given',
 });
 
-const treeFields = { name: Type.String({ minLength: 1, maxLength: TREE_NAME_MAX }), style: Style };
+const treeFields = { name: Name(TREE_NAME_MAX), style: Style };
 export const TreeInput = Type.Object(
   { name: treeFields.name, style: Type.Optional(Style) },
   { additionalProperties: false, $id: 'TreeInput', title: 'TreeInput' },
@@ -42,7 +42,7 @@ export const TreePatch = Type.Partial(Type.Object(treeFields), {
 const projectFields = {
   tree_id: Id,
   parent_id: Nullable(Id),
-  name: Type.String({ minLength: 1, maxLength: PROJECT_NAME_MAX }),
+  name: Name(PROJECT_NAME_MAX),
   description: Type.String({ maxLength: DESCRIPTION_MAX }),
   color: Color,
   position: Position,
@@ -60,7 +60,7 @@ export const ProjectPatch = Type.Partial(Type.Object(projectFields), {
 const taskFields = {
   tree_id: Id,
   project_id: Nullable(Id),
-  title: Type.String({ minLength: 1, maxLength: TITLE_MAX }),
+  title: Name(TITLE_MAX),
   text: Type.String({ maxLength: TEXT_MAX }),
   notes: Type.String({ maxLength: NOTES_MAX }),
   status: Status,

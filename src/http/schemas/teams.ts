@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from './common.js';
+import { Name, Nullable } from './common.js';
 import { Comment, HistoryEntry, Invitation, Member, Message, Role } from '../../domain/schemas/teams.js';
 import { EMAIL_MAX, ID_MAX, POST_BODY_MAX } from '../../domain/fields.js';
 
@@ -48,7 +48,7 @@ export const AssigneesInput = Type.Object(
   },
   { additionalProperties: false },
 );
-const Body = Type.String({ minLength: 1, maxLength: POST_BODY_MAX });
+const Body = Name(POST_BODY_MAX);
 export const PostInput = Type.Object({ body: Body }, { additionalProperties: false });
 export const CommentOnly = Type.Object({ comment: Comment });
 export const CommentList = Type.Object({ items: Type.Array(Comment), next_cursor: Nullable(Type.String()) });

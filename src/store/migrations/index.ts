@@ -15,6 +15,7 @@ import * as emailVerification from './2026-11-27-0013-email-verification.js';
 import * as movedTaskData from './2026-11-27-0015-moved-task-data.js';
 import * as projectParentNoCascade from './2026-11-27-0016-project-parent-no-cascade.js';
 import * as dropTaskPlace from './2026-11-27-0017-drop-task-place.js';
+import * as postAuthorNullable from './2026-11-27-0018-post-author-nullable.js';
 
 /** Every migration, in order. Names are frozen once released; add new files, never edit old ones. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-0015-moved-task-data': movedTaskData,
   '2026-11-27-0016-project-parent-no-cascade': projectParentNoCascade,
   '2026-11-27-0017-drop-task-place': dropTaskPlace,
+  '2026-11-27-0018-post-author-nullable': postAuthorNullable,
 };

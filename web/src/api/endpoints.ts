@@ -70,6 +70,13 @@ export const auth = {
   requestVerification: () => api<MailAnswer>('POST', '/auth/verify/request', {}),
   completeVerification: (token: string) =>
     api<{ user: User }>('POST', '/auth/verify/complete', { token }).then((a) => a.user),
+  /** The account's own changes (CONTRACT §18): a wrong password is a 401 with details, not a dead session. */
+  changePassword: (current_password: string, new_password: string) =>
+    session(api<Session>('POST', '/auth/password', { current_password, new_password }, { quiet401: true })),
+  changeEmail: (email: string, password: string) =>
+    api<{ user: User }>('POST', '/auth/email', { email, password }, { quiet401: true }).then((a) => a.user),
+  deleteAccount: (password: string) =>
+    session(api<Session>('DELETE', '/auth/account', { password }, { quiet401: true })),
 };
 
 export const trees = {

@@ -143,6 +143,66 @@ export interface paths {
         patch: operations["updateProfile"];
         trace?: never;
     };
+    "/api/v1/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the password, knowing the current one
+         * @description Rotates this browser session and its CSRF value and ends every other browser session of the account; personal tokens, OAuth grants and their MCP sessions stay. A wrong `current_password` is 401 unauthenticated and counts as a failed sign-in (429 rate_limited past the sign-in limits). A signed-in browser session only; a Bearer token gets 403 session_required.
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the email, knowing the password
+         * @description The new address is unverified (`email_verified: false`) until the link mailed to it is opened (as POST /auth/verify/request would mail it; counted in its hourly allowance). The same email again changes nothing. 409 conflict when another account uses the email; a wrong password is 401 unauthenticated and counts as a failed sign-in. A signed-in browser session only; a Bearer token gets 403 session_required.
+         */
+        post: operations["changeEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete the account and everything it owns, knowing the password
+         * @description Removes the account's trees with everything in them (attachments' content included), its personal tokens, OAuth grants, MCP sessions, browser sessions and memberships. On trees of others its comments and messages stay with `author_id` null and its assignments go; members of its trees lose them at once. Answers with a fresh anonymous session. 409 conflict while billing is configured and a paid subscription is live (cancel it in the portal first); a wrong password is 401 unauthenticated and counts as a failed sign-in. A signed-in browser session only; a Bearer token gets 403 session_required.
+         */
+        delete: operations["deleteAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/reset/request": {
         parameters: {
             query?: never;
@@ -1297,6 +1357,7 @@ export interface components {
         };
         /** TreeInput */
         TreeInput: {
+            /** @description must hold a character that is not white space */
             name: string;
             /**
              * @description default tidy-fan
@@ -1313,6 +1374,7 @@ export interface components {
         };
         /** TreePatch */
         TreePatch: {
+            /** @description must hold a character that is not white space */
             name?: string;
             /**
              * @description default tidy-fan
@@ -1336,7 +1398,8 @@ export interface components {
             comments: {
                 id: string;
                 task_id: string;
-                author_id: string;
+                /** @description null once the author deleted their account */
+                author_id: string | null;
                 body: string;
                 /**
                  * Format: date-time
@@ -1352,7 +1415,8 @@ export interface components {
             messages: {
                 id: string;
                 tree_id: string;
-                author_id: string;
+                /** @description null once the author deleted their account */
+                author_id: string | null;
                 body: string;
                 /**
                  * Format: date-time
@@ -1374,6 +1438,7 @@ export interface components {
         ProjectInput: {
             tree_id: string;
             parent_id?: string | null;
+            /** @description must hold a character that is not white space */
             name: string;
             description?: string;
             /** @description e.g. #6b8e23 */
@@ -1384,6 +1449,7 @@ export interface components {
         ProjectPatch: {
             tree_id?: string;
             parent_id?: string | null;
+            /** @description must hold a character that is not white space */
             name?: string;
             description?: string;
             /** @description e.g. #6b8e23 */
@@ -1394,6 +1460,7 @@ export interface components {
         TaskInput: {
             tree_id: string;
             project_id?: string | null;
+            /** @description must hold a character that is not white space */
             title: string;
             text?: string;
             notes?: string;
@@ -1409,6 +1476,7 @@ export interface components {
         TaskPatch: {
             tree_id?: string;
             project_id?: string | null;
+            /** @description must hold a character that is not white space */
             title?: string;
             text?: string;
             notes?: string;
@@ -2077,6 +2145,410 @@ export interface operations {
                 content: {
                     "application/json": {
                         user: components["schemas"]["User"];
+                    };
+                };
+            };
+            /** @description validation_failed, invalid_json, invalid_signature, invalid_cursor, cursor_expired, account_guard_required, idempotency_key_not_allowed */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthenticated: missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description csrf_failed, session_required, insufficient_scope, plan_read_only, plan_limit_reached, forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited (with Retry-After) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Account guard: the signed-in user id */
+                "x-service-user"?: string;
+                /** @description Replay protection for 7 days */
+                "idempotency-key"?: string;
+                /** @description Required with the session cookie */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    current_password: string;
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: string;
+                            /** Format: email */
+                            email: string;
+                            name: string;
+                            /** @enum {string} */
+                            language: "en" | "ru";
+                            /** @description IANA time zone name */
+                            timezone: string;
+                            /** @enum {string} */
+                            plan: "seed" | "sprout" | "grove";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            plan_expires_at: string | null;
+                            /** @enum {string} */
+                            effective_plan: "seed" | "sprout" | "grove";
+                            /** @description The account proved it reads `email` (a verification link, a completed reset or the operator); invitations to the email reach it only then. */
+                            email_verified: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            updated_at: string;
+                        } | null;
+                        csrf: string;
+                    };
+                };
+            };
+            /** @description validation_failed, invalid_json, invalid_signature, invalid_cursor, cursor_expired, account_guard_required, idempotency_key_not_allowed */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthenticated: missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description csrf_failed, session_required, insufficient_scope, plan_read_only, plan_limit_reached, forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited (with Retry-After) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changeEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Account guard: the signed-in user id */
+                "x-service-user"?: string;
+                /** @description Replay protection for 7 days */
+                "idempotency-key"?: string;
+                /** @description Required with the session cookie */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: components["schemas"]["User"];
+                    };
+                };
+            };
+            /** @description validation_failed, invalid_json, invalid_signature, invalid_cursor, cursor_expired, account_guard_required, idempotency_key_not_allowed */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthenticated: missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description csrf_failed, session_required, insufficient_scope, plan_read_only, plan_limit_reached, forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited (with Retry-After) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Account guard: the signed-in user id */
+                "x-service-user"?: string;
+                /** @description Replay protection for 7 days */
+                "idempotency-key"?: string;
+                /** @description Required with the session cookie */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: string;
+                            /** Format: email */
+                            email: string;
+                            name: string;
+                            /** @enum {string} */
+                            language: "en" | "ru";
+                            /** @description IANA time zone name */
+                            timezone: string;
+                            /** @enum {string} */
+                            plan: "seed" | "sprout" | "grove";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            plan_expires_at: string | null;
+                            /** @enum {string} */
+                            effective_plan: "seed" | "sprout" | "grove";
+                            /** @description The account proved it reads `email` (a verification link, a completed reset or the operator); invitations to the email reach it only then. */
+                            email_verified: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            updated_at: string;
+                        } | null;
+                        csrf: string;
                     };
                 };
             };
@@ -7502,7 +7974,8 @@ export interface operations {
                         items: {
                             id: string;
                             task_id: string;
-                            author_id: string;
+                            /** @description null once the author deleted their account */
+                            author_id: string | null;
                             body: string;
                             /**
                              * Format: date-time
@@ -7626,6 +8099,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description must hold a character that is not white space */
                     body: string;
                 };
             };
@@ -7646,7 +8120,8 @@ export interface operations {
                         comment: {
                             id: string;
                             task_id: string;
-                            author_id: string;
+                            /** @description null once the author deleted their account */
+                            author_id: string | null;
                             body: string;
                             /**
                              * Format: date-time
@@ -7892,6 +8367,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description must hold a character that is not white space */
                     body: string;
                 };
             };
@@ -7912,7 +8388,8 @@ export interface operations {
                         comment: {
                             id: string;
                             task_id: string;
-                            author_id: string;
+                            /** @description null once the author deleted their account */
+                            author_id: string | null;
                             body: string;
                             /**
                              * Format: date-time
@@ -8051,7 +8528,8 @@ export interface operations {
                         items: {
                             id: string;
                             tree_id: string;
-                            author_id: string;
+                            /** @description null once the author deleted their account */
+                            author_id: string | null;
                             body: string;
                             /**
                              * Format: date-time
@@ -8175,6 +8653,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description must hold a character that is not white space */
                     body: string;
                 };
             };
@@ -8195,7 +8674,8 @@ export interface operations {
                         message: {
                             id: string;
                             tree_id: string;
-                            author_id: string;
+                            /** @description null once the author deleted their account */
+                            author_id: string | null;
                             body: string;
                             /**
                              * Format: date-time

@@ -152,7 +152,13 @@ export const en = {
     deleteTitle: 'Delete this comment?',
     deleteText: 'The comment will be deleted for everyone.',
   },
-  people: { owner: 'The owner', you: 'You', someone: 'Someone', youName: '{{name}} (you)' },
+  people: {
+    owner: 'The owner',
+    you: 'You',
+    someone: 'Someone',
+    deleted: 'A deleted account',
+    youName: '{{name}} (you)',
+  },
   sharing: {
     link: 'Share',
     title: 'Sharing “{{name}}”',
@@ -366,6 +372,32 @@ export const en = {
     planName: { seed: 'Seed', sprout: 'Sprout', grove: 'Grove' },
     languages: { en: 'English', ru: 'Русский' },
     until: 'until {{date}}',
+    passwordTitle: 'Password',
+    currentPassword: 'Current password',
+    changePassword: 'Change password',
+    passwordConfirmTitle: 'Change your password?',
+    passwordConfirmText:
+      'Every other browser signed in to this account is signed out; this one stays signed in. Your personal tokens and connected agents keep working.',
+    passwordChanged: 'Your password is changed. Other browsers were signed out.',
+    emailTitle: 'Email',
+    emailNow: 'You sign in as {{email}}.',
+    newEmail: 'New email',
+    changeEmail: 'Change email',
+    emailConfirmTitle: 'Change your email?',
+    emailConfirmText:
+      'You will sign in as {{email}} from now on. The address stays unverified until you open the link we mail to it; until then, trees shared with it do not reach you.',
+    emailChanged: 'Your email is now {{email}}. Open the link we sent there to verify it.',
+    emailTaken: 'Another account already uses this email.',
+    deleteTitle: 'Delete account',
+    deleteLead:
+      'Deleting the account removes your trees with everything in them, your tokens and your connected agents. It cannot be undone.',
+    deleteAccount: 'Delete account',
+    deleteConfirmTitle: 'Delete the account {{email}}?',
+    deleteConfirmText:
+      'Your trees are deleted with all their projects, tasks, files, comments and history, also for the people you shared them with. Your personal tokens, connected agents and sessions end. On trees of others, your comments and messages stay without your name and your assignments are removed. This cannot be undone.',
+    deleteForever: 'Delete forever',
+    subscriptionLive: 'You have a paid subscription. Cancel it on the Billing page first, then delete the account.',
+    wrongPassword: 'That password is not correct.',
   },
   billing: {
     title: 'Billing',
@@ -410,6 +442,7 @@ export const en = {
     rateLimited: 'Too many requests in a short time. Wait a moment and try again.',
     rateLimitedIn: 'Too many requests in a short time. Try again in {{seconds}} seconds.',
     tooLarge: 'That is too large: files may be at most 25 MB.',
+    blank: '“{{field}}” needs at least one letter, digit or sign: it cannot be blank or only spaces.',
     validation: 'Some of what you entered is not valid. Check the fields and try again.',
     conflict:
       'That clashes with something that already exists (for example an email in use, or a project that is not empty).',

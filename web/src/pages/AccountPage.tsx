@@ -9,6 +9,7 @@ import { useSubmit } from '../components/useSubmit';
 import { PROFILE_NAME_MAX } from '../api/bounds';
 import { usePageTitle } from '../components/usePageTitle';
 import { Field } from '../components/Field';
+import { AccountSecurity } from './AccountSecurity';
 
 /** Every IANA zone the browser knows; the user's own stays listed even if this browser lacks it. */
 function timeZones(current: string): string[] {
@@ -98,6 +99,7 @@ export function AccountPage() {
           <p class="muted">{t('account.until', { date: formatDateTime(user.plan_expires_at, user.timezone) })}</p>
         ) : null}
       </div>
+      <AccountSecurity />
     </section>
   );
 }

@@ -11,6 +11,7 @@ import { POST_BODY_MAX } from '../../api/bounds';
 import { Confirm } from '../../components/Confirm';
 import { Field } from '../../components/Field';
 import type { People } from './people';
+import { requireNotBlank } from '../../components/blank';
 
 interface Props {
   taskId: string;
@@ -32,6 +33,7 @@ export function Comments({ taskId, people, canWrite, isOwner }: Props) {
     error,
     submit: post,
   } = useSubmit(async () => {
+    requireNotBlank(body, t('comments.add'));
     const comment = await comments.create(taskId, body.trim());
     list.setData((old) => [...(old ?? []), comment]);
     setBody('');
@@ -114,6 +116,7 @@ function CommentItem({ comment, author, when, canEdit, canDelete, onSaved, onDel
     submit: save,
   } = useSubmit(async () => {
     if (draft === null) return;
+    requireNotBlank(draft, t('comments.editLabel'));
     onSaved(await comments.update(comment.id, draft.trim()));
     setDraft(null);
   });

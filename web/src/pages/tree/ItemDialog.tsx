@@ -9,6 +9,7 @@ import { useSubmit } from '../../components/useSubmit';
 import { Field } from '../../components/Field';
 import { StyleSelect } from '../trees/StyleSelect';
 import { ProjectSelect } from './ProjectSelect';
+import { requireNotBlank } from '../../components/blank';
 
 /** The dialog of each kind of item: a tree is a name and a style; a project a name and where it grows; a task a title and its project. */
 export type ItemDialogProps =
@@ -53,6 +54,7 @@ export function ItemDialog(props: ItemDialogProps) {
   const [place, setPlace] = useState<string | null>(null);
   const { busy, error, submit } = useSubmit(
     async () => {
+      requireNotBlank(text, t(FIELDS[props.kind].text));
       await save(props, text.trim(), style, place);
       props.onClose();
     },

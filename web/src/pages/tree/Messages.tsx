@@ -9,6 +9,7 @@ import { useSubmit } from '../../components/useSubmit';
 import { POST_BODY_MAX } from '../../api/bounds';
 import { Field } from '../../components/Field';
 import type { People } from './people';
+import { requireNotBlank } from '../../components/blank';
 
 /** The tree's discussion, oldest first as a conversation reads; editors and the owner write, viewers read. */
 export function Messages({ treeId, people, canWrite }: { treeId: string; people: People; canWrite: boolean }) {
@@ -21,6 +22,7 @@ export function Messages({ treeId, people, canWrite }: { treeId: string; people:
     error,
     submit: send,
   } = useSubmit(async () => {
+    requireNotBlank(body, t('activity.write'));
     const message = await messages.create(treeId, body.trim());
     list.setData((old) => [...(old ?? []), message]);
     setBody('');

@@ -16,6 +16,7 @@ import { Field } from '../../components/Field';
 import { Comments } from './Comments';
 import { Assignees } from './Assignees';
 import type { People } from './people';
+import { requireNotBlank } from '../../components/blank';
 
 interface Props {
   task: Task;
@@ -80,6 +81,7 @@ export function TaskPanel({ task, projects, people, access, onSaved, onDeleted, 
     error,
     submit: save,
   } = useSubmit(async () => {
+    requireNotBlank(draft.title, t('fields.title'));
     const patch = changes(task, draft);
     const next = Object.keys(patch).length > 0 ? await tasks.update(task.id, patch) : task;
     onSaved(next);

@@ -68,7 +68,11 @@ export function TreePage() {
     () =>
       data === null
         ? null
-        : peopleOf(data.tree, team.data ?? [], user, { owner: t('people.owner'), someone: t('people.someone') }),
+        : peopleOf(data.tree, team.data ?? [], user, {
+            owner: t('people.owner'),
+            someone: t('people.someone'),
+            deleted: t('people.deleted'),
+          }),
     [data?.tree, team.data, user, t],
   );
   const names = useMemo<Names>(
