@@ -5,6 +5,7 @@
  */
 export {
   DEADLINE_MAX,
+  DESCRIPTION_MAX,
   EMAIL_MAX,
   NOTES_MAX,
   PASSWORD_MAX,
