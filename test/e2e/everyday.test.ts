@@ -211,6 +211,15 @@ browserDescribe.each(databases)('everyday actions in the browser (%s)', (kind) =
     // Back to what it was before, not just "not done".
     expect((await api(seeded).get(`/api/v1/tasks/${id}`)).body.task.status).toBe('open');
     expect(await done.isChecked()).toBe(false);
+
+    // Ticked while its panel holds an edit: the panel follows the new status and keeps the edit.
+    const panel = await tree.openTask('Buy seeds');
+    await panel.field('Notes').fill('Beans');
+    await done.click();
+    await expect.poll(() => panel.field('Status').inputValue()).toBe('done');
+    await panel.save();
+    await panel.root.getByText('Saved').waitFor();
+    expect((await api(seeded).get(`/api/v1/tasks/${id}`)).body.task).toMatchObject({ status: 'done', notes: 'Beans' });
   });
 
   it('puts the open task in the address, so a link opens it, and Escape closes it with focus back on its row', async () => {
