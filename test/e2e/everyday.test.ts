@@ -390,6 +390,16 @@ browserDescribe.each(databases)('everyday actions in the browser (%s)', (kind) =
       await shot(page, 'archived-tab-390-ru');
       await page.getByRole('tab', { name: 'Задачи' }).click();
 
+      // The unsaved-edits question in Russian (this page's watcher answers "Stay").
+      const panel = await tree.openTask('Buy seeds');
+      await panel.root.getByLabel('Заметки', { exact: true }).fill('Фасоль');
+      s.w.dialogs.length = 0;
+      await page.keyboard.press('Escape');
+      await expect.poll(() => s.w.dialogs).toEqual(['В задаче есть несохранённые изменения. Уйти, не сохранив их?']);
+      await panel.root.getByLabel('Заметки', { exact: true }).fill('');
+      await page.keyboard.press('Escape');
+      await panel.root.waitFor({ state: 'detached' });
+
       await tree.projectName('Vegetables').click();
       const dialog = page.getByRole('dialog', { name: 'Изменить проект' });
       await dialog.getByLabel('Имя').waitFor();

@@ -1,4 +1,4 @@
-import { useEffect } from 'preact/hooks';
+import { useLayoutEffect } from 'preact/hooks';
 
 /** The question of the view that holds unsaved work, and the address it is at, while one does. */
 let held: { question: string; at: string } | null = null;
@@ -56,7 +56,8 @@ export function installLeaveGuard(): void {
 
 /** While `dirty`, leaving this view (a link, Back, reload, or the page's own ways) asks `question` first. */
 export function useLeaveGuard(dirty: boolean, question: string): void {
-  useEffect(() => {
+  // A layout effect: held from the render that follows the keystroke, before the next key (Escape) arrives.
+  useLayoutEffect(() => {
     if (!dirty) return;
     const mine = { question, at: location.pathname + location.search };
     held = mine;
