@@ -354,6 +354,22 @@ browserDescribe.each(databases)('everyday actions in the browser (%s)', (kind) =
     await tree.dialog.waitFor({ state: 'detached' });
     await expect.poll(() => focusedText(page)).toBe('Vegetables');
 
+    // From the drawing too: a leaf's panel and a project's editor give focus back to their node.
+    const leaf = `[data-task-id="${seeded.tasks['Fix the fence']}"]`;
+    await page.locator(leaf).focus();
+    await page.keyboard.press('Enter');
+    await tree.panel.waitFor();
+    await page.keyboard.press('Escape');
+    await tree.panel.waitFor({ state: 'detached' });
+    await expect.poll(() => focusedIs(page, leaf)).toBe(true);
+    const knot = `[data-project-id="${seeded.veg}"]`;
+    await page.locator(knot).focus();
+    await page.keyboard.press('Enter');
+    await tree.dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await tree.dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => focusedIs(page, knot)).toBe(true);
+
     const trees = await TreesPage.open(page);
     await trees.newTree.click();
     expect(await focusedIs(page, 'dialog[open] input')).toBe(true);

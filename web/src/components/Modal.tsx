@@ -36,8 +36,8 @@ export function Modal({
       dialog?.close();
       // After this render has removed the dialog: back to the opener, while it is still on the page.
       requestAnimationFrame(() => {
-        if (opener instanceof HTMLElement && opener.isConnected && !document.querySelector('dialog[open]'))
-          opener.focus();
+        const focusable = opener instanceof HTMLElement || opener instanceof SVGElement;
+        if (focusable && opener.isConnected && !document.querySelector('dialog[open]')) opener.focus();
       });
     };
   }, []);

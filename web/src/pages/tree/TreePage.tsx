@@ -81,10 +81,12 @@ export function TreePage() {
     setSelected(null);
     requestAnimationFrame(() => {
       const target =
-        back instanceof HTMLElement && back.isConnected
+        (back instanceof HTMLElement || back instanceof SVGElement) && back.isConnected
           ? back
           : row !== null
-            ? document.querySelector<HTMLElement>(`.outline [data-row-task="${CSS.escape(row)}"] .outline-task`)
+            ? document.querySelector<HTMLElement | SVGElement>(
+                `.tree-drawing [data-task-id="${CSS.escape(row)}"], .outline [data-row-task="${CSS.escape(row)}"] .outline-task`,
+              )
             : null;
       target?.focus();
     });
