@@ -409,6 +409,8 @@ browserDescribe.each(databases)('everyday actions in the browser (%s)', (kind) =
       // The unsaved-edits question in Russian (this page's watcher answers "Stay").
       const panel = await tree.openTask('Buy seeds');
       await panel.root.getByLabel('Заметки', { exact: true }).fill('Фасоль');
+      await panel.root.getByLabel('Дерево', { exact: true }).scrollIntoViewIfNeeded();
+      await shot(page, 'panel-tree-390-ru');
       s.w.dialogs.length = 0;
       await page.keyboard.press('Escape');
       await expect.poll(() => s.w.dialogs).toEqual(['В задаче есть несохранённые изменения. Уйти, не сохранив их?']);
