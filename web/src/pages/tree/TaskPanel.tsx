@@ -69,8 +69,8 @@ function rebase(draft: Draft, from: Task, to: Task): Draft {
 function changes(task: Task, draft: Draft): TaskPatch {
   const before = draftOf(task);
   const patch: TaskPatch = {};
-  for (const key of ['title', 'text', 'notes', 'status', 'color', 'project_id', 'tree_id'] as const) {
-    if (draft[key] !== before[key]) Object.assign(patch, { [key]: draft[key] });
+  for (const key of DRAFT_KEYS) {
+    if (key !== 'deadline' && draft[key] !== before[key]) Object.assign(patch, { [key]: draft[key] });
   }
   if (draft.deadline !== before.deadline) patch.deadline = draft.deadline === '' ? null : draft.deadline;
   return patch;

@@ -5,7 +5,7 @@ import type { Project, Task, TaskStatus, TreeSnapshot, TreeStyleName } from '../
 import { useT } from '../../i18n/use-t';
 import { messageTemplate } from '../../i18n/template';
 import { useLoad } from '../../components/useLoad';
-import { ErrorNote } from '../../components/ErrorNote';
+import { ErrorNote, messageOf } from '../../components/ErrorNote';
 import { useSubmit } from '../../components/useSubmit';
 import { usePageTitle } from '../../components/usePageTitle';
 import { TreeDrawing, type LayoutInput, type LayoutTask } from '../../components/drawing';
@@ -127,7 +127,7 @@ export function TreePage() {
   const markDone = async (task: Task, done: boolean) => {
     const before: TaskStatus = task.status;
     const next = await tasks.update(task.id, { status: done ? 'done' : 'todo' }).catch((e: unknown) => {
-      setNotice({ text: e instanceof Error ? e.message : String(e) });
+      setNotice({ text: messageOf(e) });
       return null;
     });
     if (next === null) return;
