@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { databases } from '../helpers/app.js';
-import { makeUser, PASSWORD, type Person } from '../helpers/factories.js';
+import { inviteToken, makeUser, PASSWORD, type Person } from '../helpers/factories.js';
 import { browserDescribe, expectAccessible, openPage, shot } from './support/browser.js';
 import { useBrowserApp } from './support/session.js';
 import { TreePage } from './pages/tree.js';
@@ -376,6 +376,40 @@ browserDescribe.each(databases)('everyday actions in the browser (%s)', (kind) =
     await page.keyboard.press('Escape');
     await trees.dialog.waitFor({ state: 'detached' });
     await expect.poll(() => focusedText(page)).toBe('New tree');
+  });
+
+  it('gives a viewer of a shared tree none of these controls', async () => {
+    const seeded = await seed();
+    await api(seeded).patch(`/api/v1/tasks/${seeded.tasks['Fix the fence']}`, { status: 'archived' });
+    const viewer = await makeUser(s.t.url, s.t.app);
+    const invited = await api(seeded).post(`/api/v1/trees/${seeded.tree}/members`, {
+      email: viewer.email,
+      role: 'viewer',
+    });
+    expect(invited.status).toBe(201);
+    const accepted = await viewer.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`, {
+      token: inviteToken(invited),
+    });
+    expect(accepted.status).toBe(200);
+    const { page } = s.w;
+    const tree = await openTree(page, { ...seeded, person: viewer });
+    await tree.row('Buy seeds').waitFor();
+    expect(await tree.listView.getByRole('checkbox').count()).toBe(0);
+    expect(await tree.projectName('Vegetables').count()).toBe(0);
+    await tree.listView.getByText('Vegetables', { exact: true }).waitFor();
+    await tree.project(seeded.veg).focus();
+    await page.keyboard.press('Enter');
+    await tree.search('fence');
+    await page.getByText('1 task found').waitFor();
+    await page.locator('.archived-hits').getByText('Fix the fence').waitFor();
+    expect(await page.getByRole('button', { name: 'Restore' }).count()).toBe(0);
+    await page.getByRole('tab', { name: 'Archived' }).click();
+    await page.getByRole('tabpanel').getByText('Fix the fence').waitFor();
+    expect(await page.getByRole('button', { name: 'Restore' }).count()).toBe(0);
+    expect(await tree.dialog.count()).toBe(0); // the project node's Enter opened nothing
+    const panel = await (await openTree(page, { ...seeded, person: viewer })).openTask('Buy seeds');
+    expect(await panel.field('Tree').count()).toBe(0);
+    await expectAccessible(page, 'tree as a viewer');
   });
 
   it('speaks Russian and fits a phone: Done and Undo, the archive, the project editor', async () => {

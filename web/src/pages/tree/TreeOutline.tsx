@@ -14,7 +14,7 @@ interface Props {
   tasks: Task[];
   selectedId: string | null;
   highlighted: ReadonlySet<string>;
-  /** Viewers see the Done boxes and project names, but cannot change them. */
+  /** A viewer gets no Done box, and project names that are plain text. */
   canWrite: boolean;
   onOpenTask(id: string): void;
   onOpenProject(id: string): void;
@@ -45,14 +45,15 @@ export function TreeOutline({
   const doneWord = t('tree.doneBox');
   const taskItem = (task: Task) => (
     <li key={task.id} class="outline-task-row" data-row-task={task.id}>
-      <input
-        type="checkbox"
-        class="outline-done"
-        aria-label={doneWord}
-        checked={task.status === 'done'}
-        disabled={!canWrite}
-        onChange={(e) => onDone(task, e.currentTarget.checked)}
-      />
+      {canWrite ? (
+        <input
+          type="checkbox"
+          class="outline-done"
+          aria-label={doneWord}
+          checked={task.status === 'done'}
+          onChange={(e) => onDone(task, e.currentTarget.checked)}
+        />
+      ) : null}
       <button
         type="button"
         class={`outline-task${task.status === 'done' ? ' done' : ''}${highlighted.has(task.id) ? ' hit' : ''}`}
