@@ -2,6 +2,7 @@ import { render } from 'preact';
 import { App } from './app';
 import { auth } from './api/endpoints';
 import { browserLanguage, initI18n } from './i18n';
+import { installLeaveGuard } from './components/useLeaveGuard';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/controls.css';
@@ -15,6 +16,7 @@ async function start(): Promise<void> {
     // Offline or the service is down: render signed out; the first request will say why.
   }
   await initI18n(user?.language ?? browserLanguage());
+  installLeaveGuard(); // before the router, whose listeners must come after it
   render(<App initialUser={user} />, document.getElementById('app')!);
 }
 

@@ -43,6 +43,17 @@ export class TreePage {
     await this.page.getByRole('searchbox').fill(q);
     await this.page.getByRole('search').getByRole('button', { name: 'Search tasks' }).click();
   }
+  /** A task's row in the list view: its Done box and the button that opens it. */
+  row(title: string): Locator {
+    return this.listView.locator('.outline-task-row').filter({ has: this.page.getByRole('button', { name: title }) });
+  }
+  /** A project's name in the list view, which opens its editor. */
+  projectName(name: string): Locator {
+    return this.listView.getByRole('button', { name, exact: true });
+  }
+  project(projectId: string): Locator {
+    return this.drawing.locator(`[data-project-id="${projectId}"]`);
+  }
   async setStyle(label: string): Promise<void> {
     await this.page.getByRole('main').getByLabel('Style').first().selectOption({ label });
   }

@@ -5,6 +5,7 @@
  */
 export {
   DEADLINE_MAX,
+  DESCRIPTION_MAX,
   EMAIL_MAX,
   NAME_PATTERN,
   NOTES_MAX,

@@ -89,13 +89,20 @@ export const trees = {
   remove: (id: string) => api<unknown>('DELETE', `/trees/${encodeURIComponent(id)}`),
 };
 
+export type ProjectPatch = Partial<Pick<Project, 'name' | 'description' | 'color' | 'parent_id' | 'tree_id'>>;
 export const projects = {
   create: (input: { tree_id: string; name: string; parent_id?: string | null }) =>
     api<{ project: Project }>('POST', '/projects', input).then((a) => a.project),
+  /** A new tree_id moves the project with its sub-projects and their tasks (CONTRACT §6). */
+  update: (id: string, patch: ProjectPatch) =>
+    api<{ project: Project }>('PATCH', `/projects/${encodeURIComponent(id)}`, patch).then((a) => a.project),
+  /** With everything inside it: the app asks first, naming what goes. */
+  remove: (id: string) => api<unknown>('DELETE', `/projects/${encodeURIComponent(id)}?cascade=true`),
 };
 
+/** A new tree_id moves the task to that tree (its project_id is cleared unless one of that tree is given). */
 export type TaskPatch = Partial<
-  Pick<Task, 'title' | 'text' | 'notes' | 'status' | 'deadline' | 'color' | 'project_id'>
+  Pick<Task, 'title' | 'text' | 'notes' | 'status' | 'deadline' | 'color' | 'project_id' | 'tree_id'>
 >;
 export const tasks = {
   create: (input: { tree_id: string; title: string; project_id?: string | null }) =>
@@ -103,6 +110,8 @@ export const tasks = {
   update: (id: string, patch: TaskPatch) =>
     api<{ task: Task }>('PATCH', `/tasks/${encodeURIComponent(id)}`, patch).then((a) => a.task),
   remove: (id: string) => api<unknown>('DELETE', `/tasks/${encodeURIComponent(id)}`),
+  /** A tree's archived tasks, which its snapshot leaves out (CONTRACT §6). */
+  archived: (treeId: string) => allPages<Task>('/tasks', { tree_id: treeId, status: 'archived' }),
   search: (q: string, treeId: string) => api<Page<Task>>('GET', `/search${query({ q, tree_id: treeId, limit: 200 })}`),
 };
 

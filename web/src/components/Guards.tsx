@@ -6,10 +6,12 @@ import { useSession } from '../session';
 /** Signed-in pages: a visitor goes to sign in, with the page to come back to (a path, never a credential). */
 export function SignedIn({ children }: { children: ComponentChildren }) {
   const { user } = useSession();
-  const { route, url } = useLocation();
+  const { route, url, path } = useLocation();
   useEffect(() => {
-    if (user === null) route(`/signin?next=${encodeURIComponent(url)}`, true);
-  }, [user, url, route]);
+    // While the sign-in page's chunk loads, this page stays mounted under the new address
+    // (/signin?next=…): that address is where the person is going, not a page to come back to.
+    if (user === null && path !== '/signin') route(`/signin?next=${encodeURIComponent(url)}`, true);
+  }, [user, url, path, route]);
   return user === null ? null : <>{children}</>;
 }
 

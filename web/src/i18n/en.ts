@@ -48,6 +48,8 @@ export const en = {
     scopes: 'Scopes',
     lifetime: 'Lifetime',
     search: 'Search tasks',
+    description: 'Description',
+    tree: 'Tree',
   },
   auth: {
     signIn: 'Sign in',
@@ -124,6 +126,24 @@ export const en = {
     tasksCount_few: '{{count}} tasks',
     tasksCount_many: '{{count}} tasks',
     tasksCount_other: '{{count}} tasks',
+    tasksTab: 'Tasks',
+    archivedTab: 'Archived',
+    noArchived: 'No archived tasks.',
+    restore: 'Restore',
+    foundArchived: 'Found in the archive',
+    doneBox: 'Done',
+    markedDone: '“{{title}}” is done.',
+    markedNotDone: '“{{title}}” is to do again.',
+    undo: 'Undo',
+    taskMoved: '“{{title}}” moved to the tree “{{tree}}”.',
+    openThere: 'Open it there',
+  },
+  project: {
+    editTitle: 'Edit project',
+    deleteTitle: 'Delete this project?',
+    deleteText:
+      'Deleting “{{name}}” also deletes everything in it: sub-projects: {{projects}}, tasks: {{tasks}} (archived tasks too).',
+    moved: 'The project “{{name}}” moved to the tree “{{tree}}” with everything in it.',
   },
   status: { todo: 'To do', open: 'Open', done: 'Done', deferred: 'Deferred', archived: 'Archived' },
   task: {
@@ -135,6 +155,7 @@ export const en = {
     completed: 'Completed {{date}}',
     tabs: { details: 'Details', files: 'Attachments', comments: 'Comments', history: 'History' },
     readOnly: 'You can view this task; your role does not allow changes.',
+    unsaved: 'This task has changes that are not saved. Leave without saving them?',
   },
   assignees: {
     title: 'Assignees',

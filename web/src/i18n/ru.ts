@@ -46,6 +46,8 @@ export const ru: typeof en = {
     scopes: 'Права',
     lifetime: 'Срок действия',
     search: 'Поиск задач',
+    description: 'Описание',
+    tree: 'Дерево',
   },
   auth: {
     signIn: 'Войти',
@@ -122,6 +124,24 @@ export const ru: typeof en = {
     tasksCount_few: '{{count}} задачи',
     tasksCount_many: '{{count}} задач',
     tasksCount_other: '{{count}} задачи',
+    tasksTab: 'Задачи',
+    archivedTab: 'Архив',
+    noArchived: 'В архиве нет задач.',
+    restore: 'Восстановить',
+    foundArchived: 'Найдено в архиве',
+    doneBox: 'Готово',
+    markedDone: 'Задача «{{title}}» выполнена.',
+    markedNotDone: 'Задача «{{title}}» снова к выполнению.',
+    undo: 'Отменить',
+    taskMoved: 'Задача «{{title}}» перенесена в дерево «{{tree}}».',
+    openThere: 'Открыть там',
+  },
+  project: {
+    editTitle: 'Изменить проект',
+    deleteTitle: 'Удалить проект?',
+    deleteText:
+      'Вместе с «{{name}}» удалится всё, что в нём: подпроекты — {{projects}}, задачи — {{tasks}} (и архивные тоже).',
+    moved: 'Проект «{{name}}» со всем содержимым перенесён в дерево «{{tree}}».',
   },
   status: { todo: 'К выполнению', open: 'В работе', done: 'Готово', deferred: 'Отложено', archived: 'В архиве' },
   task: {
@@ -133,6 +153,7 @@ export const ru: typeof en = {
     completed: 'Выполнена {{date}}',
     tabs: { details: 'Подробности', files: 'Вложения', comments: 'Комментарии', history: 'История' },
     readOnly: 'Эту задачу можно смотреть; ваша роль не позволяет её менять.',
+    unsaved: 'В задаче есть несохранённые изменения. Уйти, не сохранив их?',
   },
   assignees: {
     title: 'Исполнители',

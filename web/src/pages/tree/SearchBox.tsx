@@ -3,9 +3,13 @@ import { tasks } from '../../api/endpoints';
 import { useT } from '../../i18n/use-t';
 import { useSubmit } from '../../components/useSubmit';
 import { QUERY_MAX } from '../../api/bounds';
+import type { Task } from '../../api/types';
 
-/** Searches this tree on submit; the ids found are handed up to highlight their leaves. */
-export function SearchBox({ treeId, onResults }: { treeId: string; onResults(ids: Set<string> | null): void }) {
+/**
+ * Searches this tree on submit; the tasks found are handed up, to highlight their leaves and list
+ * the archived ones (which the drawing leaves out), so every task counted is shown.
+ */
+export function SearchBox({ treeId, onResults }: { treeId: string; onResults(found: Task[] | null): void }) {
   const t = useT();
   const [q, setQ] = useState('');
   const [count, setCount] = useState<number | null>(null);
@@ -13,7 +17,7 @@ export function SearchBox({ treeId, onResults }: { treeId: string; onResults(ids
     if (q.trim() === '') return clear();
     const page = await tasks.search(q.trim(), treeId);
     setCount(page.items.length);
-    onResults(new Set(page.items.map((task) => task.id)));
+    onResults(page.items);
   });
   function clear() {
     setQ('');

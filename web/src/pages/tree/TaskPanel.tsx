@@ -1,7 +1,7 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { attachments, tasks, type TaskPatch } from '../../api/endpoints';
 import { useLoad } from '../../components/useLoad';
-import { TASK_STATUSES, type Project, type Task, type TaskStatus } from '../../api/types';
+import { TASK_STATUSES, type Project, type Task, type TaskStatus, type Tree } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { useUser } from '../../session';
 import { formatDateTime } from '../../i18n/format';
@@ -9,7 +9,9 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { useSubmit } from '../../components/useSubmit';
 import { DEADLINE_MAX, NOTES_MAX, TEXT_MAX, TITLE_MAX } from '../../api/bounds';
 import { Confirm } from '../../components/Confirm';
+import { useLeaveGuard } from '../../components/useLeaveGuard';
 import { ProjectSelect } from './ProjectSelect';
+import { TreeSelect, useTreeProjects } from './TreeSelect';
 import { Attachments } from './Attachments';
 import { Speech } from './Speech';
 import { Field } from '../../components/Field';
@@ -24,12 +26,16 @@ interface Props {
   people: People;
   /** The actor's role on the tree: a viewer reads, an editor writes, the owner also deletes others' comments. */
   access: 'owner' | 'editor' | 'viewer';
+  /** The trees the person may write to, where the task can move (null while they load). */
+  trees: Tree[] | null;
   onSaved(task: Task): void;
+  /** The task went to another tree. */
+  onMoved(task: Task): void;
   onDeleted(id: string): void;
   onClose(): void;
 }
 
-type Draft = Required<Pick<TaskPatch, 'title' | 'text' | 'notes' | 'status' | 'color' | 'project_id'>> & {
+type Draft = Required<Pick<TaskPatch, 'title' | 'text' | 'notes' | 'status' | 'color' | 'project_id' | 'tree_id'>> & {
   deadline: string;
 };
 
@@ -41,16 +47,31 @@ function draftOf(task: Task): Draft {
     status: task.status,
     color: task.color,
     project_id: task.project_id,
+    tree_id: task.tree_id,
     deadline: task.deadline ?? '',
   };
+}
+
+const DRAFT_KEYS = ['title', 'text', 'notes', 'status', 'color', 'project_id', 'tree_id', 'deadline'] as const;
+
+/**
+ * The task changed under the panel (a one-click Done, a save): the fields the person has not
+ * touched follow it, the ones they edited keep their words.
+ */
+function rebase(draft: Draft, from: Task, to: Task): Draft {
+  const before = draftOf(from);
+  const after = draftOf(to);
+  const next = { ...draft };
+  for (const key of DRAFT_KEYS) if (draft[key] === before[key]) Object.assign(next, { [key]: after[key] });
+  return next;
 }
 
 /** Only what changed is sent, so a deadline kept as a timestamp is not rewritten as a date. */
 function changes(task: Task, draft: Draft): TaskPatch {
   const before = draftOf(task);
   const patch: TaskPatch = {};
-  for (const key of ['title', 'text', 'notes', 'status', 'color', 'project_id'] as const) {
-    if (draft[key] !== before[key]) Object.assign(patch, { [key]: draft[key] });
+  for (const key of DRAFT_KEYS) {
+    if (key !== 'deadline' && draft[key] !== before[key]) Object.assign(patch, { [key]: draft[key] });
   }
   if (draft.deadline !== before.deadline) patch.deadline = draft.deadline === '' ? null : draft.deadline;
   return patch;
@@ -60,10 +81,28 @@ function changes(task: Task, draft: Draft): TaskPatch {
  * The task panel. The draft lives here until the server accepts it: a failed save (a dead
  * session, a 429, the network gone) leaves every field as the person typed it.
  */
-export function TaskPanel({ task, projects, people, access, onSaved, onDeleted, onClose }: Props) {
+export function TaskPanel({ task, projects, people, access, trees, onSaved, onMoved, onDeleted, onClose }: Props) {
   const t = useT();
   const user = useUser();
   const [draft, setDraft] = useState<Draft>(() => draftOf(task));
+  const [base, setBase] = useState(task);
+  if (base !== task) {
+    setBase(task);
+    setDraft((d) => rebase(d, base, task));
+  }
+  const dirty = Object.keys(changes(task, draft)).length > 0;
+  useLeaveGuard(dirty, t('task.unsaved'));
+  // Escape closes the panel, unless a dialog over it takes the key.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !event.defaultPrevented && document.querySelector('dialog[open]') === null)
+        onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
+  // Moving to another tree: the project is chosen among that tree's projects.
+  const targetProjects = useTreeProjects(draft.tree_id, task.tree_id, projects);
   const [saved, setSaved] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const canWrite = access !== 'viewer';
@@ -84,6 +123,7 @@ export function TaskPanel({ task, projects, people, access, onSaved, onDeleted, 
     requireNotBlank(draft.title, t('fields.title'));
     const patch = changes(task, draft);
     const next = Object.keys(patch).length > 0 ? await tasks.update(task.id, patch) : task;
+    if (next.tree_id !== task.tree_id) return onMoved(next);
     onSaved(next);
     setDraft(draftOf(next));
     setSaved(true);
@@ -157,7 +197,7 @@ export function TaskPanel({ task, projects, people, access, onSaved, onDeleted, 
           <div class="grid-2">
             <ProjectSelect
               label={t('fields.project')}
-              projects={projects}
+              projects={targetProjects}
               value={draft.project_id}
               onChange={set('project_id')}
               noneLabel={t('tree.noProject')}
@@ -168,6 +208,20 @@ export function TaskPanel({ task, projects, people, access, onSaved, onDeleted, 
               )}
             </Field>
           </div>
+          {canWrite && trees !== null && trees.length > 1 ? (
+            <TreeSelect
+              trees={trees}
+              value={draft.tree_id}
+              onChange={(treeId) => {
+                setDraft((d) => ({
+                  ...d,
+                  tree_id: treeId,
+                  project_id: treeId === task.tree_id ? task.project_id : null,
+                }));
+                setSaved(false);
+              }}
+            />
+          ) : null}
           <Field label={t('fields.text')}>
             {(id) => (
               <textarea

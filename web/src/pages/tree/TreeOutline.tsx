@@ -14,11 +14,25 @@ interface Props {
   tasks: Task[];
   selectedId: string | null;
   highlighted: ReadonlySet<string>;
+  /** A viewer gets no Done box, and project names that are plain text. */
+  canWrite: boolean;
   onOpenTask(id: string): void;
+  onOpenProject(id: string): void;
+  /** The row's `Done` box: done when ticked, back to "To do" when cleared. */
+  onDone(task: Task, done: boolean): void;
 }
 
 /** The same tree as the drawing, as nested lists: projects as headings of their lists, tasks as buttons. */
-export function TreeOutline({ projects, tasks, selectedId, highlighted, onOpenTask }: Props) {
+export function TreeOutline({
+  projects,
+  tasks,
+  selectedId,
+  highlighted,
+  canWrite,
+  onOpenTask,
+  onOpenProject,
+  onDone,
+}: Props) {
   const t = useT();
   const user = useUser();
   const [shown, setShown] = useState<ReadonlySet<string>>(new Set());
@@ -28,8 +42,18 @@ export function TreeOutline({ projects, tasks, selectedId, highlighted, onOpenTa
     () => Object.fromEntries(TASK_STATUSES.map((s) => [s, t(`status.${s}`)])) as Record<Task['status'], string>,
     [t],
   );
+  const doneWord = t('tree.doneBox');
   const taskItem = (task: Task) => (
-    <li key={task.id} class="outline-task-row">
+    <li key={task.id} class="outline-task-row" data-row-task={task.id}>
+      {canWrite ? (
+        <input
+          type="checkbox"
+          class="outline-done"
+          aria-label={doneWord}
+          checked={task.status === 'done'}
+          onChange={(e) => onDone(task, e.currentTarget.checked)}
+        />
+      ) : null}
       <button
         type="button"
         class={`outline-task${task.status === 'done' ? ' done' : ''}${highlighted.has(task.id) ? ' hit' : ''}`}
@@ -72,7 +96,18 @@ export function TreeOutline({ projects, tasks, selectedId, highlighted, onOpenTa
   };
   const projectItem = (node: OutlineNode) => (
     <li key={node.project.id} class="outline-project">
-      <span class="outline-project-name">{node.project.name}</span>
+      {canWrite ? (
+        <button
+          type="button"
+          class="outline-project-name"
+          aria-haspopup="dialog"
+          onClick={() => onOpenProject(node.project.id)}
+        >
+          {node.project.name}
+        </button>
+      ) : (
+        <span class="outline-project-name">{node.project.name}</span>
+      )}
       <span class="muted small-text"> · {t('tree.tasksCount', { count: node.tasks.length })}</span>
       {node.children.length + node.tasks.length > 0 ? (
         <ul>

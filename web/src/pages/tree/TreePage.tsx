@@ -1,11 +1,11 @@
-import { useMemo, useState } from 'preact/hooks';
-import { useRoute } from 'preact-iso';
-import { members, trees } from '../../api/endpoints';
-import type { Project, Task, TreeSnapshot, TreeStyleName } from '../../api/types';
+import { useCallback, useMemo, useRef, useState } from 'preact/hooks';
+import { useLocation, useRoute } from 'preact-iso';
+import { members, tasks, trees } from '../../api/endpoints';
+import type { Project, Task, TaskStatus, TreeSnapshot, TreeStyleName } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { messageTemplate } from '../../i18n/template';
 import { useLoad } from '../../components/useLoad';
-import { ErrorNote } from '../../components/ErrorNote';
+import { ErrorNote, messageOf } from '../../components/ErrorNote';
 import { useSubmit } from '../../components/useSubmit';
 import { usePageTitle } from '../../components/usePageTitle';
 import { TreeDrawing, type LayoutInput, type LayoutTask } from '../../components/drawing';
@@ -19,27 +19,88 @@ import { Activity } from './Activity';
 import { peopleOf } from './people';
 import type { Names } from './historyText';
 import { useUser } from '../../session';
+import { confirmLeave } from '../../components/useLeaveGuard';
+import { Notice, type NoticeContent } from '../../components/Notice';
+import { Tabs } from '../../components/Tabs';
+import { ArchivedList, ArchivedRows } from './Archived';
 
-type Dialog = 'project' | 'task' | 'import' | null;
+type Dialog = 'project' | 'task' | 'import' | { project: string } | null;
+
+/** Every project under `id` (not itself), and the tasks of it and of them. */
+function contentsOf(id: string, projects: Project[], list: Task[]): { projects: number; tasks: number } {
+  const inside = new Set([id]);
+  for (let size = 0; size !== inside.size;) {
+    size = inside.size;
+    for (const p of projects) if (p.parent_id !== null && inside.has(p.parent_id)) inside.add(p.id);
+  }
+  return {
+    projects: inside.size - 1,
+    tasks: list.filter((x) => x.project_id !== null && inside.has(x.project_id)).length,
+  };
+}
 
 export function TreePage() {
   const t = useT();
   const id = useRoute().params.id ?? '';
+  const { query, route } = useLocation();
   const user = useUser();
   const snapshot = useLoad(() => trees.get(id), [id]);
   // Members name the people in comments, assignees and history; a failure leaves them unnamed, never blocks the tree.
   const team = useLoad(() => members.list(id).catch(() => []), [id]);
-  const [selected, setSelected] = useState<string | null>(null);
-  const [highlighted, setHighlighted] = useState<ReadonlySet<string>>(new Set());
+  // Where a task or project can move; a failure only leaves the choice out.
+  const allTrees = useLoad(() => trees.list().catch(() => []), []);
+  const writable = useMemo(() => allTrees.data?.filter((x) => x.access !== 'viewer') ?? null, [allTrees.data]);
+  // The open task is in the address (/trees/{tree}?task={task}), so a link opens it.
+  const selected = query.task ?? null;
+  const opener = useRef<Element | null>(null);
+  const [found, setFound] = useState<Task[] | null>(null);
+  const highlighted = useMemo<ReadonlySet<string>>(
+    () => new Set((found ?? []).filter((x) => x.status !== 'archived').map((x) => x.id)),
+    [found],
+  );
   const [dialog, setDialog] = useState<Dialog>(null);
+  const [listTab, setListTab] = useState<'tasks' | 'archived'>('tasks');
+  const [notice, setNotice] = useState<NoticeContent | null>(null);
+  const hideNotice = useCallback(() => setNotice(null), []);
   const data = snapshot.data;
   usePageTitle(data?.tree.name ?? t('nav.trees'));
+
+  const setSelected = (taskId: string | null) =>
+    route(taskId === null ? `/trees/${id}` : `/trees/${id}?task=${encodeURIComponent(taskId)}`, true);
+  /** Opening another task leaves the open panel: it asks first when that holds unsaved edits. */
+  const openTask = (taskId: string) => {
+    if (taskId === selected || !confirmLeave()) return;
+    opener.current = document.activeElement;
+    setSelected(taskId);
+  };
+  /** Focus goes back to what opened the panel, or to the task's row when that has been redrawn. */
+  const closeTask = (ask = true) => {
+    if (ask && !confirmLeave()) return;
+    const back = opener.current;
+    const row = selected;
+    setSelected(null);
+    requestAnimationFrame(() => {
+      const target =
+        (back instanceof HTMLElement || back instanceof SVGElement) && back.isConnected
+          ? back
+          : row !== null
+            ? document.querySelector<HTMLElement | SVGElement>(
+                `.tree-drawing [data-task-id="${CSS.escape(row)}"], .outline [data-row-task="${CSS.escape(row)}"] .outline-task`,
+              )
+            : null;
+      target?.focus();
+    });
+  };
 
   const edit = (change: (s: TreeSnapshot) => TreeSnapshot) => snapshot.setData((s) => (s === null ? s : change(s)));
   const addProject = (p: Project) => edit((s) => ({ ...s, projects: [...s.projects, p] }));
   const addTask = (task: Task) => {
     edit((s) => ({ ...s, tasks: [...s.tasks, task] }));
     setSelected(task.id);
+  };
+  const restoreTask = (task: Task) => {
+    edit((s) => ({ ...s, tasks: [...s.tasks.filter((x) => x.id !== task.id), task] }));
+    setFound((f) => f?.map((x) => (x.id === task.id ? task : x)) ?? null);
   };
   // Archived tasks leave the snapshot (CONTRACT §6), as they do on the next load.
   const saveTask = (task: Task) =>
@@ -52,7 +113,42 @@ export function TreePage() {
     }));
   const dropTask = (taskId: string) => {
     edit((s) => ({ ...s, tasks: s.tasks.filter((x) => x.id !== taskId) }));
-    setSelected(null);
+    closeTask(false);
+  };
+  const movedTask = (task: Task) => {
+    dropTask(task.id);
+    const to = writable?.find((x) => x.id === task.tree_id);
+    setNotice({
+      text: t('tree.taskMoved', { title: task.title, tree: to?.name ?? '' }),
+      link: { label: t('tree.openThere'), href: `/trees/${task.tree_id}?task=${task.id}` },
+    });
+  };
+  /** The row's Done box: one click, and Undo puts the status back as it was. */
+  const markDone = async (task: Task, done: boolean) => {
+    const before: TaskStatus = task.status;
+    const next = await tasks.update(task.id, { status: done ? 'done' : 'todo' }).catch((e: unknown) => {
+      setNotice({ text: messageOf(e) });
+      return null;
+    });
+    if (next === null) return;
+    saveTask(next);
+    setNotice({
+      text: t(done ? 'tree.markedDone' : 'tree.markedNotDone', { title: task.title }),
+      action: {
+        label: t('tree.undo'),
+        run: async () => saveTask(await tasks.update(task.id, { status: before })),
+      },
+    });
+  };
+  const projectSaved = (p: Project) => {
+    if (p.tree_id === id) return edit((s) => ({ ...s, projects: s.projects.map((x) => (x.id === p.id ? p : x)) }));
+    // Gone to another tree, with its sub-projects and their tasks.
+    void snapshot.reload();
+    const to = writable?.find((x) => x.id === p.tree_id);
+    setNotice({
+      text: t('project.moved', { name: p.name, tree: to?.name ?? '' }),
+      link: { label: t('tree.openThere'), href: `/trees/${p.tree_id}` },
+    });
   };
   const { error: styleError, run: restyle } = useSubmit(async (style: TreeStyleName) => {
     const tree = await trees.update(id, { style });
@@ -99,6 +195,14 @@ export function TreePage() {
   }, [t, treeName]);
   const task = data?.tasks.find((x) => x.id === selected) ?? null;
   const canEdit = data !== null && data.tree.access !== 'viewer';
+  const editedProject =
+    dialog !== null && typeof dialog === 'object'
+      ? (data?.projects.find((p) => p.id === dialog.project) ?? null)
+      : null;
+  const openProject = (projectId: string) => {
+    if (canEdit) setDialog({ project: projectId });
+  };
+  const archivedHits = (found ?? []).filter((x) => x.status === 'archived');
 
   if (data === null || input === null || people === null) {
     return (
@@ -139,6 +243,7 @@ export function TreePage() {
                 type="button"
                 class="btn"
                 onClick={() => {
+                  if (!confirmLeave()) return;
                   setSelected(null);
                   setDialog('project');
                 }}
@@ -149,6 +254,7 @@ export function TreePage() {
                 type="button"
                 class="btn primary"
                 onClick={() => {
+                  if (!confirmLeave()) return;
                   setSelected(null);
                   setDialog('task');
                 }}
@@ -160,7 +266,13 @@ export function TreePage() {
         </div>
       </div>
       <ErrorNote error={styleError} />
-      <SearchBox treeId={id} onResults={(ids) => setHighlighted(ids ?? new Set())} />
+      <SearchBox treeId={id} onResults={setFound} />
+      {archivedHits.length > 0 ? (
+        <div class="card archived-hits">
+          <h2>{t('tree.foundArchived')}</h2>
+          <ArchivedRows list={archivedHits} projects={data.projects} canWrite={canEdit} onRestored={restoreTask} />
+        </div>
+      ) : null}
       <div class={task !== null ? 'tree-layout' : 'tree-layout no-panel'}>
         <div class="stack">
           <div class="card drawing-card">
@@ -170,19 +282,38 @@ export function TreePage() {
               style={data.tree.style}
               highlighted={highlighted}
               selectedId={selected}
-              onOpenTask={setSelected}
+              onOpenTask={openTask}
+              onOpenProject={openProject}
               labels={labels}
             />
           </div>
           <div class="card">
             <h2>{t('tree.listView')}</h2>
-            <TreeOutline
-              projects={data.projects}
-              tasks={data.tasks}
-              selectedId={selected}
-              highlighted={highlighted}
-              onOpenTask={setSelected}
-            />
+            <Tabs
+              id="list"
+              label={t('tree.listView')}
+              tabs={[
+                { name: 'tasks', label: t('tree.tasksTab') },
+                { name: 'archived', label: t('tree.archivedTab') },
+              ]}
+              current={listTab}
+              onChange={setListTab}
+            >
+              {listTab === 'tasks' ? (
+                <TreeOutline
+                  projects={data.projects}
+                  tasks={data.tasks}
+                  selectedId={selected}
+                  highlighted={highlighted}
+                  canWrite={canEdit}
+                  onOpenTask={openTask}
+                  onOpenProject={openProject}
+                  onDone={(x, done) => void markDone(x, done)}
+                />
+              ) : (
+                <ArchivedList treeId={id} projects={data.projects} canWrite={canEdit} onRestored={restoreTask} />
+              )}
+            </Tabs>
           </div>
           <Activity treeId={id} people={people} names={names} canWrite={canEdit} />
         </div>
@@ -193,9 +324,11 @@ export function TreePage() {
             projects={data.projects}
             people={people}
             access={data.tree.access}
+            trees={writable}
             onSaved={saveTask}
+            onMoved={movedTask}
             onDeleted={dropTask}
-            onClose={() => setSelected(null)}
+            onClose={closeTask}
           />
         ) : null}
       </div>
@@ -208,6 +341,20 @@ export function TreePage() {
           onClose={() => setDialog(null)}
         />
       ) : null}
+      {editedProject !== null ? (
+        <ItemDialog
+          kind="project"
+          treeId={id}
+          projects={data.projects}
+          project={editedProject}
+          trees={writable ?? undefined}
+          contents={contentsOf(editedProject.id, data.projects, data.tasks)}
+          onSaved={projectSaved}
+          onDeleted={() => void snapshot.reload()}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
+      {notice !== null ? <Notice notice={notice} onDone={hideNotice} /> : null}
       {dialog === 'import' ? (
         <ImportDialog treeId={id} onImported={() => void snapshot.reload()} onClose={() => setDialog(null)} />
       ) : null}
