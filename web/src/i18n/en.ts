@@ -21,6 +21,7 @@ export const en = {
     never: 'never',
   },
   nav: {
+    menu: 'Menu',
     label: 'Main',
     skip: 'Skip to content',
     trees: 'Trees',

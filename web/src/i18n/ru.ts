@@ -19,6 +19,7 @@ export const ru: typeof en = {
     never: 'никогда',
   },
   nav: {
+    menu: 'Меню',
     label: 'Главное меню',
     skip: 'К содержимому',
     trees: 'Деревья',
