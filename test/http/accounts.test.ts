@@ -66,6 +66,7 @@ describe.each(databases)('accounts and sessions (%s)', (kind) => {
     ).post('/api/v1/auth/register', { email: email.toUpperCase(), password: PASSWORD });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('conflict');
+    expect(again.body.error.details).toEqual([{ path: '/email', message: 'is taken', reason: 'email_in_use' }]);
   });
 
   it('enforces every registration boundary', async () => {

@@ -103,9 +103,25 @@ describe.each(databases)('sharing trees (%s)', (kind) => {
     const self = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: owner.email, role: 'viewer' });
     expect(self.status).toBe(409);
     expect(self.body.error.code).toBe('conflict');
+    // Each rule says which it is (CONTRACT §18: the app words them apart).
+    expect(self.body.error.details).toEqual([expect.objectContaining({ path: '/email', reason: 'own_tree' })]);
+    const pending = uniqueEmail();
+    expect(
+      (await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: pending, role: 'viewer' })).status,
+    ).toBe(201);
+    const invitedTwice = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, {
+      email: pending,
+      role: 'viewer',
+    });
+    expect(invitedTwice.status).toBe(409);
+    expect(invitedTwice.body.error.details).toEqual([expect.objectContaining({ reason: 'already_invited' })]);
     const { person, memberId } = await member('viewer');
     const twice = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: person.email, role: 'editor' });
     expect(twice.status).toBe(409);
+    expect(twice.body.error).toMatchObject({
+      code: 'conflict',
+      details: [expect.objectContaining({ reason: 'already_member' })],
+    });
     expect((await owner.browser.delete(`/api/v1/members/${memberId}`)).body.member.status).toBe('revoked');
     const again = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: person.email, role: 'editor' });
     expect(again.status).toBe(201);

@@ -94,7 +94,8 @@ async function spendInviteLink(trx: Trx, id: string, token: string): Promise<Mem
  * @throws conflict
  */
 async function requireNoOtherMembership(trx: Trx, actor: Actor, row: MemberRow): Promise<void> {
-  if (row.owner_id === actor.user.id) throw new DomainError('conflict', 'You own this tree already.');
+  if (row.owner_id === actor.user.id)
+    throw new DomainError('conflict', 'You own this tree already.', [{ reason: 'own_tree' }]);
   const other = await trx
     .selectFrom('members')
     .select('id')
@@ -106,6 +107,7 @@ async function requireNoOtherMembership(trx: Trx, actor: Actor, row: MemberRow):
     throw new DomainError(
       'conflict',
       'You already have a membership of this tree; ask its owner to invite your own address again.',
+      [{ reason: 'already_member' }],
     );
   }
 }

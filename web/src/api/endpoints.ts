@@ -96,6 +96,7 @@ export const tasks = {
   update: (id: string, patch: TaskPatch) =>
     api<{ task: Task }>('PATCH', `/tasks/${encodeURIComponent(id)}`, patch).then((a) => a.task),
   remove: (id: string) => api<unknown>('DELETE', `/tasks/${encodeURIComponent(id)}`),
+  get: (id: string) => api<{ task: Task }>('GET', `/tasks/${encodeURIComponent(id)}`).then((a) => a.task),
   search: (q: string, treeId: string) => api<Page<Task>>('GET', `/search${query({ q, tree_id: treeId, limit: 200 })}`),
 };
 

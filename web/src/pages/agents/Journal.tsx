@@ -1,4 +1,4 @@
-import { agentCalls } from '../../api/endpoints';
+import { agentCalls, oauthConnections, tokens } from '../../api/endpoints';
 import { useT } from '../../i18n/use-t';
 import { useUser } from '../../session';
 import { formatDateTime } from '../../i18n/format';
@@ -11,11 +11,24 @@ export function Journal() {
   const t = useT();
   const user = useUser();
   const calls = useLoad(() => agentCalls.latest(), []);
+  // Which token made a call, by its name: personal tokens (pat_) and OAuth grants (the journal's token_id for OAuth).
+  const tokenNames = useLoad(async () => {
+    const [own, granted] = await Promise.all([tokens.list().catch(() => []), oauthConnections.list().catch(() => [])]);
+    return new Map([...own.map((x) => [x.id, x.name] as const), ...granted.map((x) => [x.id, x.client_name] as const)]);
+  }, []);
   return (
     <section class="card" aria-labelledby="journal-title">
       <div class="spread">
         <h2 id="journal-title">{t('agents.journal')}</h2>
-        <button type="button" class="btn small" onClick={() => void calls.reload()} disabled={calls.loading}>
+        <button
+          type="button"
+          class="btn small"
+          onClick={() => {
+            void calls.reload();
+            void tokenNames.reload();
+          }}
+          disabled={calls.loading}
+        >
           {t('common.refresh')}
         </button>
       </div>
@@ -28,6 +41,7 @@ export function Journal() {
             <thead>
               <tr>
                 <th scope="col">{t('agents.when')}</th>
+                <th scope="col">{t('agents.token')}</th>
                 <th scope="col">{t('agents.operation')}</th>
                 <th scope="col">{t('agents.surface')}</th>
                 <th scope="col">{t('agents.result')}</th>
@@ -39,6 +53,7 @@ export function Journal() {
               {calls.data.map((call) => (
                 <tr key={call.id}>
                   <td>{formatDateTime(call.at, user.timezone)}</td>
+                  <td>{tokenNames.data?.get(call.token_id) ?? <code>{call.token_id}</code>}</td>
                   <td>
                     <code>{call.operation}</code>
                   </td>

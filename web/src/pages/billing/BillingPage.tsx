@@ -55,6 +55,8 @@ export function BillingPage() {
       <p class="note warn" role="note">
         <span>
           <strong>{t('billing.testMode')}.</strong> {t('billing.testModeText')}
+          {/* A test card is only worth naming where a checkout can be opened. */}
+          {info.data?.configured === true ? ` ${t('billing.testCard')}` : null}
         </span>
       </p>
       <ReturnNote state={returned} name={name} />

@@ -33,7 +33,15 @@ export function describeEntry(t: ReturnType<typeof useT>, entry: HistoryEntry, p
             : taskName(entry.entity_id);
       if (entry.action === 'created') return t('history.taskCreated', { actor, name });
       if (entry.action === 'deleted') return t('history.taskDeleted', { actor, name });
-      if (entry.action === 'moved') return t('history.taskMoved', { actor, name });
+      if (entry.action === 'moved') {
+        // Between trees the entry holds only {tree_id: {from, to}} (CONTRACT §19).
+        const to = c.tree_id?.to;
+        if (typeof to === 'string')
+          return to === entry.tree_id
+            ? t('history.taskMovedIn', { actor, name })
+            : t('history.taskMovedOut', { actor, name });
+        return t('history.taskMoved', { actor, name });
+      }
       if (entry.action === 'completed') return t('history.taskCompleted', { actor, name });
       if (entry.action === 'imported') return t('history.imported', { actor, count: Number(c.tasks?.to ?? 0) });
       if (c.title !== undefined && Object.keys(c).length === 1)
