@@ -6,7 +6,7 @@ import type { ComponentChildren } from 'preact';
  */
 export function TableScroll({ labelledBy, children }: { labelledBy: string; children: ComponentChildren }) {
   return (
-    <div class="table-scroll" tabIndex={0} role="region" aria-labelledby={labelledBy}>
+    <div class="table-scroll" tabIndex={0} role="group" aria-labelledby={labelledBy}>
       {children}
     </div>
   );

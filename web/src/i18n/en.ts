@@ -230,6 +230,7 @@ export const en = {
     },
   },
   history: {
+    quoted: '“{{text}}”',
     taskCreated: '{{actor}} created the task {{name}}',
     taskDeleted: '{{actor}} deleted the task {{name}}',
     taskRenamed: '{{actor}} renamed the task {{from}} to {{to}}',

@@ -228,6 +228,7 @@ export const ru: typeof en = {
     },
   },
   history: {
+    quoted: '«{{text}}»',
     taskCreated: '{{actor}}: создана задача {{name}}',
     taskDeleted: '{{actor}}: удалена задача {{name}}',
     taskRenamed: '{{actor}}: задача {{from}} переименована в {{to}}',

@@ -8,13 +8,13 @@ export interface Names {
   project(id: string): string | null;
 }
 
-const quote = (value: unknown) => `“${String(value)}”`;
-
 /**
  * One history entry as a sentence ("Ada renamed the task “Seeds” to “Heirloom seeds”"). Text and
  * notes are never in `changes` (CONTRACT §10 says "changed"), so only their field names are shown.
  */
 export function describeEntry(t: ReturnType<typeof useT>, entry: HistoryEntry, people: People, names: Names): string {
+  // Quotation marks as the language writes them: “Seeds” in English, «Семена» in Russian.
+  const quote = (value: unknown) => t('history.quoted', { text: String(value) });
   const actor = people.label(entry.actor_id);
   const c = entry.changes;
   const fields = Object.keys(c)
