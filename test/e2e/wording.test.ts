@@ -33,6 +33,7 @@ const WORDS = {
     movedOut: (title: string) => `moved “${title}” to another tree`,
     tasks2: '2 tasks',
     journal: 'Agent call journal',
+    invitedBy: '“Vineyard”, as Editor, from Olive Owner',
   },
   ru: {
     locale: 'ru-RU',
@@ -56,6 +57,7 @@ const WORDS = {
     movedOut: (title: string) => `задача «${title}» перенесена в другое дерево`,
     tasks2: '2 задачи',
     journal: 'Журнал вызовов агентов',
+    invitedBy: 'приглашение от Olive Owner',
   },
 } as const;
 
@@ -187,6 +189,24 @@ browserDescribe.each(databases)('the app says which rule, in both languages (%s)
       await expectAccessible(page.page, `journal (${lang})`);
       await page.context.close();
     }, 90_000);
+
+    it(`says who sent an invitation (${lang})`, async () => {
+      const owner = await makeUser(s.t.url, s.t.app, { plan: 'grove' });
+      await owner.browser.patch('/api/v1/auth/profile', { name: 'Olive Owner' });
+      const guest = await makeUser(s.t.url, s.t.app, { verified: true });
+      await guest.browser.patch('/api/v1/auth/profile', { language: lang });
+      const tree = await makeTree(owner.browser, { name: 'Vineyard' });
+      await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: guest.email, role: 'editor' });
+      const page = await signedInPage(s, guest, w.locale, true);
+      await page.page.goto('/trees');
+      const invitation = page.page.getByRole('listitem').filter({ hasText: 'Vineyard' });
+      await invitation.waitFor();
+      expect(await invitation.textContent()).toContain(w.invitedBy);
+      expect(await sidewaysOverflow(page.page)).toBe(0);
+      await expectAccessible(page.page, `an invitation (${lang})`);
+      await shot(page.page, `${lang}-390-invitation`);
+      await page.context.close();
+    }, 60_000);
 
     it(`lists time zones by current names, labelled in the language (${lang})`, async () => {
       const person = await makeUser(s.t.url, s.t.app);

@@ -72,6 +72,12 @@ describe.each(databases)('sharing trees (%s)', (kind) => {
     expect(invitations.body.items).toEqual([
       { ...invitations.body.items[0], id: invited.body.member.id, tree_name: 'Shared garden', status: 'pending' },
     ]);
+    // Who sent it: the owner's email while they have no name, their name once they have one.
+    expect(owner.user.name).toBe('');
+    expect(invitations.body.items[0].invited_by_name).toBe(owner.email);
+    expect((await owner.browser.patch('/api/v1/auth/profile', { name: 'Olive Owner' })).status).toBe(200);
+    expect((await bob.browser.get('/api/v1/invitations')).body.items[0].invited_by_name).toBe('Olive Owner');
+    expect((await owner.browser.patch('/api/v1/auth/profile', { name: '' })).status).toBe(200);
     const accepted = await bob.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`);
     expect(accepted.status).toBe(200);
     expect(accepted.body.member.status).toBe('active');

@@ -15,9 +15,11 @@ import { lockTrees } from '../../store/locks.js';
  * pending row's `user_id` always names an account that proved the address.
  */
 
-/** An invitation as the invitee sees it: the membership and the name of the tree. */
+/** An invitation as the invitee sees it: the membership, the name of the tree and who sent it. */
 export interface Invitation extends Member {
   tree_name: string;
+  /** The inviter's name, or their email when they gave no name. */
+  invited_by_name: string;
 }
 
 /** The signed-in user's pending invitations, oldest first. */
@@ -26,15 +28,20 @@ export async function listInvitations(deps: Deps, actor: Actor): Promise<Invitat
   const rows = await deps.db
     .selectFrom('members as m')
     .innerJoin('trees as t', 't.id', 'm.tree_id')
+    .innerJoin('users as u', 'u.id', 'm.invited_by')
     .selectAll('m')
-    .select('t.name as tree_name')
+    .select(['t.name as tree_name', 'u.name as inviter_name', 'u.email as inviter_email'])
     .where('m.user_id', '=', actor.user.id)
     .where('m.status', '=', 'pending')
     .orderBy('m.seq')
     .execute();
   return rows
     .filter((r) => memberStatus(r) === 'pending')
-    .map(({ tree_name, ...row }) => ({ ...presentMember(row), tree_name }));
+    .map(({ tree_name, inviter_name, inviter_email, ...row }) => ({
+      ...presentMember(row),
+      tree_name,
+      invited_by_name: inviter_name !== '' ? inviter_name : inviter_email,
+    }));
 }
 
 /** A pending invitation bound to the actor (by their verified email), or not_found: an unknown id and someone else's read alike. */

@@ -52,7 +52,16 @@ export const MemberPatch = Type.Object(
   { additionalProperties: false },
 );
 
-export const Invitation = Type.Object({ ...Member.properties, tree_name: Type.String() }, { title: 'Invitation' });
+export const Invitation = Type.Object(
+  {
+    ...Member.properties,
+    tree_name: Type.String(),
+    invited_by_name: Type.String({
+      description: "Who sent the invitation: the inviter's name, or their email when they gave none",
+    }),
+  },
+  { title: 'Invitation' },
+);
 export const InvitationList = Type.Object({ items: Type.Array(Invitation) });
 
 /** Assignments, comments, messages and history (CONTRACT §10). */

@@ -6967,6 +6967,8 @@ export interface operations {
                              */
                             updated_at: string;
                             tree_name: string;
+                            /** @description Who sent the invitation: the inviter's name, or their email when they gave none */
+                            invited_by_name: string;
                         }[];
                     };
                 };

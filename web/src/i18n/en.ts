@@ -207,7 +207,7 @@ export const en = {
   },
   invitations: {
     title: 'Invitations',
-    text: '“{{tree}}”, as {{role}}',
+    text: '“{{tree}}”, as {{role}}, from {{by}}',
     accept: 'Accept',
     decline: 'Decline',
     accepted: 'You joined “{{tree}}”.',

@@ -205,7 +205,7 @@ export const ru: typeof en = {
   },
   invitations: {
     title: 'Приглашения',
-    text: '«{{tree}}», роль: {{role}}',
+    text: '«{{tree}}», роль: {{role}}, приглашение от {{by}}',
     accept: 'Принять',
     decline: 'Отклонить',
     accepted: 'Вы присоединились к «{{tree}}».',
