@@ -1,5 +1,6 @@
 import { invalid } from './errors.js';
 import { checkNoNul, EMAIL_MAX, NAME_PATTERN, NOT_BLANK_MESSAGE, TIMEZONE_MAX } from './fields.js';
+import { currentZoneName } from './zone-names.js';
 
 /** Field rules the domain enforces for every door (REST validates the same bounds earlier through its schema). */
 export function checkLength(path: string, value: string, min: number, max: number): void {
@@ -36,7 +37,8 @@ export function canonicalTimeZone(path: string, value: string): string {
   if (!ZONE_NAME.test(value) || value.length > TIMEZONE_MAX)
     throw invalid(path, 'must be an IANA time zone name such as Europe/Berlin');
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+    // Stored by its current IANA name: ICU resolves Europe/Kyiv (and Europe/Kiev) to Europe/Kiev.
+    return currentZoneName(new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone);
   } catch {
     throw invalid(path, 'must be an IANA time zone name such as Europe/Berlin');
   }

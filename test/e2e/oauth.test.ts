@@ -51,6 +51,7 @@ browserDescribe.each(databases)(
       await page.goto('/agents');
       await page.getByRole('heading', { name: 'OAuth connections' }).waitFor();
       const row = page
+        .getByRole('region', { name: 'OAuth connections' })
         .getByRole('row')
         .filter({ has: page.getByRole('cell', { name: 'Inspector <b>bold</b>', exact: true }) });
       await row.waitFor();

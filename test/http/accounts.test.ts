@@ -66,6 +66,7 @@ describe.each(databases)('accounts and sessions (%s)', (kind) => {
     ).post('/api/v1/auth/register', { email: email.toUpperCase(), password: PASSWORD });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('conflict');
+    expect(again.body.error.details).toEqual([{ path: '/email', message: 'is taken', reason: 'email_in_use' }]);
   });
 
   it('enforces every registration boundary', async () => {
@@ -147,6 +148,17 @@ describe.each(databases)('accounts and sessions (%s)', (kind) => {
     });
     expect(changed.body.user).toMatchObject({ name: 'New', language: 'ru', timezone: 'Asia/Tokyo' });
     expect((await person.browser.patch('/api/v1/auth/profile', { timezone: 'Nowhere/Land' })).status).toBe(400);
+    // Current IANA names are stored as sent; the old aliases are still taken, and stored by their current names.
+    for (const [sent, stored] of [
+      ['Europe/Kyiv', 'Europe/Kyiv'],
+      ['Europe/Kiev', 'Europe/Kyiv'],
+      ['Asia/Kolkata', 'Asia/Kolkata'],
+      ['Asia/Calcutta', 'Asia/Kolkata'],
+      ['asia/ho_chi_minh', 'Asia/Ho_Chi_Minh'],
+    ]) {
+      const zone = await person.browser.patch('/api/v1/auth/profile', { timezone: sent });
+      expect(zone.body.user?.timezone, sent).toBe(stored);
+    }
     expect((await person.browser.patch('/api/v1/auth/profile', { name: 'n'.repeat(121) })).status).toBe(400);
     const { agent } = await makeToken(person);
     const bearer = await agent.patch('/api/v1/auth/profile', { name: 'Agent' });

@@ -81,6 +81,7 @@ describe.each(databases)('billing routes (%s)', (kind) => {
       ['grove', { amount: 1500, currency: 'usd', interval: 'month' }],
     ]);
     expect(page.body.plans[2].limits).toEqual({
+      agent_writes: true,
       trees: planLimits.grove.trees,
       projects_per_tree: planLimits.grove.projectsPerTree,
       tasks_per_tree: planLimits.grove.tasksPerTree,
@@ -90,6 +91,7 @@ describe.each(databases)('billing routes (%s)', (kind) => {
       sharing: true,
     });
     expect(page.body.plans[0].limits).toMatchObject({
+      agent_writes: false,
       trees: 3,
       projects_per_tree: 50,
       tasks_per_tree: 500,

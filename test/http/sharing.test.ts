@@ -72,6 +72,12 @@ describe.each(databases)('sharing trees (%s)', (kind) => {
     expect(invitations.body.items).toEqual([
       { ...invitations.body.items[0], id: invited.body.member.id, tree_name: 'Shared garden', status: 'pending' },
     ]);
+    // Who sent it: the owner's email while they have no name, their name once they have one.
+    expect(owner.user.name).toBe('');
+    expect(invitations.body.items[0].invited_by_name).toBe(owner.email);
+    expect((await owner.browser.patch('/api/v1/auth/profile', { name: 'Olive Owner' })).status).toBe(200);
+    expect((await bob.browser.get('/api/v1/invitations')).body.items[0].invited_by_name).toBe('Olive Owner');
+    expect((await owner.browser.patch('/api/v1/auth/profile', { name: '' })).status).toBe(200);
     const accepted = await bob.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`);
     expect(accepted.status).toBe(200);
     expect(accepted.body.member.status).toBe('active');
@@ -103,9 +109,25 @@ describe.each(databases)('sharing trees (%s)', (kind) => {
     const self = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: owner.email, role: 'viewer' });
     expect(self.status).toBe(409);
     expect(self.body.error.code).toBe('conflict');
+    // Each rule says which it is (CONTRACT §18: the app words them apart).
+    expect(self.body.error.details).toEqual([expect.objectContaining({ path: '/email', reason: 'own_tree' })]);
+    const pending = uniqueEmail();
+    expect(
+      (await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: pending, role: 'viewer' })).status,
+    ).toBe(201);
+    const invitedTwice = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, {
+      email: pending,
+      role: 'viewer',
+    });
+    expect(invitedTwice.status).toBe(409);
+    expect(invitedTwice.body.error.details).toEqual([expect.objectContaining({ reason: 'already_invited' })]);
     const { person, memberId } = await member('viewer');
     const twice = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: person.email, role: 'editor' });
     expect(twice.status).toBe(409);
+    expect(twice.body.error).toMatchObject({
+      code: 'conflict',
+      details: [expect.objectContaining({ reason: 'already_member' })],
+    });
     expect((await owner.browser.delete(`/api/v1/members/${memberId}`)).body.member.status).toBe('revoked');
     const again = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, { email: person.email, role: 'editor' });
     expect(again.status).toBe(201);

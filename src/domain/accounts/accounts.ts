@@ -85,7 +85,7 @@ export async function registerUser(deps: Deps, input: RegisterInput): Promise<Us
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
     throw new DomainError('conflict', 'An account with this email already exists.', [
-      { path: '/email', message: 'is taken' },
+      { path: '/email', message: 'is taken', reason: 'email_in_use' },
     ]);
   }
   // Invitations sent to this email wait: registering proves nothing about the address, so they

@@ -7,6 +7,7 @@ export interface PlanOffer {
   id: PlanName;
   price: { amount: number; currency: string; interval: 'month' } | null;
   limits: {
+    agent_writes: boolean;
     trees: number;
     projects_per_tree: number;
     tasks_per_tree: number;
@@ -35,6 +36,7 @@ export function planOffers(deps: Deps): PlanOffer[] {
       id,
       price: id === 'seed' ? null : { amount: prices[id], currency, interval: 'month' as const },
       limits: {
+        agent_writes: limits.apiWrites,
         trees: limits.trees,
         projects_per_tree: limits.projectsPerTree,
         tasks_per_tree: limits.tasksPerTree,

@@ -21,7 +21,16 @@ export const Member = Type.Object(
   { title: 'Member' },
 );
 
-export const Invitation = Type.Object({ ...Member.properties, tree_name: Type.String() }, { title: 'Invitation' });
+export const Invitation = Type.Object(
+  {
+    ...Member.properties,
+    tree_name: Type.String(),
+    invited_by_name: Type.String({
+      description: "Who sent the invitation: the inviter's name, or their email when they gave none",
+    }),
+  },
+  { title: 'Invitation' },
+);
 
 export const Comment = Type.Object(
   {

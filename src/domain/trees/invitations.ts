@@ -24,15 +24,20 @@ export async function listInvitations(deps: Deps, actor: Actor): Promise<Invitat
   const rows = await deps.db
     .selectFrom('members as m')
     .innerJoin('trees as t', 't.id', 'm.tree_id')
+    .innerJoin('users as u', 'u.id', 'm.invited_by')
     .selectAll('m')
-    .select('t.name as tree_name')
+    .select(['t.name as tree_name', 'u.name as inviter_name', 'u.email as inviter_email'])
     .where('m.user_id', '=', actor.user.id)
     .where('m.status', '=', 'pending')
     .orderBy('m.seq')
     .execute();
   return rows
     .filter((r) => memberStatus(r) === 'pending')
-    .map(({ tree_name, ...row }) => ({ ...presentMember(row), tree_name }));
+    .map(({ tree_name, inviter_name, inviter_email, ...row }) => ({
+      ...presentMember(row),
+      tree_name,
+      invited_by_name: inviter_name !== '' ? inviter_name : inviter_email,
+    }));
 }
 
 /** A pending invitation bound to the actor (by their verified email), or not_found: an unknown id and someone else's read alike. */
@@ -93,7 +98,8 @@ async function spendInviteLink(trx: Trx, id: string, token: string): Promise<Mem
  * @throws conflict
  */
 async function requireNoOtherMembership(trx: Trx, actor: Actor, row: MemberRow): Promise<void> {
-  if (row.owner_id === actor.user.id) throw new DomainError('conflict', 'You own this tree already.');
+  if (row.owner_id === actor.user.id)
+    throw new DomainError('conflict', 'You own this tree already.', [{ reason: 'own_tree' }]);
   const other = await trx
     .selectFrom('members')
     .select('id')
@@ -105,6 +111,7 @@ async function requireNoOtherMembership(trx: Trx, actor: Actor, row: MemberRow):
     throw new DomainError(
       'conflict',
       'You already have a membership of this tree; ask its owner to invite your own address again.',
+      [{ reason: 'already_member' }],
     );
   }
 }

@@ -115,7 +115,9 @@ export async function inviteMember(
     requireTreeOwner(access);
     requireSharing(access);
     if (email === actor.user.email)
-      throw new DomainError('conflict', 'You own this tree already.', [{ path: '/email', message: 'is the owner' }]);
+      throw new DomainError('conflict', 'You own this tree already.', [
+        { path: '/email', message: 'is the owner', reason: 'own_tree' },
+      ]);
     const invitee = await trx
       .selectFrom('users')
       .select(['id', 'email_verified_at'])
@@ -133,7 +135,11 @@ export async function inviteMember(
       const status = memberStatus(existing);
       if (status === 'active' || status === 'pending') {
         throw new DomainError('conflict', `This email is already ${status === 'active' ? 'a member' : 'invited'}.`, [
-          { path: '/email', message: `is ${status}` },
+          {
+            path: '/email',
+            message: `is ${status}`,
+            reason: status === 'active' ? 'already_member' : 'already_invited',
+          },
         ]);
       }
       const revived = await trx

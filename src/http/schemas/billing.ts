@@ -16,6 +16,10 @@ export const BillingPlan = Type.Object(
       }),
     ),
     limits: Type.Object({
+      agent_writes: Type.Boolean({
+        description:
+          'Whether agents (personal tokens, OAuth, MCP) may write; false is Seed: agents only read (403 plan_read_only), the browser writes within the limits',
+      }),
       trees: Type.Integer(),
       projects_per_tree: Type.Integer(),
       tasks_per_tree: Type.Integer(),

@@ -17,7 +17,17 @@ export const ErrorBody = Type.Object(
     error: Type.Object({
       code: Type.String({ description: 'snake_case error code, e.g. validation_failed, not_found, rate_limited' }),
       message: Type.String(),
-      details: Type.Optional(Type.Array(Type.Unknown())),
+      details: Type.Optional(
+        Type.Array(Type.Unknown(), {
+          description:
+            'What broke which rule. validation_failed: [{path, message}] (CSV import: [{row, column, message}]). ' +
+            'plan_limit_reached: [{limit, value}], limit one of trees, projects_per_tree, tasks_per_tree, ' +
+            'attachment_storage_bytes (value the number allowed), sharing, transcription. ' +
+            'conflict about an email or a membership: [{path?, message?, reason}], reason one of email_in_use ' +
+            '(an account has this email), already_member, already_invited (this email on this tree), ' +
+            'own_tree (the address or account is the tree owner).',
+        }),
+      ),
       request_id: Type.String(),
     }),
   },

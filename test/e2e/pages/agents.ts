@@ -13,8 +13,12 @@ export class AgentsPage {
     await page.getByRole('heading', { name: 'Personal tokens' }).waitFor();
     return new AgentsPage(page);
   }
+  /** A row of the tokens table (the journal below names tokens too). */
   tokenRow(name: string): Locator {
-    return this.page.getByRole('row').filter({ has: this.page.getByRole('cell', { name, exact: true }) });
+    return this.page
+      .getByRole('region', { name: 'Personal tokens' })
+      .getByRole('row')
+      .filter({ has: this.page.getByRole('cell', { name, exact: true }) });
   }
   async createToken(name: string, lifetime = '30 days'): Promise<string> {
     await this.page.getByRole('button', { name: 'Create token' }).click();

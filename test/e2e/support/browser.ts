@@ -48,16 +48,23 @@ export interface Watched {
   pageErrors: string[];
 }
 
-/** A watched page; `javaScript: false` is a browser with scripts off (the server-rendered OAuth pages must work there). */
+/** A phone's screen: 390 CSS pixels wide, a touch screen that honours the page's viewport tag. */
+export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } as const;
+
+/**
+ * A watched page; `javaScript: false` is a browser with scripts off (the server-rendered OAuth pages
+ * must work there); `phone: true` is a 390 px touch screen instead of a 1280 px desktop.
+ */
 export async function openPage(
   browser: Browser,
   baseURL: string,
   locale = 'en-US',
-  options: { javaScript?: boolean } = {},
+  options: { javaScript?: boolean; phone?: boolean } = {},
 ): Promise<Watched> {
   const context = await browser.newContext({
     baseURL,
     viewport: { width: 1280, height: 800 },
+    ...(options.phone === true ? PHONE : {}),
     locale,
     timezoneId: 'Europe/Berlin',
     javaScriptEnabled: options.javaScript ?? true,
@@ -101,8 +108,13 @@ export async function expectAccessible(page: Page, name: string): Promise<void> 
 const SHOTS = process.env.SHOTS_DIR ?? '/work/tmp/shots';
 
 /** Screenshots for people to look at (never compared, never committed); only when SHOTS=1. */
-export async function shot(page: Page, name: string): Promise<void> {
+export async function shot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
   if (process.env.SHOTS !== '1') return;
   mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: options.fullPage ?? false });
+}
+
+/** How far the page scrolls sideways: 0 when it fits its window's width. */
+export async function sidewaysOverflow(page: Page): Promise<number> {
+  return (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
 }

@@ -1,4 +1,5 @@
 import { t } from '../i18n';
+import { formatBytes, formatCount } from '../i18n/format';
 
 /** An API failure with a sentence a person understands; `code` stays for the app's own decisions. */
 export class ApiError extends Error {
@@ -15,8 +16,61 @@ export class ApiError extends Error {
   }
 }
 
-/** The words shown for a failure: by code first, then by status, never a bare code. */
-export function describeError(status: number, code: string, retryAfter: number | null): string {
+/** Messages of plan limits, which the error note follows with a link to Billing. */
+const planLimitMessages = new Set<string>();
+export function needsBilling(message: string): boolean {
+  return planLimitMessages.has(message);
+}
+
+const PLAN_LIMITS = [
+  'trees',
+  'projects_per_tree',
+  'tasks_per_tree',
+  'attachment_storage_bytes',
+  'sharing',
+  'transcription',
+] as const;
+
+/** The rule a plan limit broke, with its number (details `[{limit, value}]`, CONTRACT §1). */
+function planLimitText(details: readonly unknown[]): string {
+  const detail = details[0] as { limit?: unknown; value?: unknown } | undefined;
+  const limit = PLAN_LIMITS.find((x) => x === detail?.limit);
+  const value = typeof detail?.value === 'number' ? detail.value : null;
+  let text: string;
+  if (limit === undefined || (value === null && limit !== 'sharing' && limit !== 'transcription'))
+    text = t('errors.planLimit');
+  else
+    text = t(`errors.planLimits.${limit}`, {
+      value: limit === 'attachment_storage_bytes' ? formatBytes(value ?? 0) : formatCount(value ?? 0),
+    });
+  planLimitMessages.add(text);
+  return text;
+}
+
+/** Which rule a 409 broke, from its details' `reason` (documented in the OpenAPI). */
+function conflictText(details: readonly unknown[]): string {
+  const detail = details[0] as { reason?: unknown; projects?: unknown } | undefined;
+  switch (detail?.reason) {
+    case 'email_in_use':
+      return t('errors.emailInUse');
+    case 'already_invited':
+      return t('errors.alreadyInvited');
+    case 'already_member':
+      return t('errors.alreadyMember');
+    case 'own_tree':
+      return t('errors.ownTree');
+  }
+  if (typeof detail?.projects === 'number') return t('errors.projectNotEmpty');
+  return t('errors.conflict');
+}
+
+/** The words shown for a failure: by code (and the rule its details name), then by status, never a bare code. */
+export function describeError(
+  status: number,
+  code: string,
+  retryAfter: number | null,
+  details: readonly unknown[] = [],
+): string {
   switch (code) {
     case 'network':
       return t('errors.network');
@@ -31,9 +85,9 @@ export function describeError(status: number, code: string, retryAfter: number |
     case 'validation_failed':
       return t('errors.validation');
     case 'conflict':
-      return t('errors.conflict');
+      return conflictText(details);
     case 'plan_limit_reached':
-      return t('errors.planLimit');
+      return planLimitText(details);
     case 'plan_read_only':
       return t('errors.planReadOnly');
     case 'token_limit_reached':
@@ -59,7 +113,7 @@ export function toApiError(status: number, body: unknown, retryAfterHeader: stri
   const details = Array.isArray(error?.details) ? error.details : [];
   const retryAfter = retryAfterHeader !== null && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : null;
   const name = typeof code === 'string' ? code : `http_${status}`;
-  return new ApiError(status, name, describeError(status, name, retryAfter), retryAfter, details);
+  return new ApiError(status, name, describeError(status, name, retryAfter, details), retryAfter, details);
 }
 
 let csrf: string | null = null;

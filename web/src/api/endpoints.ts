@@ -112,6 +112,7 @@ export const tasks = {
   remove: (id: string) => api<unknown>('DELETE', `/tasks/${encodeURIComponent(id)}`),
   /** A tree's archived tasks, which its snapshot leaves out (CONTRACT §6). */
   archived: (treeId: string) => allPages<Task>('/tasks', { tree_id: treeId, status: 'archived' }),
+  get: (id: string) => api<{ task: Task }>('GET', `/tasks/${encodeURIComponent(id)}`).then((a) => a.task),
   search: (q: string, treeId: string) => api<Page<Task>>('GET', `/search${query({ q, tree_id: treeId, limit: 200 })}`),
 };
 

@@ -1045,6 +1045,7 @@ export interface components {
                 /** @description snake_case error code, e.g. validation_failed, not_found, rate_limited */
                 code: string;
                 message: string;
+                /** @description What broke which rule. validation_failed: [{path, message}] (CSV import: [{row, column, message}]). plan_limit_reached: [{limit, value}], limit one of trees, projects_per_tree, tasks_per_tree, attachment_storage_bytes (value the number allowed), sharing, transcription. conflict about an email or a membership: [{path?, message?, reason}], reason one of email_in_use (an account has this email), already_member, already_invited (this email on this tree), own_tree (the address or account is the tree owner). */
                 details?: unknown[];
                 request_id: string;
             };
@@ -1112,6 +1113,8 @@ export interface components {
                 interval: "month";
             } | null;
             limits: {
+                /** @description Whether agents (personal tokens, OAuth, MCP) may write; false is Seed: agents only read (403 plan_read_only), the browser writes within the limits */
+                agent_writes: boolean;
                 trees: number;
                 projects_per_tree: number;
                 tasks_per_tree: number;
@@ -7436,6 +7439,8 @@ export interface operations {
                              */
                             updated_at: string;
                             tree_name: string;
+                            /** @description Who sent the invitation: the inviter's name, or their email when they gave none */
+                            invited_by_name: string;
                         }[];
                     };
                 };

@@ -1,4 +1,5 @@
 import { useT } from '../i18n/use-t';
+import { needsBilling } from '../api/client';
 
 /** A failure in words, announced to screen readers; `null` renders nothing. */
 export function ErrorNote({ error, onRetry }: { error: string | null; onRetry?: () => void }) {
@@ -6,7 +7,15 @@ export function ErrorNote({ error, onRetry }: { error: string | null; onRetry?: 
   if (error === null) return null;
   return (
     <div class="note error" role="alert">
-      <span>{error}</span>
+      <span>
+        {error}
+        {needsBilling(error) ? (
+          <>
+            {' '}
+            <a href="/billing">{t('errors.seeBilling')}</a>
+          </>
+        ) : null}
+      </span>
       {onRetry !== undefined ? (
         <button type="button" class="btn small ghost" onClick={onRetry}>
           {t('common.retry')}

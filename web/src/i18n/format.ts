@@ -28,6 +28,11 @@ export function formatDeadline(deadline: string, timeZone: string): string {
   return formatDateTime(deadline, timeZone);
 }
 
+/** A whole number as the language writes it: 5,000 or 5 000. */
+export function formatCount(n: number): string {
+  return new Intl.NumberFormat(i18n.language).format(n);
+}
+
 export function formatBytes(bytes: number): string {
   const units = ['B', 'KB', 'MB', 'GB'];
   let value = bytes;

@@ -10,13 +10,7 @@ import { PROFILE_NAME_MAX } from '../api/bounds';
 import { usePageTitle } from '../components/usePageTitle';
 import { Field } from '../components/Field';
 import { AccountSecurity } from './AccountSecurity';
-
-/** Every IANA zone the browser knows; the user's own stays listed even if this browser lacks it. */
-function timeZones(current: string): string[] {
-  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  const all = new Set(['UTC', ...zones, current]);
-  return [...all].sort();
-}
+import { currentZoneName, zoneOptions } from '../i18n/zones';
 
 export function AccountPage() {
   const t = useT();
@@ -25,9 +19,10 @@ export function AccountPage() {
   usePageTitle(t('account.title'));
   const [name, setName] = useState(user.name);
   const [language, setLanguage] = useState<Language>(user.language);
-  const [timezone, setTimezone] = useState(user.timezone);
+  // A zone saved under an old name (Europe/Kiev) is offered by its current one.
+  const [timezone, setTimezone] = useState(currentZoneName(user.timezone));
   const [saved, setSaved] = useState(false);
-  const zones = useMemo(() => timeZones(user.timezone), [user.timezone]);
+  const zones = useMemo(() => zoneOptions(user.timezone, user.language), [user.timezone, user.language]);
   const {
     busy,
     error,
@@ -72,8 +67,8 @@ export function AccountPage() {
             {(id) => (
               <select id={id} value={timezone} onChange={(e) => setTimezone(e.currentTarget.value)}>
                 {zones.map((z) => (
-                  <option key={z} value={z}>
-                    {z.replaceAll('_', ' ')}
+                  <option key={z.id} value={z.id}>
+                    {z.label}
                   </option>
                 ))}
               </select>

@@ -7,6 +7,7 @@ import { formatDateTime } from '../../i18n/format';
 import { useLoad } from '../../components/useLoad';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Confirm } from '../../components/Confirm';
+import { TableScroll } from '../../components/TableScroll';
 
 /** Apps connected through OAuth (one row per consent): loading, error, empty and list branches; reloads after a revoke. */
 export function Connections() {
@@ -24,44 +25,46 @@ export function Connections() {
       {list.loading && list.data === null ? <p class="muted">{t('common.loading')}</p> : null}
       {list.data !== null && list.data.length === 0 ? <p class="empty">{t('agents.noConnections')}</p> : null}
       {list.data !== null && list.data.length > 0 ? (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{t('agents.app')}</th>
-              <th scope="col">{t('fields.scopes')}</th>
-              <th scope="col">{t('agents.resource')}</th>
-              <th scope="col">{t('agents.connected')}</th>
-              <th scope="col">{t('agents.lastUsed')}</th>
-              <th scope="col">
-                <span class="visually-hidden">{t('agents.revoke')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.map((connection) => (
-              <tr key={connection.id} data-connection-id={connection.id}>
-                {/* The name is the app's own claim: Preact renders it as text, never markup. */}
-                <td id={`connection-${connection.id}`}>{connection.client_name}</td>
-                <td>{connection.scopes.join(', ')}</td>
-                <td>
-                  <code>{connection.resource}</code>
-                </td>
-                <td>{date(connection.created_at)}</td>
-                <td>{date(connection.last_used_at)}</td>
-                <td>
-                  <button
-                    type="button"
-                    class="btn small danger"
-                    aria-describedby={`connection-${connection.id}`}
-                    onClick={() => setRevoking(connection)}
-                  >
-                    {t('agents.revoke')}
-                  </button>
-                </td>
+        <TableScroll labelledBy="oauth-title">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t('agents.app')}</th>
+                <th scope="col">{t('fields.scopes')}</th>
+                <th scope="col">{t('agents.resource')}</th>
+                <th scope="col">{t('agents.connected')}</th>
+                <th scope="col">{t('agents.lastUsed')}</th>
+                <th scope="col">
+                  <span class="visually-hidden">{t('agents.revoke')}</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {list.data.map((connection) => (
+                <tr key={connection.id} data-connection-id={connection.id}>
+                  {/* The name is the app's own claim: Preact renders it as text, never markup. */}
+                  <td id={`connection-${connection.id}`}>{connection.client_name}</td>
+                  <td>{connection.scopes.join(', ')}</td>
+                  <td>
+                    <code>{connection.resource}</code>
+                  </td>
+                  <td>{date(connection.created_at)}</td>
+                  <td>{date(connection.last_used_at)}</td>
+                  <td>
+                    <button
+                      type="button"
+                      class="btn small danger"
+                      aria-describedby={`connection-${connection.id}`}
+                      onClick={() => setRevoking(connection)}
+                    >
+                      {t('agents.revoke')}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       ) : null}
       {revoking !== null ? (
         <Confirm

@@ -9,6 +9,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { Confirm } from '../../components/Confirm';
 import { CreateTokenDialog } from './CreateTokenDialog';
 import { ShownOnce } from './ShownOnce';
+import { TableScroll } from '../../components/TableScroll';
 
 /** Personal tokens: loading, error, empty and list branches; the list reloads after every change. */
 export function Tokens() {
@@ -46,51 +47,53 @@ export function Tokens() {
       {list.loading && list.data === null ? <p class="muted">{t('common.loading')}</p> : null}
       {list.data !== null && list.data.length === 0 ? <p class="empty">{t('agents.noTokens')}</p> : null}
       {list.data !== null && list.data.length > 0 ? (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{t('agents.tokenName')}</th>
-              <th scope="col">{t('agents.prefix')}</th>
-              <th scope="col">{t('fields.scopes')}</th>
-              <th scope="col">{t('agents.lastUsed')}</th>
-              <th scope="col">{t('agents.expires')}</th>
-              <th scope="col">{t('agents.statusLabel')}</th>
-              <th scope="col">
-                <span class="visually-hidden">{t('agents.revoke')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.map((token) => (
-              <tr key={token.id}>
-                <td id={`token-${token.id}`}>{token.name}</td>
-                <td>
-                  <code>{token.prefix}…</code>
-                </td>
-                <td>{token.scopes.join(', ')}</td>
-                <td>{date(token.last_used_at)}</td>
-                <td>{date(token.expires_at)}</td>
-                <td>
-                  <span class={token.status === 'active' ? 'badge' : 'badge grey'}>
-                    {t(`agents.tokenStatus.${token.status}`)}
-                  </span>
-                </td>
-                <td>
-                  {token.status === 'active' ? (
-                    <button
-                      type="button"
-                      class="btn small danger"
-                      aria-describedby={`token-${token.id}`}
-                      onClick={() => setRevoking(token)}
-                    >
-                      {t('agents.revoke')}
-                    </button>
-                  ) : null}
-                </td>
+        <TableScroll labelledBy="tokens-title">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t('agents.tokenName')}</th>
+                <th scope="col">{t('agents.prefix')}</th>
+                <th scope="col">{t('fields.scopes')}</th>
+                <th scope="col">{t('agents.lastUsed')}</th>
+                <th scope="col">{t('agents.expires')}</th>
+                <th scope="col">{t('agents.statusLabel')}</th>
+                <th scope="col">
+                  <span class="visually-hidden">{t('agents.revoke')}</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {list.data.map((token) => (
+                <tr key={token.id}>
+                  <td id={`token-${token.id}`}>{token.name}</td>
+                  <td>
+                    <code>{token.prefix}…</code>
+                  </td>
+                  <td>{token.scopes.join(', ')}</td>
+                  <td>{date(token.last_used_at)}</td>
+                  <td>{date(token.expires_at)}</td>
+                  <td>
+                    <span class={token.status === 'active' ? 'badge' : 'badge grey'}>
+                      {t(`agents.tokenStatus.${token.status}`)}
+                    </span>
+                  </td>
+                  <td>
+                    {token.status === 'active' ? (
+                      <button
+                        type="button"
+                        class="btn small danger"
+                        aria-describedby={`token-${token.id}`}
+                        onClick={() => setRevoking(token)}
+                      >
+                        {t('agents.revoke')}
+                      </button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       ) : null}
       {creating ? (
         <CreateTokenDialog

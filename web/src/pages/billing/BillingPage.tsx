@@ -7,6 +7,7 @@ import { useLoad } from '../../components/useLoad';
 import { ErrorNote, messageOf } from '../../components/ErrorNote';
 import { useSubmit } from '../../components/useSubmit';
 import { usePageTitle } from '../../components/usePageTitle';
+import { TableScroll } from '../../components/TableScroll';
 import { PlansTable } from './PlansTable';
 import { useCheckoutReturn, type ReturnState } from './useCheckoutReturn';
 
@@ -54,6 +55,8 @@ export function BillingPage() {
       <p class="note warn" role="note">
         <span>
           <strong>{t('billing.testMode')}.</strong> {t('billing.testModeText')}
+          {/* A test card is only worth naming where a checkout can be opened. */}
+          {info.data?.configured === true ? ` ${t('billing.testCard')}` : null}
         </span>
       </p>
       <ReturnNote state={returned} name={name} />
@@ -88,8 +91,10 @@ export function BillingPage() {
           </div>
           <ErrorNote error={error} />
           <div class="card">
-            <h2>{t('billing.plans')}</h2>
-            <PlansTable billing={data} busy={busy} onUpgrade={(plan) => void go(() => billing.checkout(plan))} />
+            <h2 id="plans-title">{t('billing.plans')}</h2>
+            <TableScroll labelledBy="plans-title">
+              <PlansTable billing={data} busy={busy} onUpgrade={(plan) => void go(() => billing.checkout(plan))} />
+            </TableScroll>
           </div>
         </>
       ) : null}

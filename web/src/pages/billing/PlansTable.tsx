@@ -15,12 +15,16 @@ interface Props {
   onUpgrade(plan: 'sprout' | 'grove'): void;
 }
 
-/** The plans side by side, one row per limit, with an upgrade button under each paid plan but the current one. */
+/** Plans from the smallest up: an upgrade is only ever to a larger one. */
+const RANK: Record<BillingPlan['id'], number> = { seed: 0, sprout: 1, grove: 2 };
+
+/** The plans side by side, one row per limit, with an upgrade button under each plan larger than the current one. */
 export function PlansTable({ billing, busy, onUpgrade }: Props) {
   const t = useT();
   const count = (n: number) => new Intl.NumberFormat(i18n.language).format(n);
   const yesNo = (b: boolean) => (b ? t('billing.yes') : t('billing.no'));
   const rows: [string, (plan: BillingPlan) => string][] = [
+    [t('billing.agentWrites'), (p) => (p.limits.agent_writes ? t('billing.agentsWrite') : t('billing.agentsRead'))],
     [t('billing.trees'), (p) => count(p.limits.trees)],
     [t('billing.projectsPerTree'), (p) => count(p.limits.projects_per_tree)],
     [t('billing.tasksPerTree'), (p) => count(p.limits.tasks_per_tree)],
@@ -67,7 +71,7 @@ export function PlansTable({ billing, busy, onUpgrade }: Props) {
           {billing.plans.map((plan) => (
             <td key={plan.id}>
               {plan.id === billing.effective_plan ? <span class="badge">{t('billing.currentPlan')}</span> : null}
-              {plan.id !== 'seed' && plan.id !== billing.effective_plan ? (
+              {RANK[plan.id] > RANK[billing.effective_plan] ? (
                 <button
                   type="button"
                   class="btn primary small"

@@ -6,6 +6,7 @@ import { useUser } from '../../session';
 import { formatDateTime } from '../../i18n/format';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useSubmit } from '../../components/useSubmit';
+import { TableScroll } from '../../components/TableScroll';
 import { Confirm } from '../../components/Confirm';
 
 const badge: Record<Member['status'], string> = {
@@ -28,7 +29,7 @@ export function MembersTable({ items, onChanged }: { items: Member[]; onChanged(
   return (
     <>
       <ErrorNote error={error} />
-      <div class="table-scroll">
+      <TableScroll labelledBy="members-title">
         <table>
           <thead>
             <tr>
@@ -85,7 +86,7 @@ export function MembersTable({ items, onChanged }: { items: Member[]; onChanged(
             })}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {revoking !== null ? (
         <Confirm
           title={t('sharing.revokeTitle')}

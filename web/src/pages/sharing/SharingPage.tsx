@@ -66,7 +66,7 @@ export function SharingPage() {
                 </div>
               )}
               <div class="card">
-                <h2>{t('sharing.members')}</h2>
+                <h2 id="members-title">{t('sharing.members')}</h2>
                 <MembersTable items={page.data.items} onChanged={upsert} />
               </div>
             </div>

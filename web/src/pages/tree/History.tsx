@@ -1,5 +1,5 @@
-import { useState } from 'preact/hooks';
-import { history } from '../../api/endpoints';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { history, tasks } from '../../api/endpoints';
 import type { HistoryEntry, Page } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { useUser } from '../../session';
@@ -33,21 +33,8 @@ export function History({ treeId, people, names }: { treeId: string; people: Peo
     );
   const items = [...first.data.items, ...(more?.items ?? [])];
   const cursor = more !== null ? more.cursor : first.data.next_cursor;
-
   return (
-    <div class="stack">
-      {items.length === 0 ? <p class="muted">{t('activity.noHistory')}</p> : null}
-      <ol class="history">
-        {items.map((entry) => (
-          <li key={entry.id}>
-            <span>{describeEntry(t, entry, people, names)}</span>
-            <span class="muted small-text">
-              <time dateTime={entry.at}>{formatDateTime(entry.at, user.timezone)}</time>
-              {entry.via !== 'session' ? ` · ${t('activity.via', { via: entry.via.toUpperCase() })}` : ''}
-            </span>
-          </li>
-        ))}
-      </ol>
+    <Entries items={items} people={people} names={names} timezone={user.timezone}>
       <ErrorNote error={error} />
       {cursor !== null ? (
         <div>
@@ -56,6 +43,78 @@ export function History({ treeId, people, names }: { treeId: string; people: Peo
           </button>
         </div>
       ) : null}
+    </Entries>
+  );
+}
+
+/** The tasks an entry names: its own, or the one a comment or file belongs to. */
+function taskIdsOf(entry: HistoryEntry): string[] {
+  const ids = entry.entity === 'task' ? [entry.entity_id] : [];
+  const taskId = entry.changes.task_id?.to;
+  if (typeof taskId === 'string') ids.push(taskId);
+  return ids;
+}
+
+/**
+ * The entries as sentences. Tasks no longer in the drawing (archived, or moved to a tree the person
+ * also sees) are named by reading them once; one the person cannot read stays "a task".
+ */
+function Entries({
+  items,
+  people,
+  names,
+  timezone,
+  children,
+}: {
+  items: HistoryEntry[];
+  people: People;
+  names: Names;
+  timezone: string;
+  children: preact.ComponentChildren;
+}) {
+  const t = useT();
+  const [read, setRead] = useState<ReadonlyMap<string, string | null>>(new Map());
+  const missing = useMemo(
+    () => [...new Set(items.flatMap(taskIdsOf))].filter((id) => names.task(id) === null && !read.has(id)),
+    [items, names, read],
+  );
+  useEffect(() => {
+    if (missing.length === 0) return;
+    let live = true;
+    void Promise.all(
+      missing.map((id) =>
+        tasks.get(id).then(
+          (task) => [id, task.title] as const,
+          () => [id, null] as const,
+        ),
+      ),
+    ).then((found) => {
+      if (live) setRead((old) => new Map([...old, ...found]));
+    });
+    return () => {
+      live = false;
+    };
+  }, [missing]);
+  const known = useMemo<Names>(
+    () => ({ task: (id) => names.task(id) ?? read.get(id) ?? null, project: names.project }),
+    [names, read],
+  );
+
+  return (
+    <div class="stack">
+      {items.length === 0 ? <p class="muted">{t('activity.noHistory')}</p> : null}
+      <ol class="history">
+        {items.map((entry) => (
+          <li key={entry.id}>
+            <span>{describeEntry(t, entry, people, known)}</span>
+            <span class="muted small-text">
+              <time dateTime={entry.at}>{formatDateTime(entry.at, timezone)}</time>
+              {entry.via !== 'session' ? ` · ${t(`activity.viaDoor.${entry.via as 'token'}`)}` : ''}
+            </span>
+          </li>
+        ))}
+      </ol>
+      {children}
     </div>
   );
 }

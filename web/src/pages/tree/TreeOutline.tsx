@@ -3,7 +3,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { useT } from '../../i18n/use-t';
 import { useUser } from '../../session';
 import { formatDeadline } from '../../i18n/format';
-import { buildOutline, type OutlineNode } from './outline';
+import { buildOutline, taskCount, type OutlineNode } from './outline';
 import type { Project } from '../../api/types';
 
 /** Rows a project lists before its "Show all" button. */
@@ -108,7 +108,7 @@ export function TreeOutline({
       ) : (
         <span class="outline-project-name">{node.project.name}</span>
       )}
-      <span class="muted small-text"> · {t('tree.tasksCount', { count: node.tasks.length })}</span>
+      <span class="muted small-text"> · {t('tree.tasksCount', { count: taskCount(node) })}</span>
       {node.children.length + node.tasks.length > 0 ? (
         <ul>
           {node.children.map(projectItem)}

@@ -8,13 +8,13 @@ export interface Names {
   project(id: string): string | null;
 }
 
-const quote = (value: unknown) => `“${String(value)}”`;
-
 /**
  * One history entry as a sentence ("Ada renamed the task “Seeds” to “Heirloom seeds”"). Text and
  * notes are never in `changes` (CONTRACT §10 says "changed"), so only their field names are shown.
  */
 export function describeEntry(t: ReturnType<typeof useT>, entry: HistoryEntry, people: People, names: Names): string {
+  // Quotation marks as the language writes them: “Seeds” in English, «Семена» in Russian.
+  const quote = (value: unknown) => t('history.quoted', { text: String(value) });
   const actor = people.label(entry.actor_id);
   const c = entry.changes;
   const fields = Object.keys(c)
@@ -33,7 +33,15 @@ export function describeEntry(t: ReturnType<typeof useT>, entry: HistoryEntry, p
             : taskName(entry.entity_id);
       if (entry.action === 'created') return t('history.taskCreated', { actor, name });
       if (entry.action === 'deleted') return t('history.taskDeleted', { actor, name });
-      if (entry.action === 'moved') return t('history.taskMoved', { actor, name });
+      if (entry.action === 'moved') {
+        // Between trees the entry holds only {tree_id: {from, to}} (CONTRACT §19).
+        const to = c.tree_id?.to;
+        if (typeof to === 'string')
+          return to === entry.tree_id
+            ? t('history.taskMovedIn', { actor, name })
+            : t('history.taskMovedOut', { actor, name });
+        return t('history.taskMoved', { actor, name });
+      }
       if (entry.action === 'completed') return t('history.taskCompleted', { actor, name });
       if (entry.action === 'imported') return t('history.imported', { actor, count: Number(c.tasks?.to ?? 0) });
       if (c.title !== undefined && Object.keys(c).length === 1)

@@ -31,6 +31,11 @@ export function buildOutline(projects: Project[], tasks: Task[]): { roots: Outli
   return { roots, loose };
 }
 
+/** A project's tasks with those of every project inside it, at any depth. */
+export function taskCount(node: OutlineNode): number {
+  return node.children.reduce((sum, child) => sum + taskCount(child), node.tasks.length);
+}
+
 /** [id, "Parent / Child"] in outline order, for pickers. */
 export function projectPaths(projects: Project[]): [string, string][] {
   const { roots } = buildOutline(projects, []);

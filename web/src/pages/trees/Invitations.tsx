@@ -43,7 +43,11 @@ export function Invitations({ onAccepted }: { onAccepted(): void }) {
         {items.map((inv) => (
           <li key={inv.id} class="invitation">
             <span id={`invitation-${inv.id}`}>
-              {t('invitations.text', { tree: inv.tree_name, role: t(`sharing.roles.${inv.role}`) })}
+              {t('invitations.text', {
+                tree: inv.tree_name,
+                role: t(`sharing.roles.${inv.role}`),
+                by: inv.invited_by_name,
+              })}
             </span>
             <div class="row">
               <button
