@@ -155,7 +155,8 @@ const enc = encodeURIComponent;
 
 /** Sharing a tree (owner) and the signed-in user's invitations (CONTRACT §10). */
 export const members = {
-  list: (treeId: string) => api<{ items: Member[] }>('GET', `/trees/${enc(treeId)}/members`).then((a) => a.items),
+  /** The members, each with their account's name, and the owner's name (name, or email when none). */
+  list: (treeId: string) => api<{ items: Member[]; owner_name: string }>('GET', `/trees/${enc(treeId)}/members`),
   invite: (treeId: string, input: { email: string; role: MemberRole; expires_at?: string | null }) =>
     api<Invited>('POST', `/trees/${enc(treeId)}/members`, input),
   update: (id: string, patch: { role?: MemberRole; expires_at?: string | null }) =>

@@ -6822,6 +6822,8 @@ export interface operations {
                             tree_id: string;
                             user_id: string | null;
                             email: string;
+                            /** @description The member account's profile name ('' when they gave none), null while no account is linked to the invitation */
+                            name: string | null;
                             /** @enum {string} */
                             role: "viewer" | "editor";
                             /** @enum {string} */
@@ -6839,6 +6841,8 @@ export interface operations {
                              */
                             updated_at: string;
                         }[];
+                        /** @description How to name the tree's owner: their name, or their email when they gave none */
+                        owner_name: string;
                     };
                 };
             };
@@ -6978,6 +6982,8 @@ export interface operations {
                             tree_id: string;
                             user_id: string | null;
                             email: string;
+                            /** @description The member account's profile name ('' when they gave none), null while no account is linked to the invitation */
+                            name: string | null;
                             /** @enum {string} */
                             role: "viewer" | "editor";
                             /** @enum {string} */
@@ -7127,6 +7133,8 @@ export interface operations {
                             tree_id: string;
                             user_id: string | null;
                             email: string;
+                            /** @description The member account's profile name ('' when they gave none), null while no account is linked to the invitation */
+                            name: string | null;
                             /** @enum {string} */
                             role: "viewer" | "editor";
                             /** @enum {string} */
@@ -7283,6 +7291,8 @@ export interface operations {
                             tree_id: string;
                             user_id: string | null;
                             email: string;
+                            /** @description The member account's profile name ('' when they gave none), null while no account is linked to the invitation */
+                            name: string | null;
                             /** @enum {string} */
                             role: "viewer" | "editor";
                             /** @enum {string} */
@@ -7422,6 +7432,8 @@ export interface operations {
                             tree_id: string;
                             user_id: string | null;
                             email: string;
+                            /** @description The member account's profile name ('' when they gave none), null while no account is linked to the invitation */
+                            name: string | null;
                             /** @enum {string} */
                             role: "viewer" | "editor";
                             /** @enum {string} */
@@ -7563,6 +7575,8 @@ export interface operations {
                             tree_id: string;
                             user_id: string | null;
                             email: string;
+                            /** @description The member account's profile name ('' when they gave none), null while no account is linked to the invitation */
+                            name: string | null;
                             /** @enum {string} */
                             role: "viewer" | "editor";
                             /** @enum {string} */
@@ -7707,6 +7721,8 @@ export interface operations {
                             tree_id: string;
                             user_id: string | null;
                             email: string;
+                            /** @description The member account's profile name ('' when they gave none), null while no account is linked to the invitation */
+                            name: string | null;
                             /** @enum {string} */
                             role: "viewer" | "editor";
                             /** @enum {string} */
