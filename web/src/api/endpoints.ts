@@ -20,6 +20,7 @@ import type {
   Task,
   Token,
   Tree,
+  TreeListItem,
   TreeSnapshot,
   TreeStyleName,
   User,
@@ -80,7 +81,7 @@ export const auth = {
 };
 
 export const trees = {
-  list: () => allPages<Tree>('/trees'),
+  list: () => allPages<TreeListItem>('/trees'),
   get: (id: string) => api<TreeSnapshot>('GET', `/trees/${encodeURIComponent(id)}`),
   create: (name: string, style: TreeStyleName) =>
     api<{ tree: Tree }>('POST', '/trees', { name, style }).then((a) => a.tree),

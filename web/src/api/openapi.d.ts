@@ -3460,7 +3460,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: components["schemas"]["Tree"][];
+                        items: {
+                            id: string;
+                            name: string;
+                            /**
+                             * @description default tidy-fan
+                             * @enum {string}
+                             */
+                            style: "tidy-fan" | "space-colonization" | "lsystem";
+                            owner_id: string;
+                            /** @enum {string} */
+                            access: "owner" | "editor" | "viewer";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Read-only. When the tree last saw activity: the newest of its own updated_at, its tasks' and projects' updated_at, and its newest history entry (so a deleted task counts too). Unlike updated_at, which is the tree record's own (names, style) and feeds its ETag, this moves whenever anything in the tree changes.
+                             */
+                            last_activity_at: string;
+                        }[];
                         /** @description null on the last page */
                         next_cursor: string | null;
                     };
