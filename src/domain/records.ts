@@ -1,6 +1,11 @@
 import type { Static } from '@sinclair/typebox';
 import type { ProjectRow, TaskRow, TreeAccess, TreeRow } from './access.js';
-import type { Project as ProjectSchema, Task as TaskSchema, Tree as TreeSchema } from './schemas/records.js';
+import type {
+  Project as ProjectSchema,
+  Task as TaskSchema,
+  Tree as TreeSchema,
+  TreeListItem as TreeListItemSchema,
+} from './schemas/records.js';
 
 /**
  * The public shapes of CONTRACT §6: what every door returns for trees, projects and tasks. Each type
@@ -10,6 +15,7 @@ import type { Project as ProjectSchema, Task as TaskSchema, Tree as TreeSchema }
  */
 export { taskStatuses, treeStyles } from './schemas/records.js';
 export type Tree = Static<typeof TreeSchema>;
+export type TreeListItem = Static<typeof TreeListItemSchema>;
 export type Project = Static<typeof ProjectSchema>;
 export type Task = Static<typeof TaskSchema>;
 export type TreeStyle = Tree['style'];

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { databases } from '../helpers/app.js';
 import { makeUser } from '../helpers/factories.js';
+import { makeTask, makeTree } from '../helpers/data.js';
 import { browserDescribe } from './support/browser.js';
 import { useBrowserApp } from './support/session.js';
 import { TreesPage } from './pages/trees.js';
@@ -19,5 +20,23 @@ browserDescribe.each(databases)('long lists in the browser (%s)', (kind) => {
     const trees = await TreesPage.open(s.w.page);
     await trees.row('Tree 205').waitFor();
     expect(await s.w.page.locator('.tree-card').count()).toBe(205);
+  });
+
+  it('dates a tree by its latest activity: a task changed today moves the tree\'s "Updated"', async () => {
+    const person = await makeUser(s.t.url, s.t.app, { plan: 'sprout' });
+    const tree = await makeTree(person.browser, { name: 'Orchard' });
+    // The tree itself last changed in 2020; a task in it changes now.
+    const old = '2020-06-15T12:00:00.000Z';
+    await s.t.app.deps.db.updateTable('trees').set({ updated_at: old }).where('id', '=', tree.id).execute();
+    await s.t.app.deps.db.updateTable('history').set({ at: old }).where('tree_id', '=', tree.id).execute();
+    await makeTask(person.browser, tree.id, { title: 'Prune' });
+    await s.w.context.addCookies([
+      { name: 'tt_session', value: person.browser.cookies.get('tt_session')!, url: s.t.url },
+    ]);
+    const trees = await TreesPage.open(s.w.page);
+    const meta = trees.row('Orchard').getByText(/Updated /);
+    await meta.waitFor();
+    expect(await meta.textContent()).toContain(String(new Date().getUTCFullYear()));
+    expect(await meta.textContent()).not.toContain('2020');
   });
 });

@@ -128,6 +128,9 @@ browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
     await panel.field('Title').fill('Water the beans twice');
     await panel.save();
     await panel.root.getByText('Saved').waitFor();
+    // The owner goes by their name to a member, not as "The owner".
+    await panel.root.getByRole('checkbox', { name: 'Ada', exact: true }).waitFor();
+    expect(await panel.root.getByRole('checkbox', { name: 'The owner' }).count()).toBe(0);
     await panel.root.getByRole('checkbox', { name: 'Bo' }).check();
     await expect
       .poll(async () => (await s.t.app.deps.db.selectFrom('task_assignees').select('user_id').execute()).length)
@@ -180,7 +183,10 @@ browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
       expect(await panel.root.getByLabel(label).count(), label).toBe(0);
     expect(await panel.root.getByRole('checkbox').count()).toBe(0);
     expect(await panel.field('Title').isDisabled()).toBe(true);
-    await panel.root.getByRole('region', { name: 'Assignees' }).getByText(editorEmail).waitFor(); // members are known to others by email
+    // Members go by name to other members, not by email.
+    const assignees = panel.root.getByRole('region', { name: 'Assignees' });
+    await assignees.getByText('Bo', { exact: true }).waitFor();
+    expect(await assignees.getByText(editorEmail).count()).toBe(0);
     expect(await viewer.page.getByLabel('Write a message').count()).toBe(0);
     await expectAccessible(viewer.page, 'tree with panel, as viewer');
     await shot(viewer.page, 'viewer-panel');
@@ -193,11 +199,9 @@ browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
     const entries = await historyTab(owner());
     await expect.poll(() => entries.count()).toBe(50);
     // Newest first: the viewer joining came after everything the editor did.
-    expect(await entries.first().textContent()).toContain(`${viewerEmail} joined the tree`);
-    await entries.filter({ hasText: `${editorEmail} edited a comment` }).waitFor();
-    await entries
-      .filter({ hasText: `${editorEmail} renamed the task “Water the beans” to “Water the beans twice”` })
-      .waitFor();
+    expect(await entries.first().textContent()).toContain('Cy joined the tree');
+    await entries.filter({ hasText: 'Bo edited a comment' }).waitFor();
+    await entries.filter({ hasText: `Bo renamed the task “Water the beans” to “Water the beans twice”` }).waitFor();
     await owner().getByRole('button', { name: 'Load more' }).click();
     await expect.poll(() => entries.count()).toBeGreaterThan(50);
     await entries.filter({ hasText: 'Ada planted this tree' }).waitFor();
@@ -205,7 +209,7 @@ browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
     await shot(owner(), 'history');
 
     const panel = await tree.openTask('Water the beans twice');
-    await panel.root.getByRole('checkbox', { name: editorEmail }).waitFor();
+    await panel.root.getByRole('checkbox', { name: 'Bo', exact: true }).waitFor();
     await panel.root.getByRole('button', { name: 'Delete' }).last().click();
     await owner().getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => panel.root.getByText('Done by noon, with the can').count()).toBe(0);
@@ -250,6 +254,9 @@ browserDescribe.each(databases)('a tree shared in the browser (%s)', (kind) => {
 
   it('revokes a member; the tree is gone from their page at the next load', async () => {
     const sharing = await SharingPage.open(owner(), treeId);
+    // The owner's sharing table names each person, the invited email beside the name.
+    expect(await sharing.row(editorEmail).getByRole('cell').first().textContent()).toBe(`Bo · ${editorEmail}`);
+    expect(await sharing.row(viewerEmail).getByRole('cell').first().textContent()).toBe(`Cy · ${viewerEmail}`);
     await sharing.revoke(editorEmail);
     await shot(owner(), 'sharing-revoked');
     await editor.page.goto('/trees');

@@ -154,6 +154,8 @@ describe.each(databases)('changing the password and the email (%s)', (kind) => {
     });
     expect(taken.status).toBe(409);
     expect(taken.body.error.code).toBe('conflict');
+    // The same reason as registration's, so the web app words it as "this email is in use".
+    expect(taken.body.error.details).toEqual([{ path: '/email', message: 'is taken', reason: 'email_in_use' }]);
     expect((await person.browser.post('/api/v1/auth/email', { email: 'nope', password: PASSWORD })).status).toBe(400);
 
     const changed = await person.browser.post('/api/v1/auth/email', { email: next.toUpperCase(), password: PASSWORD });

@@ -59,6 +59,7 @@ describe.each(databases)('sharing trees (%s)', (kind) => {
       tree_id: tree.id,
       user_id: bob.user.id,
       email: bob.email,
+      name: '',
       role: 'editor',
       status: 'pending',
       expires_at: null,
@@ -87,6 +88,49 @@ describe.each(databases)('sharing trees (%s)', (kind) => {
     const snapshot = await bob.browser.get(`/api/v1/trees/${tree.id}`);
     expect(snapshot.status).toBe(200);
     expect(snapshot.body.tree.access).toBe('editor');
+  });
+
+  it('names each member by their account (null until one is linked) and the owner to members, on every path', async () => {
+    const named = await makeUser(t.url, t.app, { plan: 'grove', verified: true });
+    const garden = await makeTree(named.browser, { name: 'Named garden' });
+    const dee = await makeUser(t.url, t.app, { verified: true });
+    expect((await dee.browser.patch('/api/v1/auth/profile', { name: 'Dee Gardener' })).status).toBe(200);
+    const stranger = uniqueEmail('unlinked');
+    const invited = await named.browser.post(`/api/v1/trees/${garden.id}/members`, {
+      email: dee.email,
+      role: 'viewer',
+    });
+    expect(invited.body.member.name).toBe('Dee Gardener');
+    const unlinked = await named.browser.post(`/api/v1/trees/${garden.id}/members`, {
+      email: stranger,
+      role: 'viewer',
+    });
+    expect(unlinked.body.member).toMatchObject({ user_id: null, name: null });
+    expect((await dee.browser.get('/api/v1/invitations')).body.items[0].name).toBe('Dee Gardener');
+    const id = invited.body.member.id;
+    expect((await dee.browser.post(`/api/v1/invitations/${id}/accept`)).body.member.name).toBe('Dee Gardener');
+    expect((await named.browser.patch(`/api/v1/members/${id}`, { role: 'editor' })).body.member.name).toBe(
+      'Dee Gardener',
+    );
+
+    // The owner has no name yet: members see their email; once named, their name.
+    const asMember = await dee.browser.get(`/api/v1/trees/${garden.id}/members`);
+    expect(asMember.status).toBe(200);
+    expect(asMember.body.owner_name).toBe(named.email);
+    expect(asMember.body.items.map((m: any) => [m.email, m.name])).toEqual([
+      [dee.email, 'Dee Gardener'],
+      [stranger, null],
+    ]);
+    expect((await named.browser.patch('/api/v1/auth/profile', { name: 'Olive Owner' })).status).toBe(200);
+    expect((await dee.browser.get(`/api/v1/trees/${garden.id}/members`)).body.owner_name).toBe('Olive Owner');
+    expect((await named.browser.get(`/api/v1/trees/${garden.id}/members`)).body.owner_name).toBe('Olive Owner');
+    // A member's name follows their profile.
+    expect((await dee.browser.patch('/api/v1/auth/profile', { name: 'Dee' })).status).toBe(200);
+    expect((await named.browser.get(`/api/v1/trees/${garden.id}/members`)).body.items[0].name).toBe('Dee');
+    expect((await dee.browser.delete(`/api/v1/members/${id}`)).body.member).toMatchObject({
+      status: 'revoked',
+      name: 'Dee',
+    });
   });
 
   it('binds an invitation to an email without an account when an account verifies that email', async () => {

@@ -74,6 +74,57 @@ describe.each(databases)('trees (%s)', (kind) => {
     expect((await agent.patch(`/api/v1/trees/${tree.id}`, { colour: 'red' })).status).toBe(400);
   });
 
+  it("lists each tree's last activity: its tasks and projects move it, a deleted task too; updated_at stays the record's own", async () => {
+    const tree = await makeTree(agent, { name: 'Busy' });
+    const project = await makeProject(agent, tree.id, { name: 'Beds' });
+    const task = await makeTask(agent, tree.id, { title: 'Weed' });
+    // Everything dated long ago, each part at its own time, so the newest is known.
+    const db = t.app.deps.db;
+    await db.updateTable('trees').set({ updated_at: '2020-01-01T00:00:00.000Z' }).where('id', '=', tree.id).execute();
+    await db.updateTable('history').set({ at: '2020-01-15T00:00:00.000Z' }).where('tree_id', '=', tree.id).execute();
+    await db
+      .updateTable('projects')
+      .set({ updated_at: '2020-02-01T00:00:00.000Z' })
+      .where('id', '=', project.id)
+      .execute();
+    await db.updateTable('tasks').set({ updated_at: '2020-03-01T00:00:00.000Z' }).where('id', '=', task.id).execute();
+    const listed = async () => {
+      const answer = await agent.get('/api/v1/trees?limit=200');
+      expect(answer.status).toBe(200);
+      return answer.body.items.find((x: any) => x.id === tree.id);
+    };
+    expect(await listed()).toMatchObject({
+      updated_at: '2020-01-01T00:00:00.000Z',
+      last_activity_at: '2020-03-01T00:00:00.000Z',
+    });
+
+    const edited = await agent.patch(`/api/v1/tasks/${task.id}`, { title: 'Weed the beds' });
+    expect(edited.status).toBe(200);
+    expect(await listed()).toMatchObject({
+      updated_at: '2020-01-01T00:00:00.000Z',
+      last_activity_at: edited.body.task.updated_at,
+    });
+    const renamed = await agent.patch(`/api/v1/projects/${project.id}`, { name: 'Raised beds' });
+    expect(renamed.status).toBe(200);
+    expect((await listed()).last_activity_at).toBe(renamed.body.project.updated_at);
+
+    // A deletion leaves no row to date it: its history entry does.
+    await db.updateTable('tasks').set({ updated_at: '2020-03-01T00:00:00.000Z' }).where('id', '=', task.id).execute();
+    await db
+      .updateTable('projects')
+      .set({ updated_at: '2020-02-01T00:00:00.000Z' })
+      .where('id', '=', project.id)
+      .execute();
+    await db.updateTable('history').set({ at: '2020-01-15T00:00:00.000Z' }).where('tree_id', '=', tree.id).execute();
+    const before = new Date().toISOString();
+    expect((await agent.delete(`/api/v1/tasks/${task.id}`)).status).toBe(200);
+    const after = await listed();
+    expect(after.updated_at).toBe('2020-01-01T00:00:00.000Z');
+    expect(after.last_activity_at >= before).toBe(true);
+    // The tree's own record is unchanged by all this: one tree's GET still says 2020.
+    expect((await agent.get(`/api/v1/trees/${tree.id}`)).body.tree.updated_at).toBe('2020-01-01T00:00:00.000Z');
+  });
+
   it('deletes a tree with everything in it', async () => {
     const tree = await makeTree(agent);
     const project = await makeProject(agent, tree.id);

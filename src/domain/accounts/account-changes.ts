@@ -84,7 +84,9 @@ export async function changeEmail(
   const user = await requirePassword(deps, actor, input.password, address, '/password');
   if (email === user.email) return user;
   const taken = () =>
-    new DomainError('conflict', 'Another account uses this email.', [{ path: '/email', message: 'is taken' }]);
+    new DomainError('conflict', 'Another account uses this email.', [
+      { path: '/email', message: 'is taken', reason: 'email_in_use' },
+    ]);
   if ((await findUserByEmail(deps, email)) !== null) throw taken();
   if (deps.mailer !== null) await takeVerificationMailSlot(deps, user.id);
   let row: UserRow;

@@ -28,6 +28,21 @@ export const Tree = Type.Object(
   { $id: 'Tree', title: 'Tree' },
 );
 
+/** A tree as the trees list shows it: the record, and when anything in it last changed. */
+export const TreeListItem = Type.Object(
+  {
+    ...Tree.properties,
+    last_activity_at: Type.String({
+      format: 'date-time',
+      description:
+        "Read-only. When the tree last saw activity: the newest of its own updated_at, its tasks' and projects' " +
+        'updated_at, and its newest history entry (so a deleted task counts too). Unlike updated_at, which is the ' +
+        "tree record's own (names, style) and feeds its ETag, this moves whenever anything in the tree changes.",
+    }),
+  },
+  { title: 'TreeListItem' },
+);
+
 export const Project = Type.Object(
   {
     id: Type.String(),

@@ -11,6 +11,12 @@ export const Member = Type.Object(
     tree_id: Type.String(),
     user_id: Nullable(Type.String()),
     email: Type.String(),
+    name: Nullable(
+      Type.String({
+        description:
+          "The member account's profile name ('' when they gave none), null while no account is linked to the invitation",
+      }),
+    ),
     role: Role,
     status: OneOf(['pending', 'active', 'revoked', 'expired']),
     expires_at: Nullable(Type.String()),

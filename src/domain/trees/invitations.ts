@@ -34,7 +34,7 @@ export async function listInvitations(deps: Deps, actor: Actor): Promise<Invitat
   return rows
     .filter((r) => memberStatus(r) === 'pending')
     .map(({ tree_name, inviter_name, inviter_email, ...row }) => ({
-      ...presentMember(row),
+      ...presentMember(row, actor.user.name),
       tree_name,
       invited_by_name: inviter_name !== '' ? inviter_name : inviter_email,
     }));

@@ -30,12 +30,14 @@ export function memberStatus(row: Pick<MemberRow, 'status' | 'expires_at'>, now 
   return row.status as MemberStatus;
 }
 
-export function presentMember(row: MemberRow): Member {
+/** A membership as the API shows it; `name` is the member account's profile name, null while no account is linked. */
+export function presentMember(row: MemberRow, name: string | null): Member {
   return {
     id: row.id,
     tree_id: row.tree_id,
     user_id: row.user_id,
     email: row.email,
+    name: row.user_id === null ? null : name,
     role: row.role as MemberRole,
     status: memberStatus(row),
     expires_at: row.expires_at,
@@ -43,6 +45,15 @@ export function presentMember(row: MemberRow): Member {
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+/** One membership presented, its account's name looked up (every path that shows one membership comes here). */
+async function presentMemberRow(db: Db | Trx, row: MemberRow): Promise<Member> {
+  const account =
+    row.user_id === null
+      ? undefined
+      : await db.selectFrom('users').select('name').where('id', '=', row.user_id).executeTakeFirst();
+  return presentMember(row, account?.name ?? null);
 }
 
 export interface InviteInput {
@@ -160,7 +171,7 @@ export async function inviteMember(
         role: { from: existing.role, to: revived.role },
         status: { from: status, to: 'pending' },
       });
-      return { member: presentMember(revived), treeName: access.tree.name };
+      return { member: await presentMemberRow(trx, revived), treeName: access.tree.name };
     }
     const row: MemberRow = {
       seq: 0,
@@ -183,7 +194,7 @@ export async function inviteMember(
       email: { from: null, to: email },
       role: { from: null, to: input.role },
     });
-    return { member: presentMember(inserted), treeName: access.tree.name };
+    return { member: await presentMemberRow(trx, inserted), treeName: access.tree.name };
   });
   const url = inviteUrl(deps.config.publicUrl, member.id, link.token);
   const inviter = actor.user.name !== '' ? actor.user.name : actor.user.email;
@@ -191,18 +202,33 @@ export async function inviteMember(
   return { member, invite_url: url };
 }
 
-/** Everyone invited to a visible tree, in invitation order. @throws not_found */
-export async function listMembers(deps: Deps, actor: Actor, treeId: string): Promise<Member[]> {
+/** A tree's members, and how to name its owner to them. */
+export interface MemberListing {
+  items: Member[];
+  /** The tree owner's name, or their email when they gave none (as an invitation names its sender). */
+  owner_name: string;
+}
+
+/** Everyone invited to a visible tree, in invitation order, each with their account's name. @throws not_found */
+export async function listMembers(deps: Deps, actor: Actor, treeId: string): Promise<MemberListing> {
   requireRead(actor);
   const access = await treeAccess(deps.db, actor, treeId);
-  const rows = await deps.db
-    .selectFrom('members')
-    .selectAll()
-    .where('tree_id', '=', treeId)
-    .where('owner_id', '=', access.ownerId)
-    .orderBy('seq')
-    .execute();
-  return rows.map(presentMember);
+  const [rows, owner] = await Promise.all([
+    deps.db
+      .selectFrom('members as m')
+      .leftJoin('users as u', 'u.id', 'm.user_id')
+      .selectAll('m')
+      .select('u.name as account_name')
+      .where('m.tree_id', '=', treeId)
+      .where('m.owner_id', '=', access.ownerId)
+      .orderBy('m.seq')
+      .execute(),
+    deps.db.selectFrom('users').select(['name', 'email']).where('id', '=', access.ownerId).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    items: rows.map(({ account_name, ...row }) => presentMember(row, account_name)),
+    owner_name: owner.name !== '' ? owner.name : owner.email,
+  };
 }
 
 /** A membership, with the actor's access to its tree. @throws not_found */
@@ -234,7 +260,7 @@ export async function updateMember(deps: Deps, actor: Actor, memberId: string, p
     if (patch.role !== undefined && patch.role !== row.role) changes.role = { from: row.role, to: patch.role };
     if (expiresAt !== undefined && expiresAt !== row.expires_at)
       changes.expires_at = { from: row.expires_at, to: expiresAt };
-    if (Object.keys(changes).length === 0) return presentMember(row);
+    if (Object.keys(changes).length === 0) return presentMemberRow(trx, row);
     const { now } = w;
     const updated = await trx
       .updateTable('members')
@@ -247,7 +273,7 @@ export async function updateMember(deps: Deps, actor: Actor, memberId: string, p
       .returningAll()
       .executeTakeFirstOrThrow();
     await memberHistory(w, updated, 'updated', changes);
-    return presentMember(updated);
+    return presentMemberRow(trx, updated);
   });
 }
 
@@ -282,7 +308,7 @@ export async function setStatus(
   claim?: Claim,
 ): Promise<Member> {
   const before = memberStatus(row);
-  if (before === status) return presentMember(row);
+  if (before === status) return presentMemberRow(w.trx, row);
   const { trx, now } = w;
   const changes: Changes = { status: { from: before, to: status } };
   if (claim !== undefined && claim.email !== row.email) changes.email = { from: row.email, to: claim.email };
@@ -298,5 +324,5 @@ export async function setStatus(
     .returningAll()
     .executeTakeFirstOrThrow();
   await memberHistory(w, updated, status === 'revoked' ? 'deleted' : 'updated', changes);
-  return presentMember(updated);
+  return presentMemberRow(trx, updated);
 }

@@ -11,6 +11,7 @@ import {
   type Project,
   type Task,
   type Tree,
+  type TreeListItem,
 } from '../records.js';
 import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { listPage } from '../list-page.js';
@@ -22,6 +23,7 @@ import { newId, nowIso } from '../ids.js';
 import { notFound } from '../errors.js';
 import type { UserRow } from '../../store/rows.js';
 import { write } from '../write.js';
+import { treesLastActivity } from '../../store/tree-activity.js';
 
 export interface TreeInput {
   name: string;
@@ -44,12 +46,15 @@ function checkTreeFields(input: TreePatch): void {
   if (input.style !== undefined) checkEnum('/style', input.style, treeStyles);
 }
 
-/** The actor's trees (and, with sharing, trees shared with them), in creation order. */
+/**
+ * The actor's trees (and, with sharing, trees shared with them), in creation order, each with when
+ * anything in it last changed (`last_activity_at`, read in one statement for the page).
+ */
 export async function listTrees(
   deps: Deps,
   actor: Actor,
   input: PageInput & { updated_since?: string },
-): Promise<Page<Tree>> {
+): Promise<Page<TreeListItem>> {
   requireRead(actor);
   const since = parseUpdatedSince(input.updated_since);
   const visible = await visibleTrees(deps.db, actor);
@@ -59,7 +64,18 @@ export async function listTrees(
     { table: 'trees', endpoint: 'trees', visible: { trees: visible, treeColumn: 'id' }, since },
     input,
   );
-  return { items: rows.map((row) => presentTree(row, { role: roleIn(visible, row) })), next_cursor };
+  const activity = await treesLastActivity(
+    deps.db,
+    rows.map((row) => row.id),
+  );
+  return {
+    items: rows.map((row) => ({
+      ...presentTree(row, { role: roleIn(visible, row) }),
+      // A tree deleted between the two reads keeps its own time.
+      last_activity_at: activity.get(row.id) ?? row.updated_at,
+    })),
+    next_cursor,
+  };
 }
 
 /** @throws validation_failed, plan_limit_reached */

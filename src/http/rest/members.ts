@@ -33,7 +33,7 @@ export const memberRoutes =
           response: { 200: MemberList, ...errors(401, 403, 404, 409) },
         },
       },
-      async (request) => ({ items: await listMembers(deps, request.actor!, request.params.id) }),
+      async (request) => listMembers(deps, request.actor!, request.params.id),
     );
 
     app.post(

@@ -1,6 +1,13 @@
 import { Type, type TProperties } from '@sinclair/typebox';
 import { Id, Name, Nullable } from './common.js';
-import { Project, Task, TaskStatus as Status, Tree, TreeStyle as Style } from '../../domain/schemas/records.js';
+import {
+  Project,
+  Task,
+  TaskStatus as Status,
+  Tree,
+  TreeListItem,
+  TreeStyle as Style,
+} from '../../domain/schemas/records.js';
 import { CURSOR_MAX_LENGTH, DEFAULT_LIMIT, MAX_LIMIT } from '../../domain/paging.js';
 import {
   COLOR_PATTERN,
@@ -95,7 +102,7 @@ export const TreeSnapshot = Type.Object(
 );
 
 const NextCursor = Nullable(Type.String({ description: 'null on the last page' }));
-export const TreeList = Type.Object({ items: Type.Array(Tree), next_cursor: NextCursor });
+export const TreeList = Type.Object({ items: Type.Array(TreeListItem), next_cursor: NextCursor });
 export const ProjectList = Type.Object({ items: Type.Array(Project), next_cursor: NextCursor });
 export const TaskList = Type.Object({ items: Type.Array(Task), next_cursor: NextCursor });
 

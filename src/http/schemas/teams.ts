@@ -26,7 +26,12 @@ export const AcceptInput = Type.Object(
   },
   { additionalProperties: false },
 );
-export const MemberList = Type.Object({ items: Type.Array(Member) });
+export const MemberList = Type.Object({
+  items: Type.Array(Member),
+  owner_name: Type.String({
+    description: "How to name the tree's owner: their name, or their email when they gave none",
+  }),
+});
 export const InviteInput = Type.Object(
   { email: Type.String({ minLength: 3, maxLength: EMAIL_MAX }), role: Role, expires_at: Type.Optional(Expiry) },
   { additionalProperties: false },

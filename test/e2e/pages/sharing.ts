@@ -15,8 +15,9 @@ export class SharingPage {
     await page.getByRole('heading', { level: 1, name: /^Sharing/ }).waitFor();
     return new SharingPage(page);
   }
+  /** A member's row, found by the invited email (shown beside their name once they have one). */
   row(email: string): Locator {
-    return this.members.getByRole('row').filter({ has: this.page.getByRole('cell', { name: email, exact: true }) });
+    return this.members.getByRole('row').filter({ hasText: email });
   }
   async inviteAs(email: string, role: 'Viewer' | 'Editor', endsAt?: string): Promise<void> {
     await this.invite.getByLabel('Email').fill(email);

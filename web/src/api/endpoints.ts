@@ -20,6 +20,7 @@ import type {
   Task,
   Token,
   Tree,
+  TreeListItem,
   TreeSnapshot,
   TreeStyleName,
   User,
@@ -80,7 +81,7 @@ export const auth = {
 };
 
 export const trees = {
-  list: () => allPages<Tree>('/trees'),
+  list: () => allPages<TreeListItem>('/trees'),
   get: (id: string) => api<TreeSnapshot>('GET', `/trees/${encodeURIComponent(id)}`),
   create: (name: string, style: TreeStyleName) =>
     api<{ tree: Tree }>('POST', '/trees', { name, style }).then((a) => a.tree),
@@ -155,7 +156,8 @@ const enc = encodeURIComponent;
 
 /** Sharing a tree (owner) and the signed-in user's invitations (CONTRACT §10). */
 export const members = {
-  list: (treeId: string) => api<{ items: Member[] }>('GET', `/trees/${enc(treeId)}/members`).then((a) => a.items),
+  /** The members, each with their account's name, and the owner's name (name, or email when none). */
+  list: (treeId: string) => api<{ items: Member[]; owner_name: string }>('GET', `/trees/${enc(treeId)}/members`),
   invite: (treeId: string, input: { email: string; role: MemberRole; expires_at?: string | null }) =>
     api<Invited>('POST', `/trees/${enc(treeId)}/members`, input),
   update: (id: string, patch: { role?: MemberRole; expires_at?: string | null }) =>

@@ -3460,7 +3460,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: components["schemas"]["Tree"][];
+                        items: {
+                            id: string;
+                            name: string;
+                            /**
+                             * @description default tidy-fan
+                             * @enum {string}
+                             */
+                            style: "tidy-fan" | "space-colonization" | "lsystem";
+                            owner_id: string;
+                            /** @enum {string} */
+                            access: "owner" | "editor" | "viewer";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Read-only. When the tree last saw activity: the newest of its own updated_at, its tasks' and projects' updated_at, and its newest history entry (so a deleted task counts too). Unlike updated_at, which is the tree record's own (names, style) and feeds its ETag, this moves whenever anything in the tree changes.
+                             */
+                            last_activity_at: string;
+                        }[];
                         /** @description null on the last page */
                         next_cursor: string | null;
                     };
@@ -6822,6 +6848,8 @@ export interface operations {
                             tree_id: string;
                             user_id: string | null;
                             email: string;
+                            /** @description The member account's profile name ('' when they gave none), null while no account is linked to the invitation */
+                            name: string | null;
                             /** @enum {string} */
                             role: "viewer" | "editor";
                             /** @enum {string} */
@@ -6839,6 +6867,8 @@ export interface operations {
                              */
                             updated_at: string;
                         }[];
+                        /** @description How to name the tree's owner: their name, or their email when they gave none */
+                        owner_name: string;
                     };
                 };
             };
@@ -6978,6 +7008,8 @@ export interface operations {
                             tree_id: string;
                             user_id: string | null;
                             email: string;
+                            /** @description The member account's profile name ('' when they gave none), null while no account is linked to the invitation */
+                            name: string | null;
                             /** @enum {string} */
                             role: "viewer" | "editor";
                             /** @enum {string} */
@@ -7127,6 +7159,8 @@ export interface operations {
                             tree_id: string;
                             user_id: string | null;
                             email: string;
+                            /** @description The member account's profile name ('' when they gave none), null while no account is linked to the invitation */
+                            name: string | null;
                             /** @enum {string} */
                             role: "viewer" | "editor";
                             /** @enum {string} */
@@ -7283,6 +7317,8 @@ export interface operations {
                             tree_id: string;
                             user_id: string | null;
                             email: string;
+                            /** @description The member account's profile name ('' when they gave none), null while no account is linked to the invitation */
+                            name: string | null;
                             /** @enum {string} */
                             role: "viewer" | "editor";
                             /** @enum {string} */
@@ -7422,6 +7458,8 @@ export interface operations {
                             tree_id: string;
                             user_id: string | null;
                             email: string;
+                            /** @description The member account's profile name ('' when they gave none), null while no account is linked to the invitation */
+                            name: string | null;
                             /** @enum {string} */
                             role: "viewer" | "editor";
                             /** @enum {string} */
@@ -7563,6 +7601,8 @@ export interface operations {
                             tree_id: string;
                             user_id: string | null;
                             email: string;
+                            /** @description The member account's profile name ('' when they gave none), null while no account is linked to the invitation */
+                            name: string | null;
                             /** @enum {string} */
                             role: "viewer" | "editor";
                             /** @enum {string} */
@@ -7707,6 +7747,8 @@ export interface operations {
                             tree_id: string;
                             user_id: string | null;
                             email: string;
+                            /** @description The member account's profile name ('' when they gave none), null while no account is linked to the invitation */
+                            name: string | null;
                             /** @enum {string} */
                             role: "viewer" | "editor";
                             /** @enum {string} */

@@ -24,6 +24,8 @@ export type User = Schemas['User'];
 export type Plan = User['plan'];
 export type Tree = Schemas['Tree'];
 export type TreeStyleName = Tree['style'];
+/** A tree as the trees list gives it: the record and `last_activity_at`. */
+export type TreeListItem = Answer<'listTrees'>['items'][number];
 export const TREE_STYLES = allOf<TreeStyleName>()(['tidy-fan', 'space-colonization', 'lsystem']);
 export type Project = Schemas['Project'];
 export type Task = Schemas['Task'];

@@ -186,6 +186,7 @@ export const en = {
     title: 'Sharing “{{name}}”',
     lead: 'People you invite see this tree; editors may also change it. Only you manage who is in.',
     members: 'Members',
+    person: 'Person',
     noMembers: 'Nobody is invited yet.',
     role: 'Role',
     status: 'Status',

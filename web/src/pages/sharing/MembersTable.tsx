@@ -8,6 +8,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { useSubmit } from '../../components/useSubmit';
 import { TableScroll } from '../../components/TableScroll';
 import { Confirm } from '../../components/Confirm';
+import { memberLabel } from '../tree/people';
 
 const badge: Record<Member['status'], string> = {
   active: 'badge',
@@ -16,7 +17,7 @@ const badge: Record<Member['status'], string> = {
   expired: 'badge grey',
 };
 
-/** Everyone ever invited: role (changeable while the membership lives), status, end of access, and Revoke. */
+/** Everyone ever invited, by name (the invited email beside it, or alone until they name themselves): role (changeable while the membership lives), status, end of access, and Revoke. */
 export function MembersTable({ items, onChanged }: { items: Member[]; onChanged(member: Member): void }) {
   const t = useT();
   const user = useUser();
@@ -33,7 +34,7 @@ export function MembersTable({ items, onChanged }: { items: Member[]; onChanged(
         <table>
           <thead>
             <tr>
-              <th scope="col">{t('fields.email')}</th>
+              <th scope="col">{t('sharing.person')}</th>
               <th scope="col">{t('sharing.role')}</th>
               <th scope="col">{t('sharing.status')}</th>
               <th scope="col">{t('sharing.expires')}</th>
@@ -47,7 +48,10 @@ export function MembersTable({ items, onChanged }: { items: Member[]; onChanged(
               const live = m.status === 'active' || m.status === 'pending';
               return (
                 <tr key={m.id}>
-                  <td id={`member-${m.id}`}>{m.email}</td>
+                  <td id={`member-${m.id}`}>
+                    {memberLabel(m)}
+                    {memberLabel(m) !== m.email ? <span class="muted small-text"> · {m.email}</span> : null}
+                  </td>
                   <td>
                     {live ? (
                       <select

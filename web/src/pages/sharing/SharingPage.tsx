@@ -16,8 +16,8 @@ export function SharingPage() {
   const user = useUser();
   const id = useRoute().params.id ?? '';
   const page = useLoad(async () => {
-    const [snapshot, items] = await Promise.all([trees.get(id), members.list(id)]);
-    return { tree: snapshot.tree, items };
+    const [snapshot, team] = await Promise.all([trees.get(id), members.list(id)]);
+    return { tree: snapshot.tree, items: team.items };
   }, [id]);
   // Sharing follows the owner's effective plan; the API's 403 plan_limit_reached also turns this on.
   const [needsGrove, setNeedsGrove] = useState(false);

@@ -46,7 +46,7 @@ export function TreePage() {
   const user = useUser();
   const snapshot = useLoad(() => trees.get(id), [id]);
   // Members name the people in comments, assignees and history; a failure leaves them unnamed, never blocks the tree.
-  const team = useLoad(() => members.list(id).catch(() => []), [id]);
+  const team = useLoad(() => members.list(id).catch(() => ({ items: [], owner_name: null })), [id]);
   // Where a task or project can move; a failure only leaves the choice out.
   const allTrees = useLoad(() => trees.list().catch(() => []), []);
   const writable = useMemo(() => allTrees.data?.filter((x) => x.access !== 'viewer') ?? null, [allTrees.data]);
@@ -164,7 +164,7 @@ export function TreePage() {
     () =>
       data === null
         ? null
-        : peopleOf(data.tree, team.data ?? [], user, {
+        : peopleOf(data.tree, team.data ?? { items: [], owner_name: null }, user, {
             owner: t('people.owner'),
             someone: t('people.someone'),
             deleted: t('people.deleted'),

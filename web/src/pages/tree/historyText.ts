@@ -93,7 +93,7 @@ export function describeEntry(t: ReturnType<typeof useT>, entry: HistoryEntry, p
     }
     case 'member': {
       const email =
-        people.memberEmail(entry.entity_id) ?? (typeof c.email?.to === 'string' ? c.email.to : t('people.someone'));
+        people.memberLabel(entry.entity_id) ?? (typeof c.email?.to === 'string' ? c.email.to : t('people.someone'));
       if (entry.action === 'created')
         return t('history.memberInvited', {
           actor,

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { trees } from '../../api/endpoints';
-import type { Tree } from '../../api/types';
+import type { Tree, TreeListItem } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { useUser } from '../../session';
 import { formatDateTime } from '../../i18n/format';
@@ -21,12 +21,14 @@ export function TreesPage() {
   const [editing, setEditing] = useState<Editing>(null);
   const items = list.data ?? [];
 
+  // A tree just made or renamed: its own change is its latest activity, unless something newer happened in it.
   const upsert = (tree: Tree) =>
     list.setData((old) => {
-      const rest = (old ?? []).filter((x) => x.id !== tree.id);
-      return old?.some((x) => x.id === tree.id)
-        ? (old ?? []).map((x) => (x.id === tree.id ? tree : x))
-        : [...rest, tree];
+      const known = (old ?? []).find((x) => x.id === tree.id);
+      const last =
+        known !== undefined && known.last_activity_at > tree.updated_at ? known.last_activity_at : tree.updated_at;
+      const item: TreeListItem = { ...tree, last_activity_at: last };
+      return known !== undefined ? (old ?? []).map((x) => (x.id === tree.id ? item : x)) : [...(old ?? []), item];
     });
 
   return (
@@ -54,7 +56,7 @@ export function TreesPage() {
                 </a>
                 <span class="tree-card-meta">
                   {t(`trees.styles.${tree.style}`)} ·{' '}
-                  {t('trees.updated', { date: formatDateTime(tree.updated_at, user.timezone) })}
+                  {t('trees.updated', { date: formatDateTime(tree.last_activity_at, user.timezone) })}
                 </span>
               </div>
               <span class={tree.access === 'owner' ? 'badge grey' : 'badge'}>{t(`trees.role.${tree.access}`)}</span>
