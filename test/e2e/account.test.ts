@@ -69,8 +69,8 @@ browserDescribe.each(databases)('the account page and blank names in the browser
       };
       expect(saved.items.map((x) => x.title)).toEqual(['Water the roses']);
 
-      // The panel still holds the refused blank title: leaving asks first (CONTRACT §18), and we leave.
-      page.once('dialog', (question) => void question.accept());
+      // Put the saved title back, so leaving the panel has nothing unsaved to ask about (CONTRACT §18).
+      await panel.root.getByLabel('Title').fill('Water the roses');
       const account = await AccountPage.open(page);
       await account.language.selectOption({ label: 'Русский' });
       await account.save.click();
