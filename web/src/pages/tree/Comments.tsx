@@ -11,6 +11,7 @@ import { POST_BODY_MAX } from '../../api/bounds';
 import { Confirm } from '../../components/Confirm';
 import { Field } from '../../components/Field';
 import type { People } from './people';
+import { PostForm } from './PostForm';
 import { requireNotBlank } from '../../components/blank';
 
 interface Props {
@@ -25,19 +26,12 @@ export function Comments({ taskId, people, canWrite, isOwner }: Props) {
   const t = useT();
   const user = useUser();
   const list = useLoad(() => comments.list(taskId), [taskId]);
-  const [body, setBody] = useState('');
   const [deleting, setDeleting] = useState<Comment | null>(null);
   const replace = (c: Comment) => list.setData((old) => (old ?? []).map((x) => (x.id === c.id ? c : x)));
-  const {
-    busy,
-    error,
-    submit: post,
-  } = useSubmit(async () => {
-    requireNotBlank(body, t('comments.add'));
-    const comment = await comments.create(taskId, body.trim());
+  const post = async (body: string) => {
+    const comment = await comments.create(taskId, body);
     list.setData((old) => [...(old ?? []), comment]);
-    setBody('');
-  });
+  };
 
   return (
     <section class="panel-section" aria-labelledby="comments-title">
@@ -58,28 +52,7 @@ export function Comments({ taskId, people, canWrite, isOwner }: Props) {
           />
         ))}
       </ul>
-      {canWrite ? (
-        <form class="stack" onSubmit={post}>
-          <Field label={t('comments.add')}>
-            {(id) => (
-              <textarea
-                id={id}
-                value={body}
-                onInput={(e) => setBody(e.currentTarget.value)}
-                required
-                maxLength={POST_BODY_MAX}
-                rows={2}
-              />
-            )}
-          </Field>
-          <ErrorNote error={error} />
-          <div class="actions">
-            <button class="btn" disabled={busy || body.trim() === ''}>
-              {t('comments.post')}
-            </button>
-          </div>
-        </form>
-      ) : null}
+      {canWrite ? <PostForm label={t('comments.add')} action={t('comments.post')} onPost={post} /> : null}
       {deleting !== null ? (
         <Confirm
           title={t('comments.deleteTitle')}

@@ -1,32 +1,21 @@
-import { useState } from 'preact/hooks';
 import { messages } from '../../api/endpoints';
 import { useT } from '../../i18n/use-t';
 import { useUser } from '../../session';
 import { formatDateTime } from '../../i18n/format';
 import { useLoad } from '../../components/useLoad';
 import { ErrorNote } from '../../components/ErrorNote';
-import { useSubmit } from '../../components/useSubmit';
-import { POST_BODY_MAX } from '../../api/bounds';
-import { Field } from '../../components/Field';
 import type { People } from './people';
-import { requireNotBlank } from '../../components/blank';
+import { PostForm } from './PostForm';
 
 /** The tree's discussion, oldest first as a conversation reads; editors and the owner write, viewers read. */
 export function Messages({ treeId, people, canWrite }: { treeId: string; people: People; canWrite: boolean }) {
   const t = useT();
   const user = useUser();
   const list = useLoad(() => messages.list(treeId), [treeId]);
-  const [body, setBody] = useState('');
-  const {
-    busy,
-    error,
-    submit: send,
-  } = useSubmit(async () => {
-    requireNotBlank(body, t('activity.write'));
-    const message = await messages.create(treeId, body.trim());
+  const send = async (body: string) => {
+    const message = await messages.create(treeId, body);
     list.setData((old) => [...(old ?? []), message]);
-    setBody('');
-  });
+  };
 
   return (
     <div class="stack">
@@ -43,28 +32,7 @@ export function Messages({ treeId, people, canWrite }: { treeId: string; people:
           </li>
         ))}
       </ul>
-      {canWrite ? (
-        <form class="stack" onSubmit={send}>
-          <Field label={t('activity.write')}>
-            {(id) => (
-              <textarea
-                id={id}
-                value={body}
-                onInput={(e) => setBody(e.currentTarget.value)}
-                required
-                maxLength={POST_BODY_MAX}
-                rows={2}
-              />
-            )}
-          </Field>
-          <ErrorNote error={error} />
-          <div class="actions">
-            <button class="btn" disabled={busy || body.trim() === ''}>
-              {t('activity.send')}
-            </button>
-          </div>
-        </form>
-      ) : null}
+      {canWrite ? <PostForm label={t('activity.write')} action={t('activity.send')} onPost={send} /> : null}
     </div>
   );
 }
