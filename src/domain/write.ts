@@ -15,11 +15,8 @@ import { newId, nowIso } from './ids.js';
  * a write owes besides its rows (the transaction, the locks, the history entries, the effects
  * after commit) is done here, once for every write.
  */
-export interface Write {
-  readonly trx: Trx;
+export interface Write extends PlainWrite {
   readonly actor: Actor;
-  /** When the write happens: the rows and entries it writes carry this moment. */
-  readonly now: string;
   /** Appends a history entry of this write (CONTRACT §10), inside its transaction. */
   record(entry: HistoryEntryInput): Promise<void>;
   /**
@@ -32,6 +29,13 @@ export interface Write {
    * moves across trees): see lockTrees. Whether locks were taken (rows read before may be stale).
    */
   lockTrees(treeIds: Iterable<string>): Promise<boolean>;
+}
+
+/** What every write has, whoever makes it: its transaction, its moment, its effects after commit. */
+export interface PlainWrite {
+  readonly trx: Trx;
+  /** When the write happens: the rows and entries it writes carry this moment. */
+  readonly now: string;
   /** Runs `effect` once the write has committed (stored blobs removed); never when it rolled back. */
   afterCommit(effect: () => Promise<void>): void;
 }
@@ -61,22 +65,45 @@ export async function write<T>(
   work: (w: Write) => Promise<T>,
   options: WriteOptions = {},
 ): Promise<T> {
+  return run(deps, options, (trx, effects) => work(writeIn(trx, actor, effects)));
+}
+
+/**
+ * A write outside every tree (accounts, tokens, OAuth grants, billing, sweeps), which has no
+ * history (CONTRACT §10 keeps history per tree) and often no signed-in actor (a payment provider's
+ * event, the OAuth token endpoint, a reset by its emailed link). The same transaction and
+ * effects after commit as `write`.
+ */
+export async function writeOutsideTrees<T>(deps: Deps, work: (w: PlainWrite) => Promise<T>): Promise<T> {
+  return run(deps, {}, (trx, effects) => work(plainWriteIn(trx, effects)));
+}
+
+async function run<T>(
+  deps: Deps,
+  options: WriteOptions,
+  work: (trx: Trx, effects: (() => Promise<void>)[]) => Promise<T>,
+): Promise<T> {
   const effects: (() => Promise<void>)[] = [];
-  const run = async (trx: Trx): Promise<T> => {
+  const attempt = async (trx: Trx): Promise<T> => {
     // A write in a group commit that fails is undone alone: its effects must go with it.
     effects.length = 0;
-    return work(writeIn(trx, actor, effects));
+    return work(trx, effects);
   };
   const result =
     options.batch === undefined
-      ? await inTransaction(deps.db, run)
-      : await groupCommit(deps.db).run(options.batch, run);
+      ? await inTransaction(deps.db, attempt)
+      : await groupCommit(deps.db).run(options.batch, attempt);
   for (const effect of effects) await effect();
   return result;
 }
 
+function plainWriteIn(trx: Trx, effects: (() => Promise<void>)[]): PlainWrite {
+  return { trx, now: nowIso(), afterCommit: (effect) => void effects.push(effect) };
+}
+
 function writeIn(trx: Trx, actor: Actor, effects: (() => Promise<void>)[]): Write {
-  const now = nowIso();
+  const plain = plainWriteIn(trx, effects);
+  const now = plain.now;
   const entry = (input: HistoryEntryInput): NewHistoryRow => ({
     id: newId('his'),
     owner_id: input.ownerId,
@@ -90,12 +117,10 @@ function writeIn(trx: Trx, actor: Actor, effects: (() => Promise<void>)[]): Writ
     changes: JSON.stringify(input.changes ?? {}),
   });
   return {
-    trx,
+    ...plain,
     actor,
-    now,
     entry,
     record: (input) => insertHistory(trx, entry(input)),
     lockTrees: (treeIds) => lockTrees(trx, treeIds),
-    afterCommit: (effect) => void effects.push(effect),
   };
 }

@@ -1,33 +1,14 @@
 import { CompiledQuery, PostgresAdapter, type Compilable } from 'kysely';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Db, Trx } from './types.js';
-import type { NamedStatementPool } from './pg-named.js';
+import { storeStateOf, type CompiledEntry, type Driver } from './store-state.js';
 
 const ARG = '\u0000arg:';
 
-/** What runs a store's statements below Kysely: its one SQLite handle, or its PostgreSQL pool. */
-export type Driver = { sqlite: BetterSqlite3.Database } | { postgres: NamedStatementPool };
-
-/**
- * The driver of each open store, keyed by its Kysely adapter (one per instance, shared by the
- * instance and its transactions), set once when the store opens. A store that is closed and
- * dropped leaves nothing behind here.
- */
-const drivers = new WeakMap<object, Driver>();
-
-/**
- * Transactions of ours on SQLite (see `transaction` in db.ts): each holds Kysely's lock on the one
- * connection until it ends, so nothing else can run a statement on it meanwhile and its
- * statements may run synchronously on the handle.
- */
-const holdingConnection = new WeakSet<Trx>();
-
-export function attachDriver(db: Db, driver: Driver): void {
-  drivers.set(db.getExecutor().adapter, driver);
-}
+export type { Driver } from './store-state.js';
 
 function driverOf(db: Db | Trx): Driver | undefined {
-  return drivers.get(db.getExecutor().adapter);
+  return storeStateOf(db)?.driver;
 }
 
 /** Whether `db` is on PostgreSQL; the one place outside migrations that asks. */
@@ -35,9 +16,20 @@ export function isPostgres(db: Db | Trx): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
-/** Lets statements compiled once run synchronously on the SQLite handle inside `trx` (no-op on PostgreSQL). */
-export function runDirectlyIn(trx: Trx): void {
-  if (driverOf(trx) !== undefined && !isPostgres(trx)) holdingConnection.add(trx);
+/**
+ * Runs `work` in `trx`, a transaction of ours that holds SQLite's one connection until it ends
+ * (Kysely's lock): meanwhile nothing else can run a statement on it, so statements compiled once
+ * may run synchronously on the handle. On PostgreSQL it only runs `work`.
+ */
+export async function holdingConnection<T>(trx: Trx, work: () => Promise<T>): Promise<T> {
+  const state = storeStateOf(trx);
+  if (state === undefined || 'postgres' in state.driver) return work();
+  state.holder = trx;
+  try {
+    return await work();
+  } finally {
+    state.holder = null;
+  }
 }
 
 /** Has PostgreSQL prepare `text` by name wherever this store runs it (no-op on SQLite). */
@@ -48,11 +40,11 @@ export function nameStatement(db: Db | Trx, text: string): void {
 
 /** The SQLite handle a statement of `db` may run on directly now, if any. */
 function directHandle(db: Db | Trx): BetterSqlite3.Database | undefined {
-  const driver = driverOf(db);
-  if (driver === undefined || !('sqlite' in driver)) return undefined;
-  if (db.isTransaction) return holdingConnection.has(db as Trx) ? driver.sqlite : undefined;
+  const state = storeStateOf(db);
+  if (state === undefined || !('sqlite' in state.driver)) return undefined;
+  if (db.isTransaction) return state.holder === db ? state.driver.sqlite : undefined;
   // Outside any transaction: directly only while nobody's transaction is open on the connection.
-  return driver.sqlite.inTransaction ? undefined : driver.sqlite;
+  return state.driver.sqlite.inTransaction ? undefined : state.driver.sqlite;
 }
 
 /** Runs a statement without parameters or result (a savepoint), directly where it may. */
@@ -111,7 +103,7 @@ function rowsOf(own: DirectStatement, parameters: unknown[]): unknown[] {
  * way there (a connection lock and several promise hops) costs more than the lookup. It is
  * synchronous, so nothing can interleave; inside a transaction (ours or anyone's on the one
  * connection) it waits for Kysely's lock like any other query and so never reads uncommitted rows,
- * except inside a transaction of ours (`runDirectlyIn`), which holds that lock itself.
+ * except inside a transaction of ours (`holdingConnection`), which holds that lock itself.
  *
  * On PostgreSQL the statement is prepared by name (see pg-named.ts), and outside a transaction it
  * goes straight to the pool.
@@ -119,29 +111,12 @@ function rowsOf(own: DirectStatement, parameters: unknown[]): unknown[] {
  * Private to the store: the domain calls the named functions built on it.
  */
 export function compiledOnce<A extends unknown[], R>(build: (db: Db, ...args: A) => Compilable<R>) {
-  // An adapter is one database's (Kysely makes one per instance), so an entry meets one SQLite handle.
-  const cache = new WeakMap<
-    object,
-    { sql: string; slots: (number | { value: unknown })[]; direct: DirectStatement | null }
-  >();
   return async function run(db: Db | Trx, ...args: A): Promise<R[]> {
-    // Keyed by the dialect adapter, which a database and its transactions share.
-    const key = db.getExecutor().adapter;
-    let entry = cache.get(key);
-    if (entry === undefined) {
-      const placeholders = args.map((_, i) => `${ARG}${i}`) as A;
-      const compiled = build(db as Db, ...placeholders).compile();
-      const slots = compiled.parameters.map((p) =>
-        typeof p === 'string' && p.startsWith(ARG) ? Number(p.slice(ARG.length)) : { value: p },
-      );
-      entry = { sql: compiled.sql, slots, direct: null };
-      cache.set(key, entry);
-      nameStatement(db, entry.sql);
-    }
+    const entry = compiledFor(db, build, args.length);
     const parameters = entry.slots.map((slot) => (typeof slot === 'number' ? args[slot] : slot.value));
     const direct = directHandle(db);
     if (direct !== undefined) {
-      const own = (entry.direct ??= directStatement(direct, entry.sql));
+      const own = (entry.direct ??= directStatement(direct, entry.sql)) as DirectStatement;
       if (own.toRow !== null) return rowsOf(own, parameters) as R[];
       own.statement.run(...parameters);
       return [];
@@ -153,4 +128,24 @@ export function compiledOnce<A extends unknown[], R>(build: (db: Db, ...args: A)
     const result = await db.executeQuery<R>(CompiledQuery.raw(entry.sql, parameters));
     return result.rows;
   };
+}
+
+/** The statement `build` makes, compiled once per store (kept in the store's state; every time for a bare Kysely). */
+function compiledFor<A extends unknown[]>(
+  db: Db | Trx,
+  build: (db: Db, ...args: A) => Compilable<unknown>,
+  arity: number,
+): CompiledEntry {
+  const state = storeStateOf(db);
+  const known = state?.statements.get(build);
+  if (known !== undefined) return known;
+  const placeholders = Array.from({ length: arity }, (_, i) => `${ARG}${i}`) as A;
+  const compiled = build(db as Db, ...placeholders).compile();
+  const slots = compiled.parameters.map((p) =>
+    typeof p === 'string' && p.startsWith(ARG) ? Number(p.slice(ARG.length)) : { value: p },
+  );
+  const entry: CompiledEntry = { sql: compiled.sql, slots, direct: null };
+  state?.statements.set(build, entry);
+  nameStatement(db, entry.sql);
+  return entry;
 }

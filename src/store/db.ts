@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
+import { Kysely, Migrator, type LogEvent } from 'kysely';
 import type { Database } from './schema.js';
 import type { Db, DialectName, Trx } from './types.js';
 import { migrations } from './migrations/index.js';
 import { InlineLimits } from './inline-limits.js';
 import { CachedStatements, loadSqlite } from './sqlite-driver.js';
-import { attachDriver, runDirectlyIn } from './compiled.js';
+import { holdingConnection } from './compiled.js';
+import { PostgresStoreDialect, SqliteStoreDialect, StoreState } from './store-state.js';
 import { NamedStatementPool } from './pg-named.js';
 import { SQLITE_FILE_NAME } from './sqlite-files.js';
 
@@ -58,11 +59,10 @@ function openSqlite(dataDir: string, onQuery?: QueryObserver): Store {
   );
   // Limits are written into the text: SQLite prepares a statement with a bound one again at every run.
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: new CachedStatements(sqlite) }),
+    dialect: new SqliteStoreDialect({ database: new CachedStatements(sqlite) }, new StoreState({ sqlite })),
     plugins: [new InlineLimits()],
     ...queryLog(onQuery),
   });
-  attachDriver(db, { sqlite });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
@@ -104,8 +104,10 @@ async function openPostgres(
   // for the next query, and /readyz answers 503 while none can be opened.
   pool.on('error', () => {});
   const named = new NamedStatementPool(pool);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: named }), ...queryLog(onQuery) });
-  attachDriver(db, { postgres: named });
+  const db = new Kysely<Database>({
+    dialect: new PostgresStoreDialect({ pool: named }, new StoreState({ postgres: named })),
+    ...queryLog(onQuery),
+  });
   return { db, dialect: 'postgres', schema, pool, close: () => db.destroy() };
 }
 
@@ -135,11 +137,8 @@ export async function migrateToLatest(store: Store): Promise<string[]> {
 
 /**
  * A transaction of ours. The write runner (domain/write.ts) opens every write's through this;
- * statements compiled once run directly on SQLite's connection inside it (see runDirectlyIn).
+ * statements compiled once run directly on SQLite's connection inside it (see holdingConnection).
  */
 export function inTransaction<T>(db: Db, work: (trx: Trx) => Promise<T>): Promise<T> {
-  return db.transaction().execute((trx) => {
-    runDirectlyIn(trx);
-    return work(trx);
-  });
+  return db.transaction().execute((trx) => holdingConnection(trx, () => work(trx)));
 }

@@ -1,5 +1,6 @@
 import type { Db, Trx } from './types.js';
-import { execute, isPostgres, runDirectlyIn } from './compiled.js';
+import { execute, holdingConnection, isPostgres } from './compiled.js';
+import { storeStateOf, type SharedCommits } from './store-state.js';
 import { atTurnEnd } from '../turn-end.js';
 
 type Work<T> = (trx: Trx) => Promise<T>;
@@ -31,11 +32,11 @@ const MAX_BATCH = 32;
  * sequence, each seeing the ones before it. A write alone in its batch needs no savepoint.
  *
  * On SQLite all batches queue on the one connection and the statements of a batch run directly
- * on it (see `runDirectlyIn`). On PostgreSQL each key (the tree written to) has its own queue,
+ * on it (see `holdingConnection`). On PostgreSQL each key (the tree written to) has its own queue,
  * so writes into different trees still run in parallel on the pool while writes into one tree
  * share commits.
  */
-export class GroupCommit {
+export class GroupCommit implements SharedCommits {
   private readonly waiting = new Map<string, Pending[]>();
   private readonly running = new Set<string>();
   private readonly postgres: boolean;
@@ -74,15 +75,16 @@ export class GroupCommit {
   private async commit(batch: Pending[]): Promise<void> {
     const outcomes: Outcome[] = [];
     try {
-      await this.db.transaction().execute(async (trx) => {
-        runDirectlyIn(trx);
-        if (batch.length === 1) {
-          // Alone: its failure rolls the transaction back, and nothing else is in it.
-          outcomes.push({ ok: true, value: await batch[0]!.work(trx) });
-          return;
-        }
-        for (const item of batch) outcomes.push(await this.inSavepoint(trx, item.work));
-      });
+      await this.db.transaction().execute((trx) =>
+        holdingConnection(trx, async () => {
+          if (batch.length === 1) {
+            // Alone: its failure rolls the transaction back, and nothing else is in it.
+            outcomes.push({ ok: true, value: await batch[0]!.work(trx) });
+            return;
+          }
+          for (const item of batch) outcomes.push(await this.inSavepoint(trx, item.work));
+        }),
+      );
     } catch (error) {
       for (const item of batch) item.reject(error);
       return;
@@ -112,14 +114,9 @@ export class GroupCommit {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-const instances = new WeakMap<Db, GroupCommit>();
-
-/** The group commit of a database (one per Kysely instance). */
-export function groupCommit(db: Db): GroupCommit {
-  let instance = instances.get(db);
-  if (instance === undefined) {
-    instance = new GroupCommit(db);
-    instances.set(db, instance);
-  }
-  return instance;
+/** The group commit of a store, kept in its state (one per open store). */
+export function groupCommit(db: Db): SharedCommits {
+  const state = storeStateOf(db);
+  if (state === undefined) return new GroupCommit(db);
+  return (state.sharedCommits ??= new GroupCommit(db));
 }

@@ -33,9 +33,22 @@ function userRow(id: string, name: string) {
 
 describe.each(databases)('compiled point queries (%s)', (kind) => {
   const storeOf = useStore(kind);
+  const otherStoreOf = useStore(kind);
   let store: Store;
   beforeAll(() => {
     store = storeOf();
+  });
+
+  // Each store keeps its compiled statements (and SQLite's handle) in its own state, none in the module.
+  it('run on the store they are given when two are open at once', async () => {
+    const other = otherStoreOf();
+    await store.db.insertInto('users').values(userRow('usr_twin', 'Here')).execute();
+    await other.db.insertInto('users').values(userRow('usr_twin', 'There')).execute();
+    expect(await userById(store.db, 'usr_twin')).toEqual([{ id: 'usr_twin', name: 'Here' }]);
+    expect(await userById(other.db, 'usr_twin')).toEqual([{ id: 'usr_twin', name: 'There' }]);
+    const insideOther = await inTransaction(other.db, (trx) => userById(trx, 'usr_twin'));
+    expect(insideOther).toEqual([{ id: 'usr_twin', name: 'There' }]);
+    await store.db.deleteFrom('users').where('id', '=', 'usr_twin').execute();
   });
 
   it('run with new arguments each time', async () => {

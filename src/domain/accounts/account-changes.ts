@@ -10,8 +10,8 @@ import { effectivePlan } from '../plans.js';
 import { DomainError } from '../errors.js';
 import { nowIso } from '../ids.js';
 import { normalizeEmail } from '../validate.js';
-import { inTransaction } from '../../store/db.js';
 import { nextVersion } from '../../store/task-version.js';
+import { writeOutsideTrees } from '../write.js';
 
 /**
  * What a signed-in person changes about the account itself (CONTRACT §18, "Account"): the
@@ -51,7 +51,7 @@ export async function changePassword(
   const user = await requirePassword(deps, actor, input.current_password, address, '/current_password');
   const passwordHash = await hashPassword(input.new_password);
   const now = nowIso();
-  const row = await inTransaction(deps.db, async (trx) => {
+  const row = await writeOutsideTrees(deps, async ({ trx }) => {
     const updated = await trx
       .updateTable('users')
       .set({ password_hash: passwordHash, updated_at: now })
@@ -135,7 +135,7 @@ export async function deleteAccount(deps: Deps, actor: Actor, password: string, 
       [{ path: '/', message: 'has a live subscription' }],
     );
   const id = user.id;
-  const afterCommit = await inTransaction(deps.db, async (trx) => {
+  const afterCommit = await writeOutsideTrees(deps, async ({ trx }) => {
     const trees = await trx.selectFrom('trees').select('id').where('owner_id', '=', id).execute();
     const cleanups: (() => Promise<void>)[] = [];
     for (const tree of trees) cleanups.push(await collectDoomed(trx, deps, { treeId: tree.id }));

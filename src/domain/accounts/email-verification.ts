@@ -8,7 +8,7 @@ import { randomSecret, sha256 } from '../crypto.js';
 import { DomainError, invalid } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { appLink } from '../links.js';
-import { inTransaction } from '../../store/db.js';
+import { writeOutsideTrees } from '../write.js';
 
 /**
  * Email verification (CONTRACT §19): an account proves it reads its address by opening a
@@ -122,7 +122,7 @@ export async function mailVerificationLink(
  */
 export async function completeEmailVerification(deps: Deps, actor: Actor, token: string): Promise<UserRow> {
   const now = nowIso();
-  const user = await inTransaction(deps.db, async (trx) => {
+  const user = await writeOutsideTrees(deps, async ({ trx }) => {
     // One conditional update finds and spends the token, so two racing completions cannot both pass.
     const spent = await trx
       .updateTable('email_verifications')
@@ -146,7 +146,7 @@ export async function completeEmailVerification(deps: Deps, actor: Actor, token:
 /** The operator's `tasktree user verify --email E`: vouches for the address. @throws not_found */
 export async function verifyEmailByOperator(deps: Deps, email: string): Promise<UserRow> {
   const found = await getUserByEmail(deps, email);
-  const user = await inTransaction(deps.db, (trx) => markEmailVerified(trx, found, nowIso()));
+  const user = await writeOutsideTrees(deps, ({ trx }) => markEmailVerified(trx, found, nowIso()));
   deps.credentials.forgetUser(user.id);
   return user;
 }

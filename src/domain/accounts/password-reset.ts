@@ -8,9 +8,9 @@ import { hashPassword } from './passwords.js';
 import { revokeAllTokens } from '../agents/tokens.js';
 import { revokeAllGrants } from '../agents/oauth-grants.js';
 import { normalizeEmail } from '../validate.js';
-import { inTransaction } from '../../store/db.js';
 import { appLink } from '../links.js';
 import { markEmailVerified } from './email-verification.js';
+import { writeOutsideTrees } from '../write.js';
 
 /** Reset links work for an hour, once. */
 export const RESET_TTL_MS = 3_600_000;
@@ -87,7 +87,7 @@ export async function completePasswordReset(deps: Deps, token: string, password:
   checkPassword(password);
   const passwordHash = await hashPassword(password);
   const now = nowIso();
-  const user = await inTransaction(deps.db, async (trx) => {
+  const user = await writeOutsideTrees(deps, async ({ trx }) => {
     // One conditional update finds and spends the token, so two racing completions cannot both pass.
     const reset = await trx
       .updateTable('password_resets')

@@ -4,13 +4,14 @@ import type { UserRow } from '../../store/rows.js';
 import { randomSecret, sha256 } from '../crypto.js';
 import { newId, nowIso } from '../ids.js';
 import { notFound } from '../errors.js';
-import { inTransaction, type Db, type Trx } from '../../store/db.js';
+import type { Db, Trx } from '../../store/db.js';
 import { endMcpSessionsOf } from './mcp-sessions.js';
 import { parseScopes } from './tokens.js';
 import { touchClient } from './oauth-clients.js';
 import { scopesToGrant, type AuthorizationRequest } from './oauth-authorize.js';
 import type { Static } from '@sinclair/typebox';
 import type { OAuthConnection } from '../schemas/agents.js';
+import { writeOutsideTrees } from '../write.js';
 
 export const CODE_TTL_MS = 60_000;
 export const ACCESS_TTL_SECONDS = 3_600;
@@ -32,7 +33,7 @@ export async function approveAuthorization(
   const code = `ttc_${randomSecret(32)}`;
   const now = new Date();
   const grantId = newId('oag', now.getTime());
-  await inTransaction(deps.db, async (trx) => {
+  await writeOutsideTrees(deps, async ({ trx }) => {
     await trx
       .insertInto('oauth_grants')
       .values({
@@ -116,7 +117,7 @@ export async function revokeConnection(deps: Deps, actor: Actor, id: string): Pr
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   if (found === undefined) throw notFound('connection');
-  await inTransaction(deps.db, (trx) => revokeGrant(trx, id));
+  await writeOutsideTrees(deps, ({ trx }) => revokeGrant(trx, id));
 }
 
 export interface OAuthCaller {

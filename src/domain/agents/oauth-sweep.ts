@@ -1,8 +1,8 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { Database } from '../../store/schema.js';
-import { inTransaction } from '../../store/db.js';
 import { removeUnusedClients } from './oauth-clients.js';
+import { writeOutsideTrees } from '../write.js';
 
 const DAY_MS = 86_400_000;
 /**
@@ -68,7 +68,7 @@ export async function sweepOAuth(deps: Deps, now = new Date()): Promise<OAuthSwe
     )
     .executeTakeFirst();
   const codes = await deps.db.deleteFrom('oauth_codes').where('expires_at', '<', spentBefore).executeTakeFirst();
-  const grants = await inTransaction(deps.db, async (trx) => {
+  const grants = await writeOutsideTrees(deps, async ({ trx }) => {
     // Sessions of a grant that goes end with it (a revoked grant's ended when it was revoked).
     await trx
       .updateTable('mcp_sessions')

@@ -1,11 +1,12 @@
 import type { Deps } from '../deps.js';
 import { randomSecret, sha256 } from '../crypto.js';
 import { nowIso } from '../ids.js';
-import { inTransaction, type Db, type Trx } from '../../store/db.js';
+import type { Db, Trx } from '../../store/db.js';
 import { parseScopes } from './tokens.js';
 import { findClient, touchClient } from './oauth-clients.js';
 import { ACCESS_TTL_SECONDS, REFRESH_TTL_MS, revokeGrant } from './oauth-grants.js';
 import { OAuthError } from './oauth-errors.js';
+import { writeOutsideTrees } from '../write.js';
 
 export type Form = Record<string, string | undefined>;
 
@@ -99,7 +100,7 @@ async function issueTokens(trx: Trx, grant: GrantRow): Promise<TokenAnswer> {
  * the whole grant ends (tokens, MCP sessions), committed before the client hears invalid_grant.
  */
 async function replayed(deps: Deps, grantId: string, what: string): Promise<never> {
-  await inTransaction(deps.db, (trx) => revokeGrant(trx, grantId));
+  await writeOutsideTrees(deps, ({ trx }) => revokeGrant(trx, grantId));
   throw new OAuthError('invalid_grant', `This ${what} was already used; the connection has been revoked.`);
 }
 
@@ -133,7 +134,7 @@ export async function exchangeCode(deps: Deps, form: Form): Promise<TokenAnswer>
     if (used !== undefined) return replayed(deps, used.grant_id, 'authorization code');
     throw new OAuthError('invalid_grant', 'The authorization code is unknown.');
   }
-  return inTransaction(deps.db, async (trx) => {
+  return writeOutsideTrees(deps, async ({ trx }) => {
     const grant = await grantOf(trx, spent.grant_id);
     if (grant.revoked_at !== null || spent.expires_at <= now)
       throw new OAuthError('invalid_grant', 'The authorization code has expired.');
@@ -183,7 +184,7 @@ export async function refreshTokens(deps: Deps, form: Form): Promise<TokenAnswer
     if (form.scope.split(' ').some((s) => s !== '' && !(held as string[]).includes(s)))
       throw new OAuthError('invalid_scope', 'A refresh cannot widen the granted scopes.');
   }
-  const answer = await inTransaction(deps.db, async (trx) => {
+  const answer = await writeOutsideTrees(deps, async ({ trx }) => {
     // The conditional update is the rotation: of two racing uses, one spends it and the other is a reuse.
     const spent = await trx
       .updateTable('oauth_tokens')
@@ -218,7 +219,7 @@ export async function revokeOAuthToken(deps: Deps, form: Form): Promise<void> {
     .executeTakeFirst();
   if (row === undefined || (form.client_id !== undefined && form.client_id !== row.client_id)) return;
   if (row.kind === 'refresh') {
-    await inTransaction(deps.db, (trx) => revokeGrant(trx, row.grant_id));
+    await writeOutsideTrees(deps, ({ trx }) => revokeGrant(trx, row.grant_id));
     return;
   }
   await deps.db

@@ -8,13 +8,14 @@ import type { PlanName } from '../plans.js';
 import { randomSecret, sha256 } from '../crypto.js';
 import { checkLength } from '../validate.js';
 import { TOKEN_NAME_MAX } from '../fields.js';
-import { inTransaction, type Db, type Trx } from '../../store/db.js';
+import type { Db, Trx } from '../../store/db.js';
 import { lockOwner } from '../../store/locks.js';
 import { findTokenWithOwner } from '../../store/credentials.js';
 import { endMcpSessionsOf } from './mcp-sessions.js';
 import type { TokenOwner } from './credential-cache.js';
 import type { Static } from '@sinclair/typebox';
 import type { Token as TokenSchema } from '../schemas/agents.js';
+import { writeOutsideTrees } from '../write.js';
 
 export const MAX_ACTIVE_TOKENS = 20;
 export const TOKEN_LIFETIME_DAYS = [1, 7, 30, 90, 365] as const;
@@ -90,7 +91,7 @@ export async function createToken(
     last_used_at: null,
     revoked_at: null,
   };
-  await inTransaction(deps.db, async (trx) => {
+  await writeOutsideTrees(deps, async ({ trx }) => {
     // The owner row lock makes count-then-insert atomic under concurrent creation.
     await lockOwner(trx, actor.user.id);
     const active = await trx

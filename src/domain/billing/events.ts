@@ -1,9 +1,9 @@
 import type Stripe from 'stripe';
 import type { Deps } from '../deps.js';
 import type { Trx } from '../../store/db.js';
-import { inTransaction } from '../../store/db.js';
 import { nowIso } from '../ids.js';
 import { paidPlans, type PaidPlan } from './checkout.js';
+import { writeOutsideTrees } from '../write.js';
 
 export type EventOutcome = 'applied' | 'duplicate' | 'ignored';
 
@@ -150,7 +150,7 @@ async function applyEvent(trx: Trx, event: Stripe.Event, eventAt: string): Promi
  */
 export async function applyBillingEvent(deps: Deps, event: Stripe.Event): Promise<EventResult> {
   const eventAt = new Date(event.created * 1000).toISOString();
-  const result = await inTransaction(deps.db, async (trx) => {
+  const result = await writeOutsideTrees(deps, async ({ trx }) => {
     const recorded = await trx
       .insertInto('billing_events')
       .values({
