@@ -1,6 +1,6 @@
 import type { Actor } from './actor.js';
 import type { Deps } from './deps.js';
-import type { Trx } from '../store/db.js';
+import type { Db, Trx } from '../store/db.js';
 import type { NewHistoryRow } from '../store/rows.js';
 import type { HistoryEntryInput } from './trees/history.js';
 import { inTransaction } from '../store/db.js';
@@ -40,7 +40,16 @@ export interface PlainWrite {
   afterCommit(effect: () => Promise<void>): void;
 }
 
-export interface WriteOptions {
+/** What a write's one-statement form (`alone`) is handed: no transaction, so no effects after commit. */
+export interface LoneWrite {
+  readonly db: Db;
+  readonly actor: Actor;
+  readonly now: string;
+  /** The stored form of a history entry of this write, stamped as `Write.entry` stamps it. */
+  entry(entry: HistoryEntryInput): NewHistoryRow;
+}
+
+export interface WriteOptions<T> {
   /**
    * Joins this write with the concurrent writes of the same key (the tree written to) in one
    * transaction and one commit (see GroupCommit): for short writes that arrive together, such as
@@ -48,6 +57,14 @@ export interface WriteOptions {
    * the shared commit is done.
    */
   batch?: string;
+  /**
+   * The same write as one statement outside any transaction, tried first when the write runs
+   * alone in its batch (on PostgreSQL a transaction costs two round trips more than its
+   * statements). It answers undefined, having written nothing, whenever it cannot be sure the
+   * write's rules hold; `work` then runs as usual and gives the precise answer. The rules stay in
+   * `work` and the store functions it shares with this form.
+   */
+  alone?: (w: LoneWrite) => Promise<T | undefined>;
 }
 
 /**
@@ -63,9 +80,17 @@ export async function write<T>(
   deps: Deps,
   actor: Actor,
   work: (w: Write) => Promise<T>,
-  options: WriteOptions = {},
+  options: WriteOptions<T> = {},
 ): Promise<T> {
-  return run(deps, options, (trx, effects) => work(writeIn(trx, actor, effects)));
+  const { alone } = options;
+  const tryAlone =
+    alone === undefined
+      ? undefined
+      : () => {
+          const now = nowIso();
+          return alone({ db: deps.db, actor, now, entry: entryStamper(actor, now) });
+        };
+  return run(deps, options.batch, (trx, effects) => work(writeIn(trx, actor, effects)), tryAlone);
 }
 
 /**
@@ -75,13 +100,14 @@ export async function write<T>(
  * effects after commit as `write`.
  */
 export async function writeOutsideTrees<T>(deps: Deps, work: (w: PlainWrite) => Promise<T>): Promise<T> {
-  return run(deps, {}, (trx, effects) => work(plainWriteIn(trx, effects)));
+  return run(deps, undefined, (trx, effects) => work(plainWriteIn(trx, effects)));
 }
 
 async function run<T>(
   deps: Deps,
-  options: WriteOptions,
+  batch: string | undefined,
   work: (trx: Trx, effects: (() => Promise<void>)[]) => Promise<T>,
+  alone?: () => Promise<T | undefined>,
 ): Promise<T> {
   const effects: (() => Promise<void>)[] = [];
   const attempt = async (trx: Trx): Promise<T> => {
@@ -90,9 +116,9 @@ async function run<T>(
     return work(trx, effects);
   };
   const result =
-    options.batch === undefined
-      ? await inTransaction(deps.db, attempt)
-      : await groupCommit(deps.db).run(options.batch, attempt);
+    batch === undefined
+      ? ((await alone?.()) ?? (await inTransaction(deps.db, attempt)))
+      : await groupCommit(deps.db).run(batch, attempt, alone);
   for (const effect of effects) await effect();
   return result;
 }
@@ -101,10 +127,9 @@ function plainWriteIn(trx: Trx, effects: (() => Promise<void>)[]): PlainWrite {
   return { trx, now: nowIso(), afterCommit: (effect) => void effects.push(effect) };
 }
 
-function writeIn(trx: Trx, actor: Actor, effects: (() => Promise<void>)[]): Write {
-  const plain = plainWriteIn(trx, effects);
-  const now = plain.now;
-  const entry = (input: HistoryEntryInput): NewHistoryRow => ({
+/** Stamps the history entries of one write: the one place that says who wrote them, when and how. */
+function entryStamper(actor: Actor, now: string): (input: HistoryEntryInput) => NewHistoryRow {
+  return (input) => ({
     id: newId('his'),
     owner_id: input.ownerId,
     tree_id: input.treeId,
@@ -116,6 +141,11 @@ function writeIn(trx: Trx, actor: Actor, effects: (() => Promise<void>)[]): Writ
     action: input.action,
     changes: JSON.stringify(input.changes ?? {}),
   });
+}
+
+function writeIn(trx: Trx, actor: Actor, effects: (() => Promise<void>)[]): Write {
+  const plain = plainWriteIn(trx, effects);
+  const entry = entryStamper(actor, plain.now);
   return {
     ...plain,
     actor,

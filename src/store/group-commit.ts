@@ -7,6 +7,8 @@ type Work<T> = (trx: Trx) => Promise<T>;
 
 interface Pending {
   work: Work<unknown>;
+  /** The write as one statement outside any transaction, tried first when it is alone (undefined: declined). */
+  alone: (() => Promise<unknown>) | undefined;
   resolve(value: unknown): void;
   reject(reason: unknown): void;
 }
@@ -29,7 +31,9 @@ const MAX_BATCH = 32;
  * limit, a foreign id) is undone alone and the others commit; each caller is answered only when
  * the shared transaction has committed (or with its error if the commit fails). Every rule of a
  * write therefore holds exactly as in a transaction of its own: the writes of a batch run in
- * sequence, each seeing the ones before it. A write alone in its batch needs no savepoint.
+ * sequence, each seeing the ones before it. A write alone in its batch needs no savepoint, and
+ * one that offers a one-statement form (`alone`, see domain/write.ts) tries that first, outside
+ * any transaction.
  *
  * On SQLite all batches queue on the one connection and the statements of a batch run directly
  * on it (see `holdingConnection`). On PostgreSQL each key (the tree written to) has its own queue,
@@ -45,7 +49,7 @@ export class GroupCommit implements SharedCommits {
     this.postgres = isPostgres(db);
   }
 
-  run<T>(key: string, work: Work<T>): Promise<T> {
+  run<T>(key: string, work: Work<T>, alone?: () => Promise<T | undefined>): Promise<T> {
     const queue = this.postgres ? key : '';
     return new Promise<T>((resolve, reject) => {
       let pending = this.waiting.get(queue);
@@ -55,7 +59,7 @@ export class GroupCommit implements SharedCommits {
         // Every request read in this turn has joined by its end.
         if (!this.running.has(queue)) atTurnEnd(() => this.flush(queue));
       }
-      pending.push({ work: work as Work<unknown>, resolve: resolve as (value: unknown) => void, reject });
+      pending.push({ work: work as Work<unknown>, alone, resolve: resolve as (value: unknown) => void, reject });
     });
   }
 
@@ -75,6 +79,8 @@ export class GroupCommit implements SharedCommits {
   private async commit(batch: Pending[]): Promise<void> {
     const outcomes: Outcome[] = [];
     try {
+      const lone = batch.length === 1 ? await batch[0]!.alone?.() : undefined;
+      if (lone !== undefined) return batch[0]!.resolve(lone);
       await this.db.transaction().execute((trx) =>
         holdingConnection(trx, async () => {
           if (batch.length === 1) {
@@ -118,5 +124,10 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 export function groupCommit(db: Db): SharedCommits {
   const state = storeStateOf(db);
   if (state === undefined) return new GroupCommit(db);
-  return (state.sharedCommits ??= new GroupCommit(db));
+  let commits = state.sharedCommits.get(db);
+  if (commits === undefined) {
+    commits = new GroupCommit(db);
+    state.sharedCommits.set(db, commits);
+  }
+  return commits;
 }

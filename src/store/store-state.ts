@@ -16,7 +16,7 @@ export interface CompiledEntry {
 
 /** What a group commit offers (store/group-commit.ts), named here so this leaf imports nothing of ours. */
 export interface SharedCommits {
-  run<T>(key: string, work: (trx: Trx) => Promise<T>): Promise<T>;
+  run<T>(key: string, work: (trx: Trx) => Promise<T>, alone?: () => Promise<T | undefined>): Promise<T>;
 }
 
 /**
@@ -33,8 +33,11 @@ export class StoreState {
    * in compiled.ts). Kysely lets one transaction at a time hold the connection, so one field is enough.
    */
   holder: Trx | null = null;
-  /** Created on first use by group-commit.ts. */
-  sharedCommits: SharedCommits | undefined;
+  /**
+   * The group commit of each Kysely instance over this store (group-commit.ts), made on first use:
+   * in production one, `deps.db`; a test's instance with a plugin of its own gets its own.
+   */
+  readonly sharedCommits = new WeakMap<Db, SharedCommits>();
 
   constructor(readonly driver: Driver) {}
 }

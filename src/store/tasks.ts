@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
-import type { Trx } from './types.js';
+import { sql, type RawBuilder } from 'kysely';
+import type { Db, Trx } from './types.js';
+import { POSITION_MAX, POSITION_MIN } from '../domain/field-bounds.js';
 import type { NewHistoryRow, NewTaskRow, TaskRow } from './rows.js';
 import { compiledOnce, isPostgres } from './compiled.js';
 import { historyColumns, insertHistory } from './history.js';
@@ -84,6 +85,68 @@ export async function insertTask(trx: Trx, row: NewTaskRow, entry: NewHistoryRow
   const [inserted] = await insertTaskRow(trx, ...task);
   await insertHistory(trx, entry);
   return inserted!;
+}
+
+/**
+ * `positionAfter` (domain/fields.ts) as SQL, from the same bounds: the position after the last
+ * sibling `last` (null: none), kept inside the column. test/domain/task-create-rules.test.ts
+ * holds the two equal.
+ */
+export function positionAfterSql(last: RawBuilder<number | null>): RawBuilder<number> {
+  return sql<number>`(case when ${last} is null then ${sql.lit(POSITION_MIN)} else least(${last}::bigint + 1, ${sql.lit(POSITION_MAX)})::integer end)`;
+}
+
+// PostgreSQL: a loose task created in its owner's tree, the counter, the task and its history
+// entry in one statement outside any transaction (see insertLooseTaskAlone).
+const insertLooseAlone = compiledOnce((db, maxTasks: number, position: number | null, ...values: unknown[]) => {
+  const list = (columns: readonly string[]) => sql.join(columns.map((column) => sql.ref(column)));
+  const task = Object.fromEntries(taskColumns.map((column, i) => [column, values[i]])) as Record<string, unknown>;
+  const lastLoose = sql<number | null>`(select tasks.position from tasks
+    where tasks.tree_id = ${task.tree_id} and tasks.project_id is null
+    order by tasks.project_id desc, tasks.position desc limit 1)`;
+  const taskValues = sql.join(
+    taskColumns.map((column, i) =>
+      column === 'position' ? sql`coalesce(${position}, ${positionAfterSql(lastLoose)})` : sql`${values[i]}`,
+    ),
+  );
+  const entryValues = sql.join(values.slice(taskColumns.length));
+  return {
+    compile: () =>
+      sql<TaskRow>`with charged as (
+        update trees set task_count = task_count + 1
+        where id = ${task.tree_id} and owner_id = ${task.owner_id} and task_count < ${maxTasks}
+          and task_count = (select seen.task_count from trees as seen where seen.id = ${task.tree_id})
+        returning id
+      ), task as (
+        insert into tasks (${list(taskColumns)}) select ${taskValues} from charged returning *
+      ), entry as (
+        insert into history (${list(historyColumns)}) select ${entryValues} from task
+      ) select * from task`.compile(db),
+  };
+});
+
+/**
+ * A loose task created in a tree its owner creates it in, as one statement outside any
+ * transaction, for a create that runs alone (see `alone` in domain/write.ts). It writes only when
+ * it is certain every rule holds as createTask would find it: the tree is the owner's, the
+ * counter stays within `maxTasks`, and no other writer changed the tree's counters since the
+ * statement's snapshot (the guard on `task_count`: a writer it waited for makes it match nothing,
+ * so the last sibling's position it read is the last). Otherwise it writes nothing and answers
+ * undefined, and the create runs its ordinary way, which finds the precise answer. `row.position`
+ * is used when `position` is a number; null takes the place after the last loose task.
+ * SQLite answers undefined at once: its transaction costs no round trip.
+ */
+export async function insertLooseTaskAlone(
+  db: Db,
+  row: NewTaskRow,
+  position: number | null,
+  entry: NewHistoryRow,
+  maxTasks: number,
+): Promise<TaskRow | undefined> {
+  if (!isPostgres(db) || row.project_id !== null) return undefined;
+  const values = [...taskColumns.map((column) => row[column]), ...historyColumns.map((column) => entry[column])];
+  const [inserted] = await insertLooseAlone(db, maxTasks, position, ...values);
+  return inserted;
 }
 
 const BULK_CHUNK = 500;

@@ -184,7 +184,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a write that read before a move
   it('a task or project created under a project that moves meanwhile lands in the tree its parent is in', async () => {
     const { person, agent, actor, left, right } = await setUp();
     // An owner's task create on PostgreSQL is one statement, with nothing to pause between its
-    // read and its write (task-create-one-statement.test.ts races it with a move instead).
+    // read and its write (task-create-rules.test.ts races it with a move instead).
     const editor = await editorOf(person, left.id);
     for (const create of ['task', 'project'] as const) {
       const parent = await makeProject(agent, left.id);

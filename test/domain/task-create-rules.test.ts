@@ -1,13 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  sql,
-  type KyselyPlugin,
-  type PluginTransformQueryArgs,
-  type PluginTransformResultArgs,
-  type QueryResult,
-  type RootOperationNode,
-  type UnknownRow,
-} from 'kysely';
+import { sql } from 'kysely';
+import type pg from 'pg';
 import { startTestApp } from '../helpers/app.js';
 import { makeToken, makeUser } from '../helpers/factories.js';
 import { makeProject, makeTree } from '../helpers/data.js';
@@ -15,25 +8,33 @@ import { getUserByEmail } from '../../src/domain/accounts/accounts.js';
 import { userActor, type Actor } from '../../src/domain/actor.js';
 import { createTask } from '../../src/domain/trees/tasks.js';
 import { planLimits } from '../../src/domain/plans.js';
-import { inTransaction } from '../../src/store/db.js';
+import { positionAfter } from '../../src/domain/fields.js';
+import { POSITION_MAX } from '../../src/domain/field-bounds.js';
+import { positionAfterSql } from '../../src/store/tasks.js';
+import { inTransaction, openStore, type Store } from '../../src/store/db.js';
 import { lockTrees } from '../../src/store/locks.js';
 import type { Deps } from '../../src/domain/deps.js';
 
-/** Counts the statements that go through Kysely's executor (all but begin and commit). */
 /**
- * A lone create in one's own tree on PostgreSQL, begin and commit aside: the access with the
- * counter and the last position (chargeOwnTree), then the row with its history entry (insertTask).
+ * What a lone create of a loose task in one's own tree sends PostgreSQL: one statement, outside
+ * any transaction (its one-statement form, insertLooseTaskAlone). A task in a project takes the
+ * ordinary way: begin, the access with the counter, the trees' lock, the project and its tree,
+ * the row with its history entry, commit.
  */
-const MAX_STATEMENTS = 2;
+const LOOSE_ROUND_TRIPS = 1;
+const IN_PROJECT_ROUND_TRIPS = 7;
 
-class StatementCount implements KyselyPlugin {
+/** Counts the queries a store sends PostgreSQL (begin and commit too): each is a round trip. */
+class RoundTrips {
   count = 0;
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return args.node;
-  }
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    this.count++;
-    return args.result;
+  watch(store: Store): void {
+    store.pool!.on('connect', (client: pg.PoolClient) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as { query: unknown }).query = (...args: unknown[]) => {
+        this.count++;
+        return query(...args);
+      };
+    });
   }
 }
 
@@ -58,11 +59,18 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create under concurrency
   });
   afterAll(async () => t.stop());
 
-  /** Deps whose database is a Kysely instance of its own, and so has a group commit of its own. */
-  const separately = (plugin: KyselyPlugin = new StatementCount()): Deps => ({
-    ...t.app.deps,
-    db: t.app.deps.db.withPlugin(plugin),
+  const stores: Store[] = [];
+  afterAll(async () => {
+    for (const store of stores) await store.close();
   });
+
+  /** Deps on a store of their own over the same database, with its own group commit, as another process has. */
+  const separately = async (trips?: RoundTrips): Promise<Deps> => {
+    const store = await openStore(t.env.config);
+    stores.push(store);
+    trips?.watch(store);
+    return { ...t.app.deps, db: store.db };
+  };
 
   async function counted(tree: string) {
     const db = t.app.deps.db;
@@ -85,14 +93,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create under concurrency
 
   it('takes few statements when alone, with its row, counter and history written', async () => {
     const tree = (await makeTree(agent)).id;
-    const statements = new StatementCount();
-    const task = await createTask(separately(statements), actor, {
+    const trips = new RoundTrips();
+    const task = await createTask(await separately(trips), actor, {
       tree_id: tree,
       title: 'Prune the apple tree',
       status: 'done',
       position: 7,
     });
-    expect(statements.count).toBeLessThanOrEqual(MAX_STATEMENTS);
+    expect(trips.count).toBe(LOOSE_ROUND_TRIPS);
     expect(task).toMatchObject({
       tree_id: tree,
       title: 'Prune the apple tree',
@@ -101,7 +109,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create under concurrency
       created_by: actor.user.id,
     });
     expect(task.completed_at).toBe(task.created_at);
-    const next = await createTask(separately(), actor, { tree_id: tree, title: 'Rake the leaves' });
+    const next = await createTask(await separately(), actor, { tree_id: tree, title: 'Rake the leaves' });
     expect(next.position).toBe(8);
     const { counter, history } = await counted(tree);
     expect({ counter, history: history.sort() }).toEqual({ counter: 2, history: [task.id, next.id].sort() });
@@ -120,13 +128,15 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create under concurrency
     });
     // In a project: placed after the project's last task, not the tree's.
     const project = await makeProject(agent, tree);
-    const inProject = new StatementCount();
-    const first = await createTask(separately(inProject), actor, {
+    const inProject = new RoundTrips();
+    const projectDeps = await separately(inProject);
+    const first = await createTask(projectDeps, actor, {
       tree_id: tree,
       title: 'Weed',
       project_id: project.id,
     });
-    const second = await createTask(separately(inProject), actor, {
+    expect(inProject.count).toBeLessThanOrEqual(IN_PROJECT_ROUND_TRIPS);
+    const second = await createTask(projectDeps, actor, {
       tree_id: tree,
       title: 'Hoe',
       project_id: project.id,
@@ -141,9 +151,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create under concurrency
       .set({ task_count: limit - 5 })
       .where('id', '=', tree)
       .execute();
+    const deps = await Promise.all(Array.from({ length: 12 }, () => separately()));
     const outcomes = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        createTask(separately(), actor, { tree_id: tree, title: `raced ${i}` }).then(
+        createTask(deps[i]!, actor, { tree_id: tree, title: `raced ${i}` }).then(
           () => 'created',
           (error: { code?: string }) => error.code,
         ),
@@ -174,7 +185,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create under concurrency
       await held;
     });
     const mover = await holder;
-    const create = createTask(separately(), actor, { tree_id: left, title: 'Mulch', project_id: project.id }).then(
+    const create = createTask(await separately(), actor, {
+      tree_id: left,
+      title: 'Mulch',
+      project_id: project.id,
+    }).then(
       () => 'created',
       (error: { code?: string }) => error.code,
     );
@@ -193,13 +208,22 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create under concurrency
     expect({ counter, tasks }).toEqual({ counter: 0, tasks: [] });
   });
 
+  it('places a task after its last sibling in SQL exactly as positionAfter does', async () => {
+    for (const last of [null, 0, 41, POSITION_MAX - 1, POSITION_MAX]) {
+      const literal = last === null ? sql<number | null>`null::integer` : sql<number | null>`${sql.lit(last)}::integer`;
+      const { rows } = await sql<{ position: number }>`select ${positionAfterSql(literal)} as position`.execute(
+        t.app.deps.db,
+      );
+      expect([last, rows[0]!.position]).toEqual([last, positionAfter(last)]);
+    }
+  });
+
   it('refuses a tree that is not the actor’s own, changing nothing there', async () => {
     const stranger = await makeUser(t.url, t.app, { plan: 'grove' });
     const foreign = (await makeTree(stranger.browser)).id;
-    const statements = new StatementCount();
-    await expect(
-      createTask(separately(statements), actor, { tree_id: foreign, title: 'Trespass' }),
-    ).rejects.toMatchObject({ code: 'not_found' });
+    await expect(createTask(await separately(), actor, { tree_id: foreign, title: 'Trespass' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
     expect(await counted(foreign)).toEqual({ counter: 0, tasks: [], history: [] });
   });
 });

@@ -20,13 +20,15 @@ import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { listPage } from '../list-page.js';
 import { changedFields, diff, type HistoryEntryInput } from './history.js';
 import { chargeOneTask, chargeTree, checkCharged } from '../limits.js';
-import { checkColor, checkPosition, positionAfter, NOTES_MAX, TEXT_MAX, TITLE_MAX } from '../fields.js';
+import { checkColor, checkPosition, isStorableId, positionAfter, NOTES_MAX, TEXT_MAX, TITLE_MAX } from '../fields.js';
+import { POSITION_MIN } from '../field-bounds.js';
+import { planLimits } from '../plans.js';
 import { normalizeDeadline } from './deadline.js';
 import { checkEnum, checkLength, checkName } from '../validate.js';
 import { DomainError } from '../errors.js';
 import { newId } from '../ids.js';
 import { refreshTaskStatistics } from '../../store/statistics.js';
-import { insertTask, insertTasks, lastSiblingPosition } from '../../store/tasks.js';
+import { insertLooseTaskAlone, insertTask, insertTasks, lastSiblingPosition } from '../../store/tasks.js';
 import { write } from '../write.js';
 import { carryToTree, readLocked, recordInTrees, writableTree } from './move.js';
 import { nextVersion } from '../../store/task-version.js';
@@ -183,7 +185,22 @@ export async function createTask(deps: Deps, actor: Actor, input: TaskInput): Pr
       const row = newTaskRow(access, actor, input, deadline, position, w.now);
       return presentTask(await insertTask(w.trx, row, w.entry(createdEntry(access.ownerId, row))));
     },
-    { batch: input.tree_id },
+    {
+      batch: input.tree_id,
+      // A loose task in the actor's own tree: the same row, entry and limit in one statement,
+      // which writes only when it is sure of all of them (insertLooseTaskAlone).
+      alone:
+        input.project_id == null && isStorableId(input.tree_id)
+          ? async (w) => {
+              const own = { ownerId: actor.user.id, tree: { id: input.tree_id } };
+              const row = newTaskRow(own, actor, input, deadline, input.position ?? POSITION_MIN, w.now);
+              const entry = w.entry(createdEntry(own.ownerId, row));
+              const maxTasks = planLimits[actor.plan].tasksPerTree;
+              const inserted = await insertLooseTaskAlone(w.db, row, input.position ?? null, entry, maxTasks);
+              return inserted === undefined ? undefined : presentTask(inserted);
+            }
+          : undefined,
+    },
   );
 }
 
