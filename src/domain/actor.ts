@@ -21,6 +21,12 @@ export interface Actor {
   credentialId: string | null;
   scopes: ReadonlySet<Scope>;
   plan: PlanName;
+  /**
+   * The trees a tree-scoped token or grant is limited to (CONTRACT §16.1); null: every tree the
+   * user can see (sessions, the CLI, unscoped credentials). Access resolution (access.ts) reads it,
+   * and nothing else: a tree outside it is not found, exactly as a foreign one.
+   */
+  trees: ReadonlySet<string> | null;
 }
 
 export const allScopes: ReadonlySet<Scope> = new Set(scopeNames);
@@ -32,7 +38,14 @@ export function grantableScopes(plan: PlanName): Scope[] {
 
 /** The signed-in person themself (browser session or operator CLI): every scope, the plan in force now. */
 export function userActor(user: ActorUser, via: 'session' | 'cli'): Actor {
-  return { user, via, credentialId: null, scopes: allScopes, plan: effectivePlan(user.plan, user.plan_expires_at) };
+  return {
+    user,
+    via,
+    credentialId: null,
+    scopes: allScopes,
+    plan: effectivePlan(user.plan, user.plan_expires_at),
+    trees: null,
+  };
 }
 
 /** Writes through tokens, OAuth and MCP need a paid plan; the browser session and the CLI may write on Seed. */
@@ -47,6 +60,20 @@ export function requireScopes(actor: Actor, needed: readonly Scope[]): void {
     throw new DomainError('insufficient_scope', `This credential lacks the ${missing.join(', ')} scope.`, [
       { scopes: missing },
     ]);
+  }
+}
+
+/**
+ * Creating a tree is for a credential of every tree: a tree-scoped one could never see what it made.
+ * Checked where scopes are (CONTRACT §12: before the plan). @throws insufficient_scope
+ */
+export function requireEveryTree(actor: Actor): void {
+  if (actor.trees !== null) {
+    throw new DomainError(
+      'insufficient_scope',
+      'This credential is limited to chosen trees; creating a tree needs one for every tree.',
+      [{ scopes: [], trees: 'all' }],
+    );
   }
 }
 
