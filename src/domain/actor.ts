@@ -64,10 +64,10 @@ export function requireScopes(actor: Actor, needed: readonly Scope[]): void {
 }
 
 /**
- * Creating a tree is for a credential of every tree: a tree-scoped one could never see what it made.
- * Checked where scopes are (CONTRACT §12: before the plan). @throws insufficient_scope
+ * Creating a tree is for a credential of every tree (CONTRACT §16.1): a tree-scoped one could
+ * never see what it made. Part of the scope step (CONTRACT §12: before the plan). @throws insufficient_scope
  */
-export function requireEveryTree(actor: Actor): void {
+function requireEveryTree(actor: Actor): void {
   if (actor.trees !== null) {
     throw new DomainError(
       'insufficient_scope',
@@ -100,26 +100,36 @@ export function requireWritePlan(actor: Actor): void {
  *   transcripts are content of their audio, so reading speech jobs needs it too (CONTRACT §19).
  * - `transcribe` is the actor's side of transcription; the plan feature itself is the tree
  *   owner's (CONTRACT §10: a shared tree's plan limits are its owner's), checked at the tree.
+ * - `treeCreate` also needs a credential of every tree (`everyTree`): a tree-scoped token or grant
+ *   gets insufficient_scope (CONTRACT §16.1). Which trees a credential reaches otherwise is
+ *   decided in access.ts (`inScope`), where every tree, project and task is resolved.
  */
 export const capabilityNeeds = {
   read: { scopes: ['read'], write: false },
   write: { scopes: ['write'], write: true },
+  treeCreate: { scopes: ['write'], write: true, everyTree: true },
   attachments: { scopes: ['read', 'attachments'], write: false },
   attachmentWrites: { scopes: ['write', 'attachments'], write: true },
   transcribe: { scopes: ['write', 'attachments'], write: true },
-} as const satisfies Record<string, { scopes: readonly Scope[]; write: boolean }>;
+} as const satisfies Record<string, { scopes: readonly Scope[]; write: boolean; everyTree?: true }>;
 export type Capability = keyof typeof capabilityNeeds;
+type Needs = { scopes: readonly Scope[]; write: boolean; everyTree?: true };
 
 /** Whether the actor holds the capability now (scopes and effective plan, evaluated per request). */
 export function can(actor: Actor, capability: Capability): boolean {
-  const needs = capabilityNeeds[capability];
-  return needs.scopes.every((s) => actor.scopes.has(s)) && (!needs.write || planAllowsWrites(actor));
+  const needs: Needs = capabilityNeeds[capability];
+  return (
+    needs.scopes.every((s) => actor.scopes.has(s)) &&
+    (needs.everyTree !== true || actor.trees === null) &&
+    (!needs.write || planAllowsWrites(actor))
+  );
 }
 
 /** The check a use case starts with, in CONTRACT §12's order: scope, then plan. @throws insufficient_scope, plan_read_only */
 export function requireCapability(actor: Actor, capability: Capability): void {
-  const needs = capabilityNeeds[capability];
+  const needs: Needs = capabilityNeeds[capability];
   requireScopes(actor, needs.scopes);
+  if (needs.everyTree === true) requireEveryTree(actor);
   if (needs.write) requireWritePlan(actor);
 }
 

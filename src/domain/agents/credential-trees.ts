@@ -1,6 +1,6 @@
 import type { Actor } from '../actor.js';
 import type { Db, Trx } from '../../store/db.js';
-import { treeAccess } from '../access.js';
+import { inVisibleTrees, treeAccess, visibleTrees } from '../access.js';
 import { invalid } from '../errors.js';
 import { checkId } from '../fields.js';
 
@@ -33,6 +33,12 @@ export function checkTreeIds(path: string, ids: readonly string[] | null | undef
 export async function requireVisibleTrees(db: Db | Trx, actor: Actor, ids: readonly string[] | null): Promise<void> {
   if (ids === null) return;
   for (const id of ids) await treeAccess(db, actor, id);
+}
+
+/** The trees the actor could limit a credential to (all they can see now), in creation order, for the consent page. */
+export async function choosableTrees(db: Db | Trx, actor: Actor): Promise<{ id: string; name: string }[]> {
+  const visible = await visibleTrees(db, actor);
+  return db.selectFrom('trees').select(['id', 'name']).where(inVisibleTrees(visible, 'id')).orderBy('seq').execute();
 }
 
 /** What the `tree_ids` column keeps. */
