@@ -70,7 +70,7 @@ const readableTaskFor = compiledOnce((db, id: string, actor: string) =>
 );
 // The same rows with only what a conditional read compares: a 304 needs neither the task's text nor its body built.
 const readableTaskVersionFor = compiledOnce((db, id: string, actor: string) =>
-  readableTaskQuery(db, id, actor).select(['tasks.owner_id', 'tasks.version']),
+  readableTaskQuery(db, id, actor).select(['tasks.owner_id', 'tasks.tree_id', 'tasks.version']),
 );
 // A tree someone shared with the user, with what decides the access: the membership and the owner's plan.
 const sharedTree = compiledOnce((db, id: string, user: string) =>
@@ -159,14 +159,16 @@ export async function findTaskFor(
   return row === undefined ? undefined : { task: taskOf(row), grant: grantOf(row) };
 }
 
-/** The owner and row version of a task as findTaskFor finds it. */
+/** The owner, tree and row version of a task as findTaskFor finds it. */
 export async function findTaskVersionFor(
   db: Reader,
   id: string,
   actorId: string,
-): Promise<{ owner_id: string; version: number; grant: GrantColumns } | undefined> {
+): Promise<{ owner_id: string; tree_id: string; version: number; grant: GrantColumns } | undefined> {
   const [row] = await readableTaskVersionFor(db, id, actorId);
-  return row === undefined ? undefined : { owner_id: row.owner_id, version: row.version, grant: grantOf(row) };
+  return row === undefined
+    ? undefined
+    : { owner_id: row.owner_id, tree_id: row.tree_id, version: row.version, grant: grantOf(row) };
 }
 
 function grantOf(row: GrantColumns): GrantColumns {

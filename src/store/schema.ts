@@ -41,6 +41,8 @@ export interface PersonalTokenTable {
   expires_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** Space-separated ids of the trees it is limited to; null: every tree the user can see (CONTRACT §16.1). */
+  tree_ids: string | null;
 }
 
 export interface IdempotencyKeyTable {
@@ -171,6 +173,8 @@ export interface OAuthGrantTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** Space-separated ids of the trees it is limited to; null: every tree the user can see (CONTRACT §16.1). */
+  tree_ids: string | null;
 }
 
 export interface OAuthCodeTable {

@@ -1,7 +1,7 @@
 import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
 import { collectDoomed } from '../cleanup.js';
-import { requireRead, requireWrite } from '../actor.js';
+import { requireCapability, requireRead, requireWrite } from '../actor.js';
 import { requireTreeOwner, roleIn, treeAccess, visibleTrees, type TreeRow } from '../access.js';
 import {
   presentProject,
@@ -78,9 +78,9 @@ export async function listTrees(
   };
 }
 
-/** @throws validation_failed, plan_limit_reached */
+/** @throws insufficient_scope (also for a tree-scoped credential), plan_read_only, validation_failed, plan_limit_reached */
 export async function createTree(deps: Deps, actor: Actor, input: TreeInput): Promise<Tree> {
-  requireWrite(actor);
+  requireCapability(actor, 'treeCreate');
   checkTreeFields(input);
   const now = nowIso();
   const row = {

@@ -34,11 +34,13 @@ export const treeRoutes =
     app.post(
       '/trees',
       {
-        config: { access: access.write() },
+        config: { access: access.to('treeCreate') },
         schema: {
           operationId: 'createTree',
           tags,
           summary: 'Create a tree',
+          description:
+            'Needs the write scope and a credential of every tree: a token or OAuth connection limited to chosen trees (tree_ids) gets 403 insufficient_scope.',
           body: TreeInput,
           headers: WriteHeaders,
           response: { 201: TreeOnly, ...errors(401, 403, 409) },
