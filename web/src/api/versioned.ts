@@ -67,7 +67,7 @@ export async function writeIfUnchanged<T>(
   try {
     answer = await send(tag);
   } catch (error) {
-    if (!isChangedMeanwhile(error) || record.version === undefined) throw error;
+    if (!isChangedMeanwhile(error) || record.kind !== 'tree' || record.version === undefined) throw error;
     if ((await record.read()) !== record.version) throw error;
     const fresh = tagOf(record);
     if (fresh === undefined || fresh === tag) throw error;
