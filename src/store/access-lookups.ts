@@ -37,6 +37,7 @@ const taskWithTreeFor = compiledOnce((db, id: string, actor: string) =>
       'tr.task_count as tr_task_count',
       'tr.created_at as tr_created_at',
       'tr.updated_at as tr_updated_at',
+      'tr.version as tr_version',
       'm.role as m_role',
       'm.status as m_status',
       'm.expires_at as m_expires_at',
@@ -88,6 +89,7 @@ const sharedTree = compiledOnce((db, id: string, user: string) =>
       'trees.task_count',
       'trees.created_at',
       'trees.updated_at',
+      'trees.version',
       'm.role as m_role',
       'm.status as m_status',
       'm.expires_at as m_expires_at',
@@ -145,6 +147,7 @@ export async function findTaskWithTree(
     task_count: row.tr_task_count,
     created_at: row.tr_created_at,
     updated_at: row.tr_updated_at,
+    version: row.tr_version,
   };
   return { task: taskOf(row), tree, grant: grantOf(row) };
 }
@@ -192,6 +195,7 @@ function treeOf(row: TreeRow): TreeRow {
     task_count: row.task_count,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    version: row.version,
   };
 }
 
