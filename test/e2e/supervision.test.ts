@@ -123,7 +123,9 @@ browserDescribe.each(databases)('agents under supervision in the browser (%s)', 
     await expectAccessible(page, 'tokens table with trees');
 
     const listed = await seeded.person.browser.get('/api/v1/tokens');
-    const made = (listed.body.items as { name: string; tree_ids: string[] | null }[]).find((x) => x.name === 'Gardener');
+    const made = (listed.body.items as { name: string; tree_ids: string[] | null }[]).find(
+      (x) => x.name === 'Gardener',
+    );
     expect(made?.tree_ids).toEqual([seeded.garden]);
 
     const mcp = await connectMcp(s.t.url, value);
@@ -175,9 +177,7 @@ browserDescribe.each(databases)('agents under supervision in the browser (%s)', 
       await page.keyboard.press('Escape');
       await conflict.waitFor({ state: 'detached' });
       expect(await title.inputValue()).toBe('Water the tomatoes twice');
-      await expect
-        .poll(() => page.evaluate('document.activeElement?.textContent ?? ""'))
-        .toBe('Save');
+      await expect.poll(() => page.evaluate('document.activeElement?.textContent ?? ""')).toBe('Save');
 
       await panel.getByRole('button', { name: 'Save' }).click();
       await conflict.getByRole('button', { name: 'Keep theirs' }).click();

@@ -77,7 +77,10 @@ export class TaskPanel {
   /** A field's row in the conflict dialog: their value and the person's. */
   conflictRow(field: string): { theirs: Locator; mine: Locator } {
     const row = this.conflict.locator(`[data-field="${field}"]`);
-    return { theirs: row.locator('.conflict-theirs .conflict-value'), mine: row.locator('.conflict-mine .conflict-value') };
+    return {
+      theirs: row.locator('.conflict-theirs .conflict-value'),
+      mine: row.locator('.conflict-mine .conflict-value'),
+    };
   }
   async upload(name: string, mimeType: string, buffer: Buffer): Promise<void> {
     await this.root.getByLabel('Upload a file').setInputFiles({ name, mimeType, buffer });

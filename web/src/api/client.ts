@@ -211,7 +211,10 @@ export function query(params: Record<string, string | number | undefined>): stri
 }
 
 /** Every page of a list: the app shows whole lists (a Grove account may hold 250 trees). */
-export async function allPages<T>(path: string, params: Record<string, string | number | undefined> = {}): Promise<T[]> {
+export async function allPages<T>(
+  path: string,
+  params: Record<string, string | number | undefined> = {},
+): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | undefined;
   do {

@@ -79,8 +79,7 @@ export const projects = {
       (a) => a.project.version,
     ).then((a) => a.project),
   /** With everything inside it: the app asks first, naming what goes. */
-  remove: (id: string) =>
-    api<unknown>('DELETE', `/projects/${enc(id)}?cascade=true`).then(() => forget('project', id)),
+  remove: (id: string) => api<unknown>('DELETE', `/projects/${enc(id)}?cascade=true`).then(() => forget('project', id)),
 };
 
 /** A new tree_id moves the task to that tree (its project_id is cleared unless one of that tree is given). */
@@ -112,7 +111,8 @@ export const assignees = {
   set: (task: { id: string; version?: number }, userIds: string[]) =>
     writeIfUnchanged(
       shownTask(task),
-      (ifMatch) => apiTagged<{ task: Task }>('PUT', `/tasks/${enc(task.id)}/assignees`, { user_ids: userIds }, { ifMatch }),
+      (ifMatch) =>
+        apiTagged<{ task: Task }>('PUT', `/tasks/${enc(task.id)}/assignees`, { user_ids: userIds }, { ifMatch }),
       (a) => a.task.version,
     ).then((a) => a.task),
 };

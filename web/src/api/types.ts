@@ -20,40 +20,22 @@ function allOf<T extends string>() {
   ): readonly T[] => list;
 }
 
-/**
- * CONTRACT §16.1 and §16.2 fields, written here until the served document has them (the servers of
- * p33-scope and p33-versions add them); once it does, these intersections change nothing.
- */
-interface Versioned {
-  /** 1 at creation, raised by each change of the record's own fields. */
-  version?: number;
-}
-interface TreeScoped {
-  /** The trees a credential may touch; null: every tree its user can see. */
-  tree_ids?: string[] | null;
-}
-
 export type User = Schemas['User'];
 export type Plan = User['plan'];
-export type Tree = Schemas['Tree'] & Versioned;
+export type Tree = Schemas['Tree'];
 export type TreeStyleName = Tree['style'];
 /** A tree as the trees list gives it: the record and `last_activity_at`. */
-export type TreeListItem = Answer<'listTrees'>['items'][number] & Versioned;
+export type TreeListItem = Answer<'listTrees'>['items'][number];
 export const TREE_STYLES = allOf<TreeStyleName>()(['tidy-fan', 'space-colonization', 'lsystem']);
-export type Project = Schemas['Project'] & Versioned;
-export type Task = Schemas['Task'] & Versioned;
+export type Project = Schemas['Project'];
+export type Task = Schemas['Task'];
 export type TaskStatus = Task['status'];
 export const TASK_STATUSES = allOf<TaskStatus>()(['todo', 'open', 'done', 'deferred', 'archived']);
-export interface TreeSnapshot {
-  tree: Tree;
-  projects: Project[];
-  /** Every task that is not archived. */
-  tasks: Task[];
-}
-export type Token = Schemas['Token'] & TreeScoped;
+export type TreeSnapshot = Schemas['TreeSnapshot'];
+export type Token = Schemas['Token'];
 export type Scope = Token['scopes'][number];
 export const SCOPES = allOf<Scope>()(['read', 'write', 'attachments']);
-export type OAuthConnection = Schemas['OAuthConnection'] & TreeScoped;
+export type OAuthConnection = Schemas['OAuthConnection'];
 export type AgentCall = Schemas['AgentCall'];
 export type Attachment = Schemas['Attachment'];
 export type SpeechStatus = Answer<'getSpeechStatus'>;

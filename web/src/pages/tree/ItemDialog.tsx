@@ -217,4 +217,3 @@ function insideOf(p: Project, id: string, all: Project[]): boolean {
     if (at.id === id) return true;
   return false;
 }
-

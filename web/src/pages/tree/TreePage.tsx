@@ -163,21 +163,19 @@ export function TreePage() {
     });
   };
   // A tree renamed or restyled elsewhere meanwhile (412): the page shows it as it is now, with a word.
-  const { error: styleError, run: restyle } = useSubmit(
-    async (style: TreeStyleName) => {
-      if (data === null) return;
-      const outcome = await saveOrCurrent(
-        () => trees.update(data.tree, { style }),
-        () => trees.get(id),
-      );
-      if (outcome.current !== undefined) {
-        snapshot.setData(() => outcome.current ?? null);
-        throw new Error(t('conflict.treeRefreshed'));
-      }
-      const tree = outcome.saved;
-      edit((s) => ({ ...s, tree }));
-    },
-  );
+  const { error: styleError, run: restyle } = useSubmit(async (style: TreeStyleName) => {
+    if (data === null) return;
+    const outcome = await saveOrCurrent(
+      () => trees.update(data.tree, { style }),
+      async () => (await trees.get(id)).tree,
+    );
+    if (outcome.current !== undefined) {
+      void snapshot.reload();
+      throw new Error(t('conflict.treeRefreshed'));
+    }
+    const tree = outcome.saved;
+    edit((s) => ({ ...s, tree }));
+  });
 
   const input = useMemo<LayoutInput | null>(
     () =>

@@ -34,12 +34,7 @@ export interface ProjectDetails {
 }
 
 /** Only what changed is sent: a move to another tree carries the project's whole subtree (CONTRACT §6). */
-function projectChanges(
-  project: Project,
-  name: string,
-  place: string | null,
-  details: ProjectDetails,
-): ProjectPatch {
+function projectChanges(project: Project, name: string, place: string | null, details: ProjectDetails): ProjectPatch {
   const patch: ProjectPatch = {};
   if (name !== project.name) patch.name = name;
   if (details.description !== project.description) patch.description = details.description;
@@ -51,8 +46,7 @@ function projectChanges(
 
 /** A tree's rename or restyle, or a project's edit, refused because another save came first (412). */
 export type ItemConflict =
-  | { kind: 'tree'; current: Tree; patch: TreePatch }
-  | { kind: 'project'; current: Project; patch: ProjectPatch };
+  { kind: 'tree'; current: Tree; patch: TreePatch } | { kind: 'project'; current: Project; patch: ProjectPatch };
 type TreePatch = { name?: string; style?: TreeStyleName };
 
 function treeChanges(tree: Tree, name: string, style: TreeStyleName): TreePatch {

@@ -2,7 +2,9 @@ import type { TaskPatch } from '../../api/endpoints';
 import type { Task } from '../../api/types';
 
 /** What the task panel's fields hold: the task's editable fields, the deadline as typed. */
-export type Draft = Required<Pick<TaskPatch, 'title' | 'text' | 'notes' | 'status' | 'color' | 'project_id' | 'tree_id'>> & {
+export type Draft = Required<
+  Pick<TaskPatch, 'title' | 'text' | 'notes' | 'status' | 'color' | 'project_id' | 'tree_id'>
+> & {
   deadline: string;
 };
 
