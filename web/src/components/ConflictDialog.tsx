@@ -1,3 +1,5 @@
+import { useEffect } from 'preact/hooks';
+import type { RefObject } from 'preact';
 import { useT } from '../i18n/use-t';
 import { Modal } from './Modal';
 import { ErrorNote } from './ErrorNote';
@@ -55,7 +57,13 @@ export function ConflictDialog({
   onKeepTheirs,
   onOverwrite,
   onClose,
+  returnFocus,
 }: {
+  /**
+   * Where focus goes when the dialog goes: the Save that opened it was disabled while it saved, so
+   * the browser had already moved focus off it and the dialog cannot give it back by itself.
+   */
+  returnFocus: RefObject<HTMLElement | null>;
   rows: ConflictRow[];
   busy: boolean;
   error: string | null;
@@ -64,6 +72,15 @@ export function ConflictDialog({
   onClose(): void;
 }) {
   const t = useT();
+  useEffect(
+    () => () => {
+      const target = returnFocus.current;
+      requestAnimationFrame(() => {
+        if (target?.isConnected === true) target.focus();
+      });
+    },
+    [],
+  );
   const empty = (text: string) => (text === '' ? <span class="muted">{t('conflict.empty')}</span> : clip(text));
   return (
     <Modal title={t('conflict.title')} onClose={onClose} wide>

@@ -1,4 +1,5 @@
 import { useMemo } from 'preact/hooks';
+import type { RefObject } from 'preact';
 import type { Project, Tree } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { ConflictDialog, conflictRows, type FieldView } from '../../components/ConflictDialog';
@@ -19,7 +20,9 @@ export function ItemConflictDialog({
   onKeepTheirs,
   onOverwrite,
   onClose,
+  returnFocus,
 }: {
+  returnFocus: RefObject<HTMLElement | null>;
   conflict: ItemConflict;
   /** The record as the dialog opened on it. */
   base: Tree | Project;
@@ -69,6 +72,7 @@ export function ItemConflictDialog({
       onKeepTheirs={onKeepTheirs}
       onOverwrite={onOverwrite}
       onClose={onClose}
+      returnFocus={returnFocus}
     />
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { projects } from '../../api/endpoints';
 import type { Project, Tree, TreeStyleName } from '../../api/types';
 import { DESCRIPTION_MAX, PROJECT_NAME_MAX, TITLE_MAX, TREE_NAME_MAX } from '../../api/bounds';
@@ -56,6 +56,7 @@ export function ItemDialog(props: ItemDialogProps) {
   const [deleting, setDeleting] = useState(false);
   // Saved by someone else since the dialog opened (412): their record, and the edits that were refused.
   const [conflict, setConflict] = useState<ItemConflict | null>(null);
+  const saveButton = useRef<HTMLButtonElement>(null);
   /** Keep theirs: the form shows their values, and the page too. */
   const showTheirs = (current: Tree | Project) => {
     setText(current.name);
@@ -167,7 +168,7 @@ export function ItemDialog(props: ItemDialogProps) {
           <button type="button" class="btn ghost" onClick={props.onClose}>
             {t('common.cancel')}
           </button>
-          <button class="btn primary" disabled={busy}>
+          <button class="btn primary" disabled={busy} ref={saveButton}>
             {t('common.save')}
           </button>
         </div>
@@ -183,6 +184,7 @@ export function ItemDialog(props: ItemDialogProps) {
           onKeepTheirs={() => void resolve.run('theirs')}
           onOverwrite={() => void resolve.run('mine')}
           onClose={() => setConflict(null)}
+          returnFocus={saveButton}
         />
       ) : null}
       {deleting && props.kind === 'project' && project !== undefined ? (

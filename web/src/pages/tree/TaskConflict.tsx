@@ -1,4 +1,5 @@
 import { useMemo } from 'preact/hooks';
+import type { RefObject } from 'preact';
 import type { TaskPatch } from '../../api/endpoints';
 import type { Project, Task, Tree } from '../../api/types';
 import { useT } from '../../i18n/use-t';
@@ -21,7 +22,9 @@ export function TaskConflict({
   onKeepTheirs,
   onOverwrite,
   onClose,
+  returnFocus,
 }: {
+  returnFocus: RefObject<HTMLElement | null>;
   base: Task;
   current: Task;
   patch: TaskPatch;
@@ -64,6 +67,7 @@ export function TaskConflict({
       onKeepTheirs={onKeepTheirs}
       onOverwrite={onOverwrite}
       onClose={onClose}
+      returnFocus={returnFocus}
     />
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { attachments, tasks, type TaskPatch } from '../../api/endpoints';
 import { useLoad } from '../../components/useLoad';
 import { TASK_STATUSES, type Project, type Task, type TaskStatus, type Tree } from '../../api/types';
@@ -84,6 +84,7 @@ export function TaskPanel({ task, projects, people, access, trees, onSaved, onMo
   };
   // Saved by someone else since the panel showed the task (412): their task, and the edits that were refused.
   const [conflict, setConflict] = useState<{ current: Task; patch: TaskPatch } | null>(null);
+  const saveButton = useRef<HTMLButtonElement>(null);
   const saveOrConflict = async (shown: Task, patch: TaskPatch) => {
     const outcome = await saveOrCurrent(
       () => tasks.update(shown, patch),
@@ -238,7 +239,7 @@ export function TaskPanel({ task, projects, people, access, trees, onSaved, onMo
             <button type="button" class="btn danger" onClick={() => setConfirming(true)}>
               {t('common.delete')}
             </button>
-            <button class="btn primary" disabled={busy}>
+            <button class="btn primary" disabled={busy} ref={saveButton}>
               {t('common.save')}
             </button>
           </div>
@@ -266,6 +267,7 @@ export function TaskPanel({ task, projects, people, access, trees, onSaved, onMo
           onKeepTheirs={() => void resolve.run('theirs')}
           onOverwrite={() => void resolve.run('mine')}
           onClose={() => setConflict(null)}
+          returnFocus={saveButton}
         />
       ) : null}
       {confirming ? (
