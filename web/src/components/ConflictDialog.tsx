@@ -84,32 +84,36 @@ export function ConflictDialog({
   const empty = (text: string) => (text === '' ? <span class="muted">{t('conflict.empty')}</span> : clip(text));
   return (
     <Modal title={t('conflict.title')} onClose={onClose} wide>
-      <p>{t('conflict.lead')}</p>
-      <dl class="conflict">
-        {rows.map((row) => (
-          <div key={row.key} class="conflict-row" data-field={row.key}>
-            <dt>{row.label}</dt>
-            <dd class="conflict-theirs">
-              <span class="conflict-who">{t('conflict.theirs')}</span>
-              <span class="conflict-value">{empty(row.theirs)}</span>
-            </dd>
-            <dd class="conflict-mine">
-              <span class="conflict-who">{t('conflict.mine')}</span>
-              <span class="conflict-value">
-                {row.mine === null ? <span class="muted">{t('conflict.notEdited')}</span> : empty(row.mine)}
-              </span>
-            </dd>
-          </div>
-        ))}
-      </dl>
-      <ErrorNote error={error} />
-      <div class="actions">
-        <button type="button" class="btn" onClick={onKeepTheirs} disabled={busy}>
-          {t('conflict.keepTheirs')}
-        </button>
-        <button type="button" class="btn primary" onClick={onOverwrite} disabled={busy}>
-          {t('conflict.overwrite')}
-        </button>
+      <div class="stack">
+        <p class="conflict-lead">{t('conflict.lead')}</p>
+        <dl class="conflict">
+          {rows.map((row) => (
+            <div key={row.key} class="conflict-row" data-field={row.key}>
+              <dt>{row.label}</dt>
+              <dd class="conflict-theirs">
+                <span class="conflict-who">{t('conflict.theirs')}</span>
+                <span class="conflict-value">{empty(row.theirs)}</span>
+              </dd>
+              <dd class="conflict-mine">
+                <span class="conflict-who">{t('conflict.mine')}</span>
+                {row.mine === null ? (
+                  <span class="conflict-value muted">{t('conflict.notEdited')}</span>
+                ) : (
+                  <span class="conflict-value edited">{empty(row.mine)}</span>
+                )}
+              </dd>
+            </div>
+          ))}
+        </dl>
+        <ErrorNote error={error} />
+        <div class="actions">
+          <button type="button" class="btn" onClick={onKeepTheirs} disabled={busy}>
+            {t('conflict.keepTheirs')}
+          </button>
+          <button type="button" class="btn primary" onClick={onOverwrite} disabled={busy}>
+            {t('conflict.overwrite')}
+          </button>
+        </div>
       </div>
     </Modal>
   );
