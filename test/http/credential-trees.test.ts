@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, startTestApp } from '../helpers/app.js';
 import { makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeProject, makeTask, makeTree } from '../helpers/data.js';
-import { Client, type Answer } from '../helpers/client.js';
+import { Client } from '../helpers/client.js';
 import { upload } from '../helpers/files.js';
 import { connect } from '../helpers/oauth.js';
 import { setUserPlan } from '../../src/domain/accounts/accounts.js';

@@ -298,7 +298,7 @@ export interface paths {
         put?: never;
         /**
          * Create a personal token; its value is returned once
-         * @description Idempotency-Key is refused (400 idempotency_key_not_allowed) before anything is created. At most 20 active tokens. A signed-in browser session only; a Bearer token gets 403 session_required.
+         * @description Idempotency-Key is refused (400 idempotency_key_not_allowed) before anything is created. At most 20 active tokens. With `tree_ids` the token sees only those trees: any other tree, and everything in it, reads as 404 not_found, lists and search leave them out, and POST /trees is 403 insufficient_scope. A listed tree that is deleted or whose membership ends is simply not seen. A signed-in browser session only; a Bearer token gets 403 session_required.
          */
         post: operations["createToken"];
         delete?: never;
@@ -342,7 +342,7 @@ export interface paths {
         put?: never;
         /**
          * Create a tree
-         * @description Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
+         * @description Needs the write scope and a credential of every tree: a token or OAuth connection limited to chosen trees (tree_ids) gets 403 insufficient_scope. Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
          */
         post: operations["createTree"];
         delete?: never;
@@ -1205,6 +1205,8 @@ export interface components {
             revoked_at: string | null;
             /** @enum {string} */
             status: "active" | "expired" | "revoked";
+            /** @description The trees this credential is limited to (1 to 50); null: every tree the user can see. Any other tree reads as not found. */
+            tree_ids: string[] | null;
         };
         /** Tree */
         Tree: {
@@ -1341,6 +1343,8 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             last_used_at: string | null;
+            /** @description The trees this credential is limited to (1 to 50); null: every tree the user can see. Any other tree reads as not found. */
+            tree_ids: string[] | null;
         };
         /** TokenInput */
         TokenInput: {
@@ -1351,6 +1355,8 @@ export interface components {
              * @enum {integer}
              */
             expires_in_days: 1 | 7 | 30 | 90 | 365;
+            /** @description Limit the token to these trees (1 to 50 distinct ids, each one you can see now, else 404 not_found and nothing is created). Omitted or null: every tree you can see. */
+            tree_ids?: string[] | null;
         };
         /** TokenCreated */
         TokenCreated: {
@@ -3262,6 +3268,18 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: unknown, foreign or no longer accessible */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
