@@ -155,7 +155,16 @@ describe.each(databases)('tasktree command-line tool (%s)', { timeout: 120_000 }
     const foreign = await cli('token', 'create', '--email', person.email, '--name', 'x', '--trees', 'tre_unknown');
     expect(foreign.code).not.toBe(0);
     expect(foreign.stderr).toContain('not_found');
-    const repeated = await cli('token', 'create', '--email', person.email, '--name', 'x', '--trees', `${kept.id},${kept.id}`);
+    const repeated = await cli(
+      'token',
+      'create',
+      '--email',
+      person.email,
+      '--name',
+      'x',
+      '--trees',
+      `${kept.id},${kept.id}`,
+    );
     expect(repeated.code).not.toBe(0);
     expect(repeated.stderr).toContain('validation_failed');
   });

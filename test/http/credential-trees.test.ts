@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases, startTestApp } from '../helpers/app.js';
 import { makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeProject, makeTask, makeTree } from '../helpers/data.js';
-import { Client, type Answer } from '../helpers/client.js';
+import { Client } from '../helpers/client.js';
 import { upload } from '../helpers/files.js';
 import { connect } from '../helpers/oauth.js';
 import { setUserPlan } from '../../src/domain/accounts/accounts.js';
@@ -84,14 +84,24 @@ describe.each(databases)('tree-scoped credentials over REST (%s)', (kind) => {
     },
     { name: 'GET /trees/{id}/members', kind: 'tre', read: true, call: (c, id) => c.get(`/api/v1/trees/${id}/members`) },
     { name: 'GET /tasks?tree_id', kind: 'tre', read: true, call: (c, id) => c.get(`/api/v1/tasks?tree_id=${id}`) },
-    { name: 'GET /projects?tree_id', kind: 'tre', read: true, call: (c, id) => c.get(`/api/v1/projects?tree_id=${id}`) },
+    {
+      name: 'GET /projects?tree_id',
+      kind: 'tre',
+      read: true,
+      call: (c, id) => c.get(`/api/v1/projects?tree_id=${id}`),
+    },
     {
       name: 'GET /search?tree_id',
       kind: 'tre',
       read: true,
       call: (c, id) => c.get(`/api/v1/search?q=leeks&tree_id=${id}`),
     },
-    { name: 'PATCH /trees/{id}', kind: 'tre', read: false, call: (c, id) => c.patch(`/api/v1/trees/${id}`, { name: 'x' }) },
+    {
+      name: 'PATCH /trees/{id}',
+      kind: 'tre',
+      read: false,
+      call: (c, id) => c.patch(`/api/v1/trees/${id}`, { name: 'x' }),
+    },
     { name: 'DELETE /trees/{id}', kind: 'tre', read: false, call: (c, id) => c.delete(`/api/v1/trees/${id}`) },
     {
       name: 'POST /trees/{id}/messages',
@@ -109,7 +119,8 @@ describe.each(databases)('tree-scoped credentials over REST (%s)', (kind) => {
       name: 'POST /trees/{id}/import',
       kind: 'tre',
       read: false,
-      call: (c, id) => c.request('POST', `/api/v1/trees/${id}/import`, { raw: 'title\nSow\n', contentType: 'text/csv' }),
+      call: (c, id) =>
+        c.request('POST', `/api/v1/trees/${id}/import`, { raw: 'title\nSow\n', contentType: 'text/csv' }),
     },
     {
       name: 'POST /projects {tree_id}',
@@ -137,7 +148,12 @@ describe.each(databases)('tree-scoped credentials over REST (%s)', (kind) => {
     },
     // Projects.
     { name: 'GET /projects/{id}', kind: 'prj', read: true, call: (c, id) => c.get(`/api/v1/projects/${id}`) },
-    { name: 'GET /tasks?project_id', kind: 'prj', read: true, call: (c, id) => c.get(`/api/v1/tasks?project_id=${id}`) },
+    {
+      name: 'GET /tasks?project_id',
+      kind: 'prj',
+      read: true,
+      call: (c, id) => c.get(`/api/v1/tasks?project_id=${id}`),
+    },
     {
       name: 'PATCH /projects/{id}',
       kind: 'prj',
@@ -189,7 +205,12 @@ describe.each(databases)('tree-scoped credentials over REST (%s)', (kind) => {
       read: true,
       call: (c, id) => c.get(`/api/v1/tasks/${id}/transcriptions`),
     },
-    { name: 'PATCH /tasks/{id}', kind: 'tsk', read: false, call: (c, id) => c.patch(`/api/v1/tasks/${id}`, { title: 'x' }) },
+    {
+      name: 'PATCH /tasks/{id}',
+      kind: 'tsk',
+      read: false,
+      call: (c, id) => c.patch(`/api/v1/tasks/${id}`, { title: 'x' }),
+    },
     { name: 'DELETE /tasks/{id}', kind: 'tsk', read: false, call: (c, id) => c.delete(`/api/v1/tasks/${id}`) },
     {
       name: 'PUT /tasks/{id}/assignees',
@@ -226,7 +247,12 @@ describe.each(databases)('tree-scoped credentials over REST (%s)', (kind) => {
       read: false,
       call: (c, id) => c.get(`/api/v1/attachments/${id}/content`),
     },
-    { name: 'DELETE /attachments/{id}', kind: 'att', read: false, call: (c, id) => c.delete(`/api/v1/attachments/${id}`) },
+    {
+      name: 'DELETE /attachments/{id}',
+      kind: 'att',
+      read: false,
+      call: (c, id) => c.delete(`/api/v1/attachments/${id}`),
+    },
     {
       name: 'PATCH /members/{id}',
       kind: 'mbr',

@@ -56,7 +56,9 @@ describe.each(databases)('OAuth grants limited to chosen trees (%s)', (kind) => 
     );
     expect(inside).toContain(`<input type="checkbox" name="tree_id" value="${treeB}"> <span>Vegetables</span>`);
     // The fieldset is inside the form that carries the decision.
-    expect(page.text.indexOf('<fieldset')).toBeGreaterThan(page.text.indexOf('<form method="post" action="/oauth/authorize"'));
+    expect(page.text.indexOf('<fieldset')).toBeGreaterThan(
+      page.text.indexOf('<form method="post" action="/oauth/authorize"'),
+    );
     const russian = await browserFetch(owner.browser, `${url}&lang=ru`);
     expect(russian.text).toContain('<legend>Деревья</legend>');
     expect(russian.text).toContain('Все деревья');
@@ -118,9 +120,9 @@ describe.each(databases)('OAuth grants limited to chosen trees (%s)', (kind) => 
     const clientId = client.body.client_id as string;
     async function authorize(trees?: string[]) {
       const { verifier, challenge } = pkce();
-      const code = (await consent(owner.browser, { client_id: clientId, resource: api, challenge }, 'approve', trees)).get(
-        'code',
-      )!;
+      const code = (
+        await consent(owner.browser, { client_id: clientId, resource: api, challenge }, 'approve', trees)
+      ).get('code')!;
       const answer = await formPost(t.url, '/oauth/token', {
         grant_type: 'authorization_code',
         code,

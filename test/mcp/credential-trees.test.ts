@@ -76,7 +76,11 @@ function agentProvider(person: Person, trees: string[]) {
 }
 
 /** The official SDK client, authorized through OAuth with the consent page's choice of `trees`. */
-async function oauthClient(baseUrl: string, person: Person, trees: string[]): Promise<Client> {
+async function oauthClient(
+  baseUrl: string,
+  person: Person,
+  trees: string[],
+): Promise<{ client: Client; provider: ReturnType<typeof agentProvider> }> {
   const provider = agentProvider(person, trees);
   const endpoint = new URL('/mcp', baseUrl);
   const first = new Client({ name: 'scoped-oauth-agent', version: '1.0.0' });
@@ -85,10 +89,10 @@ async function oauthClient(baseUrl: string, person: Person, trees: string[]): Pr
     .catch((err: unknown) => err);
   expect(refused).toBeInstanceOf(UnauthorizedError);
   const transport = new StreamableHTTPClientTransport(endpoint, { authProvider: provider });
-  await transport.finishAuth(provider.callback!.get('code')!);
+  await transport.finishAuth(provider.callback!);
   const client = new Client({ name: 'scoped-oauth-agent', version: '1.0.0' });
   await client.connect(transport);
-  return client;
+  return { client, provider };
 }
 
 describe.each(databases)('tree-scoped credentials over MCP (%s)', (kind) => {
@@ -100,6 +104,7 @@ describe.each(databases)('tree-scoped credentials over MCP (%s)', (kind) => {
   let taskB: string;
   let attachmentB: string;
   const clients: Record<string, Client> = {};
+  let provider: ReturnType<typeof agentProvider>;
 
   beforeAll(async () => {
     t = await startTestApp(kind);
@@ -115,11 +120,13 @@ describe.each(databases)('tree-scoped credentials over MCP (%s)', (kind) => {
     attachmentB = attached.body.attachment.id;
     const token = await makeToken(owner, { tree_ids: [treeA] });
     clients.token = (await connectMcp(t.url, token.value)).client;
-    clients.oauth = await oauthClient(t.url, owner, [treeA]);
+    const oauth = await oauthClient(t.url, owner, [treeA]);
+    clients.oauth = oauth.client;
+    provider = oauth.provider;
     clients.full = (await connectMcp(t.url, (await makeToken(owner)).value)).client;
   });
   afterAll(async () => {
-    for (const client of Object.values(clients)) await client.close();
+    for (const client of Object.values(clients)) await client.close().catch(() => undefined);
     await t.stop();
   });
 
@@ -169,6 +176,25 @@ describe.each(databases)('tree-scoped credentials over MCP (%s)', (kind) => {
       );
     });
   }
+
+  it('keeps the chosen trees when the SDK refreshes its access token', async () => {
+    const before = provider.saved.access_token;
+    await t.app.deps.db
+      .updateTable('oauth_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('kind', '=', 'access')
+      .execute();
+    const later = new Client({ name: 'scoped-oauth-agent', version: '1.0.0' });
+    await later.connect(new StreamableHTTPClientTransport(new URL('/mcp', t.url), { authProvider: provider }));
+    try {
+      const trees = await later.callTool({ name: 'list_trees', arguments: {} });
+      expect((trees.structuredContent as any).items.map((x: any) => x.id)).toEqual([treeA]);
+      expect((await later.callTool({ name: 'get_task', arguments: { id: taskB } })).isError).toBe(true);
+      expect(provider.saved.access_token).not.toBe(before);
+    } finally {
+      await later.close();
+    }
+  });
 
   it('shows the grant chosen on the consent page in GET /oauth/connections', async () => {
     const connections = (await owner.browser.get('/api/v1/oauth/connections')).body.items;
