@@ -360,21 +360,21 @@ export interface paths {
         };
         /**
          * The tree with its projects and its tasks that are not archived
-         * @description Bearer token scope read, or a signed-in browser session.
+         * @description Its ETag changes whenever anything in the snapshot changes; it is the tag If-Match compares on the tree's writes. Bearer token scope read, or a signed-in browser session.
          */
         get: operations["getTree"];
         put?: never;
         post?: never;
         /**
          * Delete a tree and everything in it
-         * @description Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
+         * @description If-Match compares the ETag of GET /trees/{id} (the snapshot). Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
          */
         delete: operations["deleteTree"];
         options?: never;
         head?: never;
         /**
          * Rename a tree or change its style
-         * @description Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
+         * @description The answer carries the ETag of GET /trees/{id} (the snapshot), which If-Match compares. A patch that changes nothing answers the tree unchanged: no history entry, the same version. Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
          */
         patch: operations["updateTree"];
         trace?: never;
@@ -446,7 +446,7 @@ export interface paths {
         head?: never;
         /**
          * Change or move a project
-         * @description A cycle is 409 conflict; a place where the project or its deepest descendant would sit below level 64 is 400 validation_failed. Moving to another tree carries every descendant project and their tasks. Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
+         * @description A cycle is 409 conflict; a place where the project or its deepest descendant would sit below level 64 is 400 validation_failed. Moving to another tree carries every descendant project and their tasks (each of their versions rises by one). A patch that changes nothing answers the project unchanged: no history entry, the same version. Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
          */
         patch: operations["updateProject"];
         trace?: never;
@@ -498,7 +498,7 @@ export interface paths {
         head?: never;
         /**
          * Change or move a task
-         * @description Moving to another tree clears project_id unless a project of that tree is given. Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
+         * @description Moving to another tree clears project_id unless a project of that tree is given. A patch that changes nothing (empty, or values as they are) answers the task unchanged: no history entry, the same version. Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
          */
         patch: operations["updateTask"];
         trace?: never;
@@ -793,7 +793,7 @@ export interface paths {
         get?: never;
         /**
          * Replace the task's assignees (the tree owner or active members)
-         * @description Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
+         * @description Raises the task's version by one; the same people (in any order) change nothing. If-Match compares the task's ETag. Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
          */
         put: operations["setTaskAssignees"];
         post?: never;
@@ -1228,6 +1228,8 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             updated_at: string;
+            /** @description Read-only. 1 at creation, raised by exactly one by each change of this record's own fields, however many fields it changes; changes to the tree's projects and tasks do not raise it. A write that changes nothing leaves it. If-Match compares the ETag made from it. */
+            version: number;
         };
         /** Project */
         Project: {
@@ -1248,6 +1250,8 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             updated_at: string;
+            /** @description Read-only. 1 at creation, raised by exactly one by each change of this record's own fields, however many fields it changes; a move to another tree raises it (and those of the projects and tasks it carries); changes to its child projects and tasks do not. A write that changes nothing leaves it. If-Match compares the ETag made from it. */
+            version: number;
         };
         /** Task */
         Task: {
@@ -1279,6 +1283,8 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             updated_at: string;
+            /** @description Read-only. 1 at creation, raised by exactly one by each change of this record's own fields, however many fields it changes; a move, a status change and an assignment each raise it; comments and attachments do not. A write that changes nothing leaves it. If-Match compares the ETag made from it. */
+            version: number;
         };
         /** HistoryEntry */
         HistoryEntry: {
@@ -1501,7 +1507,7 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Strong validator over the body and the actor; send it back as If-None-Match */
+        /** @description Strong validator of the record or body for this user (not this credential): send it back as If-None-Match to revalidate a read, or as If-Match to write only if the record is unchanged. A write of a tree, project or task answers with the tag its GET would give right after; a 412 carries the record's current tag */
         ETag: string;
         /** @description Requests allowed per rolling minute for this credential */
         "RateLimit-Limit": number;
@@ -3481,6 +3487,8 @@ export interface operations {
                              * @description ISO 8601 UTC with milliseconds
                              */
                             updated_at: string;
+                            /** @description Read-only. 1 at creation, raised by exactly one by each change of this record's own fields, however many fields it changes; changes to the tree's projects and tasks do not raise it. A write that changes nothing leaves it. If-Match compares the ETag made from it. */
+                            version: number;
                             /**
                              * Format: date-time
                              * @description Read-only. When the tree last saw activity: the newest of its own updated_at, its tasks' and projects' updated_at, and its newest history entry (so a deleted task counts too). Unlike updated_at, which is the tree record's own (names, style) and feeds its ETag, this moves whenever anything in the tree changes.
@@ -3594,6 +3602,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3807,6 +3816,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Required with the session cookie */
                 "x-csrf-token"?: string;
+                /** @description Write only if the record is unchanged: one or more ETags (as the record's GET or a write answer gave them, e.g. "v…", comma separated) or *. Compared strongly: a weak tag (W/"…") never matches, and a value that is neither * nor a list of entity-tags matches nothing. No match: 412 precondition_failed with details [{current_version}] and the current ETag; nothing changes. Checked after validation, existence (404) and role (403), before conflicts (409) and plan limits. */
+                "if-match"?: string;
             };
             path: {
                 id: string;
@@ -3892,6 +3903,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description precondition_failed: If-Match names no current ETag of the record; nothing changed. details: [{current_version}]; the ETag header holds the current tag */
+            412: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description unsupported_media_type */
             415: {
                 headers: {
@@ -3929,6 +3953,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Required with the session cookie */
                 "x-csrf-token"?: string;
+                /** @description Write only if the record is unchanged: one or more ETags (as the record's GET or a write answer gave them, e.g. "v…", comma separated) or *. Compared strongly: a weak tag (W/"…") never matches, and a value that is neither * nor a list of entity-tags matches nothing. No match: 412 precondition_failed with details [{current_version}] and the current ETag; nothing changes. Checked after validation, existence (404) and role (403), before conflicts (409) and plan limits. */
+                "if-match"?: string;
             };
             path: {
                 id: string;
@@ -3947,6 +3973,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4012,6 +4039,19 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description precondition_failed: If-Match names no current ETag of the record; nothing changed. details: [{current_version}]; the ETag header holds the current tag */
+            412: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4326,6 +4366,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4556,6 +4597,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Required with the session cookie */
                 "x-csrf-token"?: string;
+                /** @description Write only if the record is unchanged: one or more ETags (as the record's GET or a write answer gave them, e.g. "v…", comma separated) or *. Compared strongly: a weak tag (W/"…") never matches, and a value that is neither * nor a list of entity-tags matches nothing. No match: 412 precondition_failed with details [{current_version}] and the current ETag; nothing changes. Checked after validation, existence (404) and role (403), before conflicts (409) and plan limits. */
+                "if-match"?: string;
             };
             path: {
                 id: string;
@@ -4641,6 +4684,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description precondition_failed: If-Match names no current ETag of the record; nothing changed. details: [{current_version}]; the ETag header holds the current tag */
+            412: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description unsupported_media_type */
             415: {
                 headers: {
@@ -4678,6 +4734,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Required with the session cookie */
                 "x-csrf-token"?: string;
+                /** @description Write only if the record is unchanged: one or more ETags (as the record's GET or a write answer gave them, e.g. "v…", comma separated) or *. Compared strongly: a weak tag (W/"…") never matches, and a value that is neither * nor a list of entity-tags matches nothing. No match: 412 precondition_failed with details [{current_version}] and the current ETag; nothing changes. Checked after validation, existence (404) and role (403), before conflicts (409) and plan limits. */
+                "if-match"?: string;
             };
             path: {
                 id: string;
@@ -4696,6 +4754,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4761,6 +4820,19 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description precondition_failed: If-Match names no current ETag of the record; nothing changed. details: [{current_version}]; the ETag header holds the current tag */
+            412: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4949,6 +5021,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -5176,6 +5249,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Required with the session cookie */
                 "x-csrf-token"?: string;
+                /** @description Write only if the record is unchanged: one or more ETags (as the record's GET or a write answer gave them, e.g. "v…", comma separated) or *. Compared strongly: a weak tag (W/"…") never matches, and a value that is neither * nor a list of entity-tags matches nothing. No match: 412 precondition_failed with details [{current_version}] and the current ETag; nothing changes. Checked after validation, existence (404) and role (403), before conflicts (409) and plan limits. */
+                "if-match"?: string;
             };
             path: {
                 id: string;
@@ -5261,6 +5336,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description precondition_failed: If-Match names no current ETag of the record; nothing changed. details: [{current_version}]; the ETag header holds the current tag */
+            412: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description unsupported_media_type */
             415: {
                 headers: {
@@ -5298,6 +5386,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Required with the session cookie */
                 "x-csrf-token"?: string;
+                /** @description Write only if the record is unchanged: one or more ETags (as the record's GET or a write answer gave them, e.g. "v…", comma separated) or *. Compared strongly: a weak tag (W/"…") never matches, and a value that is neither * nor a list of entity-tags matches nothing. No match: 412 precondition_failed with details [{current_version}] and the current ETag; nothing changes. Checked after validation, existence (404) and role (403), before conflicts (409) and plan limits. */
+                "if-match"?: string;
             };
             path: {
                 id: string;
@@ -5316,6 +5406,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -5381,6 +5472,19 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description precondition_failed: If-Match names no current ETag of the record; nothing changed. details: [{current_version}]; the ETag header holds the current tag */
+            412: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7868,6 +7972,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Required with the session cookie */
                 "x-csrf-token"?: string;
+                /** @description Write only if the record is unchanged: one or more ETags (as the record's GET or a write answer gave them, e.g. "v…", comma separated) or *. Compared strongly: a weak tag (W/"…") never matches, and a value that is neither * nor a list of entity-tags matches nothing. No match: 412 precondition_failed with details [{current_version}] and the current ETag; nothing changes. Checked after validation, existence (404) and role (403), before conflicts (409) and plan limits. */
+                "if-match"?: string;
             };
             path: {
                 id: string;
@@ -7889,6 +7995,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -7954,6 +8061,19 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description precondition_failed: If-Match names no current ETag of the record; nothing changed. details: [{current_version}]; the ETag header holds the current tag */
+            412: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
