@@ -32,9 +32,12 @@ export function requirePrecondition<C extends Versioned>(precondition: Precondit
 }
 
 /**
- * The record a conditional write goes on with, its row locked until commit and the precondition
+ * The record a write goes on with, its row locked until commit and the precondition (if any)
  * checked on it: `found` when nobody has written the row since it was read, else `reread()` (which
- * checks existence and role again). Without a precondition, `found` as it is and no lock.
+ * checks existence and role again). An update locks even without a precondition (`lock`): what it
+ * changes, and whether it changes anything at all (a no-op raises no version), is decided on the
+ * row as it is, not as a concurrent writer left it a moment ago. A delete without a precondition
+ * needs neither: `found` as it is.
  * @throws precondition_failed, and what `reread` throws (not_found, forbidden)
  */
 export async function checkPrecondition<F>(
@@ -44,8 +47,9 @@ export async function checkPrecondition<F>(
   found: F,
   rowOf: (found: F) => { id: string; version: number },
   reread: () => Promise<F>,
+  lock: 'always' | 'when-conditional' = 'when-conditional',
 ): Promise<F> {
-  if (precondition === undefined) return found;
+  if (precondition === undefined && lock === 'when-conditional') return found;
   const row = rowOf(found);
   const locked = await lockVersion(w.trx, table, row.id);
   const current = locked === undefined || locked === row.version ? found : await reread();

@@ -18,7 +18,7 @@ export function parseIfMatch(value: string): '*' | string[] | null {
   if (value.trim() === '*') return '*';
   const strong: string[] = [];
   let tags = 0;
-  for (let at = 0; ; ) {
+  for (let at = 0; ;) {
     ELEMENT.lastIndex = at;
     const element = ELEMENT.exec(value);
     if (element === null) return null;

@@ -14,7 +14,21 @@ describe('If-Match values', () => {
     expect(parseIfMatch(', "a",,\t"b" ,')).toEqual(['"a"', '"b"']);
     expect(parseIfMatch('""')).toEqual(['""']);
     expect(parseIfMatch('W/"a"')).toEqual([]);
-    for (const malformed of ['', ' ', ',', 'a', '"a', 'a"', '"a" "b"', '"a"x', 'W/a', 'w/"a"', '"a";"b"', '*, "a"', '"a"b"'])
+    for (const malformed of [
+      '',
+      ' ',
+      ',',
+      'a',
+      '"a',
+      'a"',
+      '"a" "b"',
+      '"a"x',
+      'W/a',
+      'w/"a"',
+      '"a";"b"',
+      '*, "a"',
+      '"a"b"',
+    ])
       expect(parseIfMatch(malformed), malformed).toBeNull();
   });
 });
@@ -113,7 +127,11 @@ describe.each(databases)('conditional writes (%s)', { timeout: 120_000 }, (kind)
 
     const renamed = await browser.patch(projectPath, { name: 'Rows' }, ifMatch(projectTag));
     expect(renamed.status).toBe(200);
-    expectRefused(await browser.patch(projectPath, { name: 'lost' }, ifMatch(projectTag)), 2, await etagOf(projectPath));
+    expectRefused(
+      await browser.patch(projectPath, { name: 'lost' }, ifMatch(projectTag)),
+      2,
+      await etagOf(projectPath),
+    );
     expectRefused(await browser.delete(projectPath, ifMatch(projectTag)), 2, await etagOf(projectPath));
     expect((await browser.get(projectPath)).body.project.name).toBe('Rows');
 
@@ -166,7 +184,11 @@ describe.each(databases)('conditional writes (%s)', { timeout: 120_000 }, (kind)
         [client, `${who} task patch`, () => client.patch(taskPath, { title: 'x' }, ifMatch(stale))],
         [client, `${who} task delete`, () => client.delete(taskPath, ifMatch(stale))],
         [client, `${who} assignees`, () => client.put(`${taskPath}/assignees`, { user_ids: [] }, ifMatch(stale))],
-        [client, `${who} project patch`, () => client.patch(`/api/v1/projects/${parent.id}`, { name: 'x' }, ifMatch(stale))],
+        [
+          client,
+          `${who} project patch`,
+          () => client.patch(`/api/v1/projects/${parent.id}`, { name: 'x' }, ifMatch(stale)),
+        ],
         [client, `${who} project delete`, () => client.delete(`/api/v1/projects/${child.id}`, ifMatch(stale))],
         [client, `${who} tree patch`, () => client.patch(`/api/v1/trees/${tree.id}`, { name: 'x' }, ifMatch(stale))],
         [client, `${who} tree delete`, () => client.delete(`/api/v1/trees/${tree.id}`, ifMatch(stale))],
@@ -215,7 +237,9 @@ describe.each(databases)('conditional writes (%s)', { timeout: 120_000 }, (kind)
       const member = await makeUser(t.url, t.app, { plan: 'sprout' });
       const tree = await makeTree(browser);
       const invited = await browser.post(`/api/v1/trees/${tree.id}/members`, { email: member.email, role: 'editor' });
-      await member.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`, { token: inviteToken(invited) });
+      await member.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`, {
+        token: inviteToken(invited),
+      });
       const task = await makeTask(browser, tree.id);
       const path = `/api/v1/tasks/${task.id}`;
       const tag = await etagOf(path, agent);
@@ -242,7 +266,9 @@ describe.each(databases)('conditional writes (%s)', { timeout: 120_000 }, (kind)
       const racedTag = await etagOf(racedPath, agent);
       const mixed = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          i % 2 === 0 ? agent.delete(racedPath, ifMatch(racedTag)) : agent.patch(racedPath, { title: `w${i}` }, ifMatch(racedTag)),
+          i % 2 === 0
+            ? agent.delete(racedPath, ifMatch(racedTag))
+            : agent.patch(racedPath, { title: `w${i}` }, ifMatch(racedTag)),
         ),
       );
       const won = mixed.filter((a) => a.status === 200);

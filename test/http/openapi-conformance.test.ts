@@ -266,8 +266,8 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     expectStatus(await agent.get('/api/v1/tasks?cursor=forged'), 400, 'forged cursor');
     expectStatus(await agent.get(`/api/v1/tasks/${taskId}`), 200, 'task');
     expectStatus(await agent.get('/api/v1/tasks/tsk_unknown'), 404, 'unknown task');
-    const completedTask = await agent.patch(`/api/v1/tasks/${taskId}`, { status: 'done' });
-    expectStatus(completedTask, 200, 'complete task');
+    const taskDone = await agent.patch(`/api/v1/tasks/${taskId}`, { status: 'done' });
+    expectStatus(taskDone, 200, 'complete task');
     const staleTask = { headers: { 'if-match': created.headers.get('etag')! } };
     expectStatus(
       await agent.patch(`/api/v1/tasks/${taskId}`, { title: 'x' }, staleTask),
@@ -278,7 +278,7 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
       await agent.patch(
         `/api/v1/tasks/${taskId}`,
         { notes: 'now' },
-        { headers: { 'if-match': completedTask.headers.get('etag')! } },
+        { headers: { 'if-match': taskDone.headers.get('etag')! } },
       ),
       200,
       'task unchanged meanwhile',

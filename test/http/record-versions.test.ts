@@ -158,7 +158,11 @@ describe.each(databases)('record versions (%s)', { timeout: 120_000 }, (kind) =>
           }),
         'task',
       ],
-      ['the same assignees', () => browser.put(`/api/v1/tasks/${task.id}/assignees`, { user_ids: [owner.user.id] }), 'task'],
+      [
+        'the same assignees',
+        () => browser.put(`/api/v1/tasks/${task.id}/assignees`, { user_ids: [owner.user.id] }),
+        'task',
+      ],
       ['empty project patch', () => browser.patch(`/api/v1/projects/${project.id}`, {}), 'project'],
       [
         'project values as they are',
@@ -166,7 +170,11 @@ describe.each(databases)('record versions (%s)', { timeout: 120_000 }, (kind) =>
         'project',
       ],
       ['empty tree patch', () => browser.patch(`/api/v1/trees/${tree.id}`, {}), 'tree'],
-      ['tree values as they are', () => browser.patch(`/api/v1/trees/${tree.id}`, { name: 'Same', style: 'tidy-fan' }), 'tree'],
+      [
+        'tree values as they are',
+        () => browser.patch(`/api/v1/trees/${tree.id}`, { name: 'Same', style: 'tidy-fan' }),
+        'tree',
+      ],
     ];
     for (const [what, send, key] of noOps) {
       const answer = await send();
@@ -184,14 +192,20 @@ describe.each(databases)('record versions (%s)', { timeout: 120_000 }, (kind) =>
     const task = await makeTask(browser, tree.id);
     const mcp = await connectMcp(t.url, token);
     try {
-      const created: any = await mcp.client.callTool({ name: 'create_task', arguments: { tree_id: tree.id, title: 'x' } });
+      const created: any = await mcp.client.callTool({
+        name: 'create_task',
+        arguments: { tree_id: tree.id, title: 'x' },
+      });
       expect(created.structuredContent.task.version).toBe(1);
       const done: any = await mcp.client.callTool({ name: 'complete_task', arguments: { id: task.id } });
       expect(done.structuredContent.task).toMatchObject({ status: 'done', version: 2 });
       // Done already: nothing changes.
       const again: any = await mcp.client.callTool({ name: 'complete_task', arguments: { id: task.id } });
       expect(again.structuredContent.task.version).toBe(2);
-      const got: any = await mcp.client.callTool({ name: 'get_task', arguments: { id: created.structuredContent.task.id } });
+      const got: any = await mcp.client.callTool({
+        name: 'get_task',
+        arguments: { id: created.structuredContent.task.id },
+      });
       expect(got.structuredContent.task.version).toBe(1);
     } finally {
       await mcp.close();
@@ -222,7 +236,10 @@ describe.each(databases)('record versions (%s)', { timeout: 120_000 }, (kind) =>
     expect(await taskVersion(a.id)).toBe(2);
 
     const csv = 'title,project\r\nOne,Orchard/Apples\r\nTwo,\r\n';
-    const imported = await browser.request('POST', `/api/v1/trees/${tree.id}/import`, { raw: csv, contentType: 'text/csv' });
+    const imported = await browser.request('POST', `/api/v1/trees/${tree.id}/import`, {
+      raw: csv,
+      contentType: 'text/csv',
+    });
     expect(imported.status, imported.text).toBe(201);
     const snapshot = (await browser.get(`/api/v1/trees/${tree.id}`)).body;
     const importedTasks = snapshot.tasks.filter((x: any) => ['One', 'Two'].includes(x.title));
@@ -262,7 +279,11 @@ describe.each(databases)('record versions (%s)', { timeout: 120_000 }, (kind) =>
       expect(projectAnswer.headers.get('etag')).toMatch(/^"v[A-Za-z0-9_-]{32}"$/);
       expect(projectAnswer.headers.get('etag')).toBe(await etagOf(client, projectPath));
 
-      const taskAnswer = await client.post('/api/v1/tasks', { tree_id: tree.id, title: 'Feed', project_id: project.id });
+      const taskAnswer = await client.post('/api/v1/tasks', {
+        tree_id: tree.id,
+        title: 'Feed',
+        project_id: project.id,
+      });
       const task = taskAnswer.body.task;
       const taskPath = `/api/v1/tasks/${task.id}`;
       expect(taskAnswer.headers.get('etag')).toBe(await etagOf(client, taskPath));

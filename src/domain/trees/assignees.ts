@@ -45,6 +45,7 @@ export async function setAssignees(
       found,
       (f) => f.task,
       () => lockedTaskAccess(w, taskId),
+      'always',
     );
     const before = JSON.parse(task.assignee_ids) as string[];
     const after = wanted.slice().sort();

@@ -87,18 +87,9 @@ export async function carryToTree(w: Write, from: TreeAccess, to: TreeAccess, ca
   const place = { tree_id: to.tree.id, owner_id: to.ownerId, updated_at: now, version: nextVersion };
   if (projectIds.length > 0) {
     await trx.updateTable('projects').set(place).where('id', 'in', projectIds).execute();
-    await trx
-      .updateTable('tasks')
-      .set(place)
-      .where('project_id', 'in', projectIds)
-      .execute();
+    await trx.updateTable('tasks').set(place).where('project_id', 'in', projectIds).execute();
   }
-  if (taskIds.length > 0)
-    await trx
-      .updateTable('tasks')
-      .set(place)
-      .where('id', 'in', taskIds)
-      .execute();
+  if (taskIds.length > 0) await trx.updateTable('tasks').set(place).where('id', 'in', taskIds).execute();
   const owned = { owner_id: to.ownerId };
   await trx
     .updateTable('comments')

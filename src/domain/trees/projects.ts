@@ -142,7 +142,11 @@ export async function createProject(deps: Deps, actor: Actor, input: ProjectInpu
 }
 
 /** The project the actor may write. @throws not_found, forbidden */
-async function writableProject(trx: Trx, actor: Actor, id: string): Promise<{ project: ProjectRow; access: TreeAccess }> {
+async function writableProject(
+  trx: Trx,
+  actor: Actor,
+  id: string,
+): Promise<{ project: ProjectRow; access: TreeAccess }> {
   const found = await projectAccess(trx, actor, id);
   requireTreeWrite(found.access);
   return found;
@@ -181,6 +185,7 @@ export async function updateProject(
       await settled(first),
       projectOf,
       async () => settled(await writableProject(trx, actor, id)),
+      'always',
     );
     const target = destination ?? access;
     const movingTree = target.tree.id !== project.tree_id;

@@ -282,8 +282,14 @@ export async function updateTask(
     const moves = patch.tree_id !== undefined || patch.project_id !== undefined;
     const settled = async (found: typeof first) =>
       moves ? readLocked(w, found, () => taskAccess(trx, actor, id), destination) : found;
-    const { task, access } = await checkPrecondition(w, precondition, 'tasks', await settled(first), taskOf, async () =>
-      settled(await readable()),
+    const { task, access } = await checkPrecondition(
+      w,
+      precondition,
+      'tasks',
+      await settled(first),
+      taskOf,
+      async () => settled(await readable()),
+      'always',
     );
     const target = destination ?? access;
     const movingTree = target.tree.id !== task.tree_id;

@@ -169,15 +169,17 @@ async function snapshotVersions(trx: Trx, access: TreeAccess): Promise<TreeVersi
 }
 
 /**
- * The tree the actor owns, for a write of it; with a precondition, its row locked until commit
- * (a tree write and every write that changes where rows sit queue there), read again and
- * checked on the snapshot's versions as they are now.
+ * The tree the actor owns, for a write of it. Its row locked until commit (a tree write and every
+ * write that changes where rows sit queue there) and read again, for an update (which decides on
+ * the tree as it is whether it changes anything) and for a precondition, which is checked on the
+ * snapshot's versions as they are now.
  * @throws not_found, forbidden, precondition_failed
  */
 async function ownedTree(
   w: Write,
   id: string,
   precondition: Precondition<TreeCurrent> | undefined,
+  lock: 'always' | 'when-conditional',
 ): Promise<{ access: TreeAccess; versions?: TreeVersions }> {
   const read = async () => {
     const access = await treeAccess(w.trx, w.actor, id);
@@ -185,8 +187,9 @@ async function ownedTree(
     return access;
   };
   let access = await read();
-  if (precondition === undefined) return { access };
+  if (precondition === undefined && lock === 'when-conditional') return { access };
   if (await w.lockTrees([id])) access = await read();
+  if (precondition === undefined) return { access };
   const versions = await snapshotVersions(w.trx, access);
   requirePrecondition(precondition, { ...versions, version: access.tree.version });
   return { access, versions };
@@ -208,7 +211,7 @@ export async function updateTree(
   checkTreeFields(patch);
   return write(deps, actor, async (w) => {
     const { trx } = w;
-    const { access, versions } = await ownedTree(w, id, precondition);
+    const { access, versions } = await ownedTree(w, id, precondition, 'always');
     const changes = diff(access.tree as unknown as Record<string, unknown>, { name: patch.name, style: patch.style });
     if (Object.keys(changes).length === 0) return versions ?? snapshotVersions(trx, access);
     const { now } = w;
@@ -244,7 +247,7 @@ export async function deleteTree(
   requireWrite(actor);
   await write(deps, actor, async (w) => {
     const { trx } = w;
-    const { access } = await ownedTree(w, id, precondition);
+    const { access } = await ownedTree(w, id, precondition, 'when-conditional');
     w.afterCommit(await collectDoomed(trx, deps, { treeId: id }));
     await trx.deleteFrom('trees').where('id', '=', id).where('owner_id', '=', access.ownerId).execute();
   });

@@ -53,7 +53,10 @@ export const projectRoutes =
       },
       async (request, reply) => {
         const project = await createProject(deps, request.actor!, request.body);
-        return reply.code(201).header('etag', projectTag(request, project.id, project.version)).send({ project });
+        return reply
+          .code(201)
+          .header('etag', projectTag(request, project.id, project.version))
+          .send({ project });
       },
     );
 
@@ -73,7 +76,9 @@ export const projectRoutes =
       async (request, reply) => {
         const project = await getProject(deps, request.actor!, request.params.id);
         // Made from the version, as a task's: the same tag a write of the project answers with.
-        return answeredUnchanged(request, reply, projectTag(request, project.id, project.version)) ? reply : { project };
+        return answeredUnchanged(request, reply, projectTag(request, project.id, project.version))
+          ? reply
+          : { project };
       },
     );
 

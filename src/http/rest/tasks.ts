@@ -53,7 +53,10 @@ export const taskRoutes =
       },
       async (request, reply) => {
         const task = await createTask(deps, request.actor!, request.body);
-        return reply.code(201).header('etag', taskTag(request, task.id, task.version)).send({ task });
+        return reply
+          .code(201)
+          .header('etag', taskTag(request, task.id, task.version))
+          .send({ task });
       },
     );
 
