@@ -41,6 +41,16 @@ export function membershipGrants(
   return planLimits[effectivePlan(owner.plan, owner.plan_expires_at, now)].sharing;
 }
 
+/**
+ * Whether the actor's credential reaches this tree (CONTRACT §16.1): every tree for sessions, the
+ * CLI and unscoped credentials; for a tree-scoped one, only its trees. The one place the rule is
+ * decided: every lookup below, and every list filter, treats a tree outside it as a foreign id.
+ * A set test on the row already read: it never adds a query.
+ */
+export function inScope(actor: Actor, treeId: string): boolean {
+  return actor.trees === null || actor.trees.has(treeId);
+}
+
 /** The access an owner has to their own tree. */
 export function ownAccess(actor: Actor, tree: TreeRow): TreeAccess {
   return { tree, role: 'owner', ownerId: tree.owner_id, ownerPlan: actor.plan };
@@ -64,7 +74,7 @@ async function sharedAccess(db: Reader, actor: Actor, treeId: string): Promise<T
  */
 export async function treeAccess(db: Reader, actor: Actor, treeId: string): Promise<TreeAccess> {
   // An id holding NUL would be a PostgreSQL error, not an answer; no record can have it.
-  if (!isStorableId(treeId)) throw notFound('tree');
+  if (!isStorableId(treeId) || !inScope(actor, treeId)) throw notFound('tree');
   const own = await findOwnTree(db, treeId, actor.user.id);
   const access = own !== undefined ? ownAccess(actor, own) : await sharedAccess(db, actor, treeId);
   if (access === null) throw notFound('tree');
@@ -79,9 +89,12 @@ export async function projectAccess(
 ): Promise<{ project: ProjectRow; access: TreeAccess }> {
   if (!isStorableId(projectId)) throw notFound('project');
   const own = await findOwnProject(db, projectId, actor.user.id);
-  if (own !== undefined) return { project: own, access: await treeAccess(db, actor, own.tree_id) };
+  if (own !== undefined) {
+    if (!inScope(actor, own.tree_id)) throw notFound('project');
+    return { project: own, access: await treeAccess(db, actor, own.tree_id) };
+  }
   const treeId = await findTreeIdOfProject(db, projectId);
-  const access = treeId === undefined ? null : await sharedAccess(db, actor, treeId);
+  const access = treeId === undefined || !inScope(actor, treeId) ? null : await sharedAccess(db, actor, treeId);
   if (access === null) throw notFound('project');
   const project = await findOwnProject(db, projectId, access.ownerId);
   if (project === undefined) throw notFound('project');
@@ -95,7 +108,8 @@ export async function taskAccess(
   taskId: string,
 ): Promise<{ task: TaskRow; access: TreeAccess }> {
   const found = isStorableId(taskId) ? await findTaskWithTree(db, taskId, actor.user.id) : undefined;
-  if (found === undefined || !readableBy(actor, found.task.owner_id, found.grant)) throw notFound('task');
+  if (found === undefined || !readableBy(actor, found.task.owner_id, found.task.tree_id, found.grant))
+    throw notFound('task');
   const { task, tree, grant } = found;
   if (task.owner_id === actor.user.id) return { task, access: ownAccess(actor, tree) };
   return {
@@ -112,14 +126,15 @@ export async function taskAccess(
 /** A task the actor may read: their own, or one of a tree shared with them that grants access now. @throws not_found */
 export async function readableTask(db: Reader, actor: Actor, taskId: string): Promise<TaskRow> {
   const found = isStorableId(taskId) ? await findTaskFor(db, taskId, actor.user.id) : undefined;
-  if (found === undefined || !readableBy(actor, found.task.owner_id, found.grant)) throw notFound('task');
+  if (found === undefined || !readableBy(actor, found.task.owner_id, found.task.tree_id, found.grant))
+    throw notFound('task');
   return found.task;
 }
 
 /** The version of a task the actor may read. @throws not_found as readableTask does */
 export async function readableTaskVersion(db: Reader, actor: Actor, taskId: string): Promise<number> {
   const found = isStorableId(taskId) ? await findTaskVersionFor(db, taskId, actor.user.id) : undefined;
-  if (found === undefined || !readableBy(actor, found.owner_id, found.grant)) throw notFound('task');
+  if (found === undefined || !readableBy(actor, found.owner_id, found.tree_id, found.grant)) throw notFound('task');
   return found.version;
 }
 
@@ -134,18 +149,20 @@ function grants(grant: GrantColumns): boolean {
   );
 }
 
-/** A row found by owner or membership: the owner's, or a membership that grants access now. */
-function readableBy(actor: Actor, ownerId: string, grant: GrantColumns): boolean {
-  return ownerId === actor.user.id || grants(grant);
+/** A row found by owner or membership, in a tree the credential reaches: the owner's, or a membership that grants access now. */
+function readableBy(actor: Actor, ownerId: string, treeId: string, grant: GrantColumns): boolean {
+  return inScope(actor, treeId) && (ownerId === actor.user.id || grants(grant));
 }
 
 /**
  * Every tree the actor can see right now: their own (by owner) and the ids of trees shared with
- * them that grant access at this moment. Lists and search filter by this.
+ * them that grant access at this moment, both within the credential's trees. Lists and search filter by this.
  */
 export interface VisibleTrees {
   ownerId: string;
   shared: { treeId: string; role: TreeRole }[];
+  /** The credential's trees (Actor.trees): the owner's rows count only in these; null: all of them. */
+  scope: ReadonlySet<string> | null;
 }
 
 export async function visibleTrees(db: Reader, actor: Actor): Promise<VisibleTrees> {
@@ -162,8 +179,9 @@ export async function visibleTrees(db: Reader, actor: Actor): Promise<VisibleTre
   return {
     ownerId: actor.user.id,
     shared: rows
-      .filter((r) => membershipGrants(r, r, now))
+      .filter((r) => membershipGrants(r, r, now) && inScope(actor, r.tree_id))
       .map((r) => ({ treeId: r.tree_id, role: r.role as TreeRole })),
+    scope: actor.trees,
   };
 }
 
@@ -177,7 +195,12 @@ export function inVisibleTrees(
   table?: string,
 ): RawBuilder<SqlBool> {
   const column = (name: string) => sql.ref(table === undefined ? name : `${table}.${name}`);
-  const own = sql<SqlBool>`${column('owner_id')} = ${visible.ownerId}`;
+  const owner = sql<SqlBool>`${column('owner_id')} = ${visible.ownerId}`;
+  // A tree-scoped credential sees only its own trees that it names (never empty: 1 to 50 ids).
+  const own =
+    visible.scope === null
+      ? owner
+      : sql<SqlBool>`(${owner} and ${column(treeColumn)} in (${sql.join([...visible.scope])}))`;
   if (visible.shared.length === 0) return own;
   return sql<SqlBool>`(${own} or ${column(treeColumn)} in (${sql.join(visible.shared.map((s) => s.treeId))}))`;
 }

@@ -21,6 +21,12 @@ export interface Actor {
   credentialId: string | null;
   scopes: ReadonlySet<Scope>;
   plan: PlanName;
+  /**
+   * The trees a tree-scoped token or grant is limited to (CONTRACT §16.1); null: every tree the
+   * user can see (sessions, the CLI, unscoped credentials). Access resolution (access.ts) reads it,
+   * and nothing else: a tree outside it is not found, exactly as a foreign one.
+   */
+  trees: ReadonlySet<string> | null;
 }
 
 export const allScopes: ReadonlySet<Scope> = new Set(scopeNames);
@@ -32,7 +38,14 @@ export function grantableScopes(plan: PlanName): Scope[] {
 
 /** The signed-in person themself (browser session or operator CLI): every scope, the plan in force now. */
 export function userActor(user: ActorUser, via: 'session' | 'cli'): Actor {
-  return { user, via, credentialId: null, scopes: allScopes, plan: effectivePlan(user.plan, user.plan_expires_at) };
+  return {
+    user,
+    via,
+    credentialId: null,
+    scopes: allScopes,
+    plan: effectivePlan(user.plan, user.plan_expires_at),
+    trees: null,
+  };
 }
 
 /** Writes through tokens, OAuth and MCP need a paid plan; the browser session and the CLI may write on Seed. */
@@ -47,6 +60,20 @@ export function requireScopes(actor: Actor, needed: readonly Scope[]): void {
     throw new DomainError('insufficient_scope', `This credential lacks the ${missing.join(', ')} scope.`, [
       { scopes: missing },
     ]);
+  }
+}
+
+/**
+ * Creating a tree is for a credential of every tree (CONTRACT §16.1): a tree-scoped one could
+ * never see what it made. Part of the scope step (CONTRACT §12: before the plan). @throws insufficient_scope
+ */
+function requireEveryTree(actor: Actor): void {
+  if (actor.trees !== null) {
+    throw new DomainError(
+      'insufficient_scope',
+      'This credential is limited to chosen trees; creating a tree needs one for every tree.',
+      [{ scopes: [], trees: 'all' }],
+    );
   }
 }
 
@@ -73,26 +100,36 @@ export function requireWritePlan(actor: Actor): void {
  *   transcripts are content of their audio, so reading speech jobs needs it too (CONTRACT §19).
  * - `transcribe` is the actor's side of transcription; the plan feature itself is the tree
  *   owner's (CONTRACT §10: a shared tree's plan limits are its owner's), checked at the tree.
+ * - `treeCreate` also needs a credential of every tree (`everyTree`): a tree-scoped token or grant
+ *   gets insufficient_scope (CONTRACT §16.1). Which trees a credential reaches otherwise is
+ *   decided in access.ts (`inScope`), where every tree, project and task is resolved.
  */
 export const capabilityNeeds = {
   read: { scopes: ['read'], write: false },
   write: { scopes: ['write'], write: true },
+  treeCreate: { scopes: ['write'], write: true, everyTree: true },
   attachments: { scopes: ['read', 'attachments'], write: false },
   attachmentWrites: { scopes: ['write', 'attachments'], write: true },
   transcribe: { scopes: ['write', 'attachments'], write: true },
-} as const satisfies Record<string, { scopes: readonly Scope[]; write: boolean }>;
+} as const satisfies Record<string, { scopes: readonly Scope[]; write: boolean; everyTree?: true }>;
 export type Capability = keyof typeof capabilityNeeds;
+type Needs = { scopes: readonly Scope[]; write: boolean; everyTree?: true };
 
 /** Whether the actor holds the capability now (scopes and effective plan, evaluated per request). */
 export function can(actor: Actor, capability: Capability): boolean {
-  const needs = capabilityNeeds[capability];
-  return needs.scopes.every((s) => actor.scopes.has(s)) && (!needs.write || planAllowsWrites(actor));
+  const needs: Needs = capabilityNeeds[capability];
+  return (
+    needs.scopes.every((s) => actor.scopes.has(s)) &&
+    (needs.everyTree !== true || actor.trees === null) &&
+    (!needs.write || planAllowsWrites(actor))
+  );
 }
 
 /** The check a use case starts with, in CONTRACT §12's order: scope, then plan. @throws insufficient_scope, plan_read_only */
 export function requireCapability(actor: Actor, capability: Capability): void {
-  const needs = capabilityNeeds[capability];
+  const needs: Needs = capabilityNeeds[capability];
   requireScopes(actor, needs.scopes);
+  if (needs.everyTree === true) requireEveryTree(actor);
   if (needs.write) requireWritePlan(actor);
 }
 

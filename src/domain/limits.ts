@@ -1,5 +1,5 @@
 import type { Actor } from './actor.js';
-import { ownAccess, requireTreeWrite, treeAccess, type TreeAccess } from './access.js';
+import { inScope, ownAccess, requireTreeWrite, treeAccess, type TreeAccess } from './access.js';
 import { isStorableId } from './fields.js';
 import type { Db, Trx } from '../store/db.js';
 import { DomainError, notFound } from './errors.js';
@@ -70,7 +70,8 @@ export async function chargeOneTask(
   treeId: string,
   projectId: string | null,
 ): Promise<{ access: TreeAccess; lastPosition: number | null | undefined }> {
-  if (!isStorableId(treeId)) throw notFound('tree');
+  // A tree outside a scoped credential's trees is a foreign one (CONTRACT §16.1), own or not.
+  if (!isStorableId(treeId) || !inScope(actor, treeId)) throw notFound('tree');
   // A project id no record can have is the caller's not_found to answer; the position is then moot.
   const siblingsOf = projectId === null || isStorableId(projectId) ? projectId : null;
   const own = await chargeOwnTree(trx, treeId, actor.user.id, 1, siblingsOf);

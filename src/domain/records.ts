@@ -31,6 +31,7 @@ export function presentTree(row: TreeRow, access: Pick<TreeAccess, 'role'>): Tre
     access: access.role,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    version: row.version,
   };
 }
 
@@ -45,6 +46,7 @@ export function presentProject(row: ProjectRow): Project {
     position: row.position,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    version: row.version,
   };
 }
 
@@ -65,5 +67,6 @@ export function presentTask(row: TaskRow): Task {
     assignee_ids: row.assignee_ids === '[]' ? [] : (JSON.parse(row.assignee_ids) as string[]),
     created_at: row.created_at,
     updated_at: row.updated_at,
+    version: row.version,
   };
 }

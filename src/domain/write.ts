@@ -74,7 +74,8 @@ export interface WriteOptions<T> {
  *
  * Every history entry of a write is stamped here (its id, the moment, the actor and the door it
  * came through), so what CONTRACT §16 adds to each write (a change id on every entry, the
- * credential and client, the version checked by If-Match) has one place to go.
+ * credential and client) has one place to go. A conditional write (If-Match, an expected
+ * version) checks its precondition inside this transaction: see precondition.ts.
  */
 export async function write<T>(
   deps: Deps,

@@ -48,6 +48,11 @@ declare module 'fastify' {
     access?: RouteAccess;
     /** `allow` (default for writes): Idempotency-Key replays; `reject`: 400 before any work; `ignore`: not used. */
     idempotency?: 'allow' | 'reject' | 'ignore';
+    /**
+     * A write that answers one tree, project or task with that record's ETag (CONTRACT §16.2),
+     * for the OpenAPI document.
+     */
+    recordETag?: boolean;
     /** Service endpoints (health, docs) are not counted against rate limits. */
     rateLimit?: boolean;
     /**

@@ -69,6 +69,7 @@ function actAsToken(deps: Deps, request: FastifyRequest, found: TokenOwner): voi
     credentialId: found.token.id,
     scopes: found.scopes,
     plan: effectivePlan(found.user.plan, found.user.plan_expires_at),
+    trees: found.trees,
   };
   touchToken(deps, found)?.catch(warnWith(request.log, 'could not record token use'));
 }
@@ -95,5 +96,6 @@ async function resolveOAuth(deps: Deps, request: FastifyRequest, value: string):
     credentialId: found.grantId,
     scopes: found.scopes,
     plan: effectivePlan(found.user.plan, found.user.plan_expires_at),
+    trees: found.trees,
   };
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sha256 } from '../domain/crypto.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TreeVersions } from '../domain/trees/trees.js';
 
 type OnSendDone = (err: Error | null, payload?: unknown) => void;
 
@@ -41,6 +42,25 @@ export function versionTags(
   const shape = sha256(JSON.stringify(responseSchema)).slice(0, 16);
   return (request, rowId, version) =>
     `"v${sha256(`${shape}\n${readerOf(request)}\n${rowId}\n${version}`).slice(0, 32)}"`;
+}
+
+/**
+ * ETags of a tree's snapshot made from its versions (see TreeVersions): the reader, the tree's own
+ * version and the reader's access to it, and the id and version of each project and task in the
+ * snapshot's order, so anything that changes the snapshot changes the tag. A tree write computes
+ * the same tag inside its transaction (If-Match, and the tag its answer carries) without building
+ * the snapshot's body.
+ */
+export function snapshotTags(responseSchema: unknown): (request: FastifyRequest, versions: TreeVersions) => string {
+  const shape = sha256(JSON.stringify(responseSchema)).slice(0, 16);
+  return (request, { tree, projects, tasks }) => {
+    const hash = createHash('sha256').update(
+      `${shape}\n${readerOf(request)}\n${tree.id}\n${tree.version}\n${tree.access}\n`,
+    );
+    for (const project of projects) hash.update(`p${project.id} ${project.version}\n`);
+    for (const task of tasks) hash.update(`t${task.id} ${task.version}\n`);
+    return `"s${hash.digest('base64url').slice(0, 32)}"`;
+  };
 }
 
 /**

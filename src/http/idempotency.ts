@@ -17,6 +17,15 @@ function fingerprintOf(request: FastifyRequest): string {
   return sha256(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`);
 }
 
+/**
+ * The key as stored: a tree-scoped credential's keys are kept apart from the account's others
+ * (prefixed by a digest of its trees), so a replay never hands it an answer about a tree it
+ * cannot see (CONTRACT §16.1). Unscoped credentials keep the key as sent.
+ */
+function storedKey(key: string, trees: ReadonlySet<string> | null): string {
+  return trees === null ? key : `${sha256([...trees].sort().join(' ')).slice(0, 16)}/${key}`;
+}
+
 /** The routes that take an Idempotency-Key: writes whose config allows one (the default). */
 export function takesIdempotencyKey(route: RouteOptions): boolean {
   return (route.config?.idempotency ?? 'allow') === 'allow' && methodsOf(route).some((method) => !isSafe(method));
@@ -34,7 +43,7 @@ export function makeIdempotencyGuard(deps: Deps) {
     const key = header(request, 'idempotency-key');
     const actor = request.actor;
     if (key === undefined || actor === null) return done();
-    claimOrReplay(deps, request, reply, actor.user.id, key).then((replayed) => {
+    claimOrReplay(deps, request, reply, actor.user.id, key, actor.trees).then((replayed) => {
       if (!replayed) done();
     }, done);
   };
@@ -46,9 +55,11 @@ async function claimOrReplay(
   request: FastifyRequest,
   reply: FastifyReply,
   ownerId: string,
-  key: string,
+  sent: string,
+  trees: ReadonlySet<string> | null,
 ): Promise<boolean> {
-  if (!KEY.test(key)) throw invalid('/idempotency-key', 'must be 8 to 128 characters of A-Z a-z 0-9 : _ . -');
+  if (!KEY.test(sent)) throw invalid('/idempotency-key', 'must be 8 to 128 characters of A-Z a-z 0-9 : _ . -');
+  const key = storedKey(sent, trees);
   const fingerprint = fingerprintOf(request);
   for (let attempt = 0; attempt < 2; attempt++) {
     const claimed = await deps.db

@@ -10,12 +10,14 @@ type Json = Record<string, any>;
 /** Markers the route transform leaves on an operation for this pass; removed here. */
 export const MARK_COUNTED = 'x-tt-rate-limited';
 export const MARK_REPLAYABLE = 'x-tt-replayable';
+export const MARK_RECORD_ETAG = 'x-tt-record-etag';
 
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
 
 export const responseHeaders: Json = {
   ETag: {
-    description: 'Strong validator over the body and the actor; send it back as If-None-Match',
+    description:
+      "Strong validator of the record or body for this user (not this credential): send it back as If-None-Match to revalidate a read, or as If-Match to write only if the record is unchanged. A write of a tree, project or task answers with the tag its GET would give right after; a 412 carries the record's current tag",
     schema: { type: 'string' },
   },
   'RateLimit-Limit': integerHeader('Requests allowed per rolling minute for this credential'),
@@ -58,8 +60,10 @@ function hoist(schemas: Json, media: Json): void {
 function declareHeaders(method: string, operation: Json): void {
   const counted = operation[MARK_COUNTED] === true;
   const replayable = operation[MARK_REPLAYABLE] === true;
+  const recordETag = operation[MARK_RECORD_ETAG] === true;
   delete operation[MARK_COUNTED];
   delete operation[MARK_REPLAYABLE];
+  delete operation[MARK_RECORD_ETAG];
   for (const [status, response] of Object.entries<Json>(operation.responses ?? {})) {
     const headers: Json = {};
     // Counted before the route runs, so every answer after authentication carries them; a 401 from
@@ -72,6 +76,8 @@ function declareHeaders(method: string, operation: Json): void {
     // Reads carry their validator; attachment content sends it with a refused range as well.
     if (method === 'get' && counted && (status.startsWith('2') || status === '304' || status === '416'))
       headers.ETag = ref('ETag');
+    // A write of one record answers with its tag; a failed If-Match with the current one.
+    if ((recordETag && (status === '200' || status === '201')) || status === '412') headers.ETag = ref('ETag');
     if (replayable && (status === '200' || status === '201'))
       headers['Idempotent-Replayed'] = ref('Idempotent-Replayed');
     if (Object.keys(headers).length > 0) response.headers = { ...response.headers, ...headers };

@@ -4,7 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { RouteAccess } from './access.js';
 import { errors } from './schemas/common.js';
-import { finishDocument, MARK_COUNTED, MARK_REPLAYABLE } from './openapi-document.js';
+import { finishDocument, MARK_COUNTED, MARK_RECORD_ETAG, MARK_REPLAYABLE } from './openapi-document.js';
 
 export const API_VERSION = '0.8.3';
 
@@ -105,6 +105,7 @@ function documentRoute(
     security: securityOf(access),
     [MARK_COUNTED]: counted,
     [MARK_REPLAYABLE]: replayable,
+    [MARK_RECORD_ETAG]: config?.recordETag === true,
   };
   if (config?.documentedBody !== undefined) documented.body = config.documentedBody;
   return documented;

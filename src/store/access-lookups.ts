@@ -37,6 +37,7 @@ const taskWithTreeFor = compiledOnce((db, id: string, actor: string) =>
       'tr.task_count as tr_task_count',
       'tr.created_at as tr_created_at',
       'tr.updated_at as tr_updated_at',
+      'tr.version as tr_version',
       'm.role as m_role',
       'm.status as m_status',
       'm.expires_at as m_expires_at',
@@ -70,7 +71,7 @@ const readableTaskFor = compiledOnce((db, id: string, actor: string) =>
 );
 // The same rows with only what a conditional read compares: a 304 needs neither the task's text nor its body built.
 const readableTaskVersionFor = compiledOnce((db, id: string, actor: string) =>
-  readableTaskQuery(db, id, actor).select(['tasks.owner_id', 'tasks.version']),
+  readableTaskQuery(db, id, actor).select(['tasks.owner_id', 'tasks.tree_id', 'tasks.version']),
 );
 // A tree someone shared with the user, with what decides the access: the membership and the owner's plan.
 const sharedTree = compiledOnce((db, id: string, user: string) =>
@@ -88,6 +89,7 @@ const sharedTree = compiledOnce((db, id: string, user: string) =>
       'trees.task_count',
       'trees.created_at',
       'trees.updated_at',
+      'trees.version',
       'm.role as m_role',
       'm.status as m_status',
       'm.expires_at as m_expires_at',
@@ -145,6 +147,7 @@ export async function findTaskWithTree(
     task_count: row.tr_task_count,
     created_at: row.tr_created_at,
     updated_at: row.tr_updated_at,
+    version: row.tr_version,
   };
   return { task: taskOf(row), tree, grant: grantOf(row) };
 }
@@ -159,14 +162,16 @@ export async function findTaskFor(
   return row === undefined ? undefined : { task: taskOf(row), grant: grantOf(row) };
 }
 
-/** The owner and row version of a task as findTaskFor finds it. */
+/** The owner, tree and row version of a task as findTaskFor finds it. */
 export async function findTaskVersionFor(
   db: Reader,
   id: string,
   actorId: string,
-): Promise<{ owner_id: string; version: number; grant: GrantColumns } | undefined> {
+): Promise<{ owner_id: string; tree_id: string; version: number; grant: GrantColumns } | undefined> {
   const [row] = await readableTaskVersionFor(db, id, actorId);
-  return row === undefined ? undefined : { owner_id: row.owner_id, version: row.version, grant: grantOf(row) };
+  return row === undefined
+    ? undefined
+    : { owner_id: row.owner_id, tree_id: row.tree_id, version: row.version, grant: grantOf(row) };
 }
 
 function grantOf(row: GrantColumns): GrantColumns {
@@ -190,6 +195,7 @@ function treeOf(row: TreeRow): TreeRow {
     task_count: row.task_count,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    version: row.version,
   };
 }
 

@@ -23,6 +23,7 @@ const tokenWithOwner = compiledOnce((db, hash: string) =>
       't.expires_at as t_expires_at',
       't.last_used_at as t_last_used_at',
       't.revoked_at as t_revoked_at',
+      't.tree_ids as t_tree_ids',
     ])
     .selectAll('u')
     .where('t.token_hash', '=', hash),
@@ -47,6 +48,7 @@ export async function findTokenWithOwner(
     expires_at: row.t_expires_at,
     last_used_at: row.t_last_used_at,
     revoked_at: row.t_revoked_at,
+    tree_ids: row.t_tree_ids,
   };
   const user: UserRow = {
     id: row.id,

@@ -28,3 +28,23 @@ export async function lockTrees(trx: Trx, treeIds: Iterable<string>): Promise<bo
   }
   return true;
 }
+
+/** The tables whose rows carry a `version` a conditional write compares. */
+export type VersionedTable = 'trees' | 'projects' | 'tasks';
+
+/**
+ * Locks one row until commit and answers its version as committed now, for a write whose
+ * precondition compares it (CONTRACT §16.2, If-Match): two writers that checked the same version
+ * queue here, and the second sees the first one's version. NO KEY UPDATE, as lockTrees takes: it
+ * queues writers of the row, not the foreign-key checks of rows added under it. Take it after any
+ * tree lock (trees first, then rows, as every write locks them).
+ * @returns the version; null when the row is gone; undefined on SQLite, whose one connection runs
+ * one transaction at a time, so what the write has read is current and nothing needs a lock
+ */
+export async function lockVersion(trx: Trx, table: VersionedTable, id: string): Promise<number | null | undefined> {
+  if (!isPostgres(trx)) return undefined;
+  const { rows } = await sql<{
+    version: number;
+  }>`select version from ${sql.table(table)} where id = ${id} for no key update`.execute(trx);
+  return rows[0]?.version ?? null;
+}

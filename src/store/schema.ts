@@ -41,6 +41,8 @@ export interface PersonalTokenTable {
   expires_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** Space-separated ids of the trees it is limited to; null: every tree the user can see (CONTRACT §16.1). */
+  tree_ids: string | null;
 }
 
 export interface IdempotencyKeyTable {
@@ -84,6 +86,8 @@ export interface TreeTable {
   task_count: Generated<number>;
   created_at: string;
   updated_at: string;
+  /** Raised by every change of the tree's own fields (`nextVersion`, CONTRACT §16.2); not by its children's. */
+  version: Generated<number>;
 }
 
 export interface ProjectTable {
@@ -98,6 +102,8 @@ export interface ProjectTable {
   position: number;
   created_at: string;
   updated_at: string;
+  /** Raised by every change of the project's own fields and by a move to another tree (`nextVersion`). */
+  version: Generated<number>;
 }
 
 export interface TaskTable {
@@ -119,7 +125,7 @@ export interface TaskTable {
   updated_at: string;
   /** JSON text: string[], the user ids of task_assignees for this task. */
   assignee_ids: Generated<string>;
-  /** Raised by every update of the row (`nextVersion`): the ETag of a task read comes from it. */
+  /** Raised by one by every change of the row (`nextVersion`, CONTRACT §16.2): the ETag of a task read comes from it. */
   version: Generated<number>;
 }
 
@@ -171,6 +177,8 @@ export interface OAuthGrantTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** Space-separated ids of the trees it is limited to; null: every tree the user can see (CONTRACT §16.1). */
+  tree_ids: string | null;
 }
 
 export interface OAuthCodeTable {

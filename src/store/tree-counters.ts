@@ -95,6 +95,7 @@ export async function chargeOwnTree(
     task_count: row.task_count,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    version: row.version,
   };
   const unchanged = Number(row.seen_task_count) + tasks === row.task_count;
   return { tree, lastPosition: unchanged ? (row.last_position ?? null) : undefined };

@@ -138,6 +138,37 @@ describe.each(databases)('tasktree command-line tool (%s)', { timeout: 120_000 }
     expect({ ...document, exported_at: null }).toEqual({ ...viaRest, exported_at: null });
   });
 
+  it('limits a token to the trees given with --trees (CONTRACT §16.1), and refuses trees the account cannot see', async () => {
+    const person = await makeUser(app.url, app.app, { plan: 'sprout' });
+    const kept = await makeTree(person.browser, { name: 'Kept' });
+    const hidden = await makeTree(person.browser, { name: 'Hidden' });
+    const hiddenTask = await makeTask(person.browser, hidden.id, { title: 'unseen' });
+    const token = await cli('token', 'create', '--email', person.email, '--name', 'scoped', '--trees', kept.id);
+    expect(token.code, token.stderr).toBe(0);
+    expect(token.stderr).toContain(`trees ${kept.id}`);
+    const agent = new Client(app.url).withBearer(token.stdout.trim());
+    expect((await agent.get('/api/v1/trees')).body.items.map((x: any) => x.id)).toEqual([kept.id]);
+    expect((await agent.get(`/api/v1/tasks/${hiddenTask.id}`)).status).toBe(404);
+    const listed = JSON.parse((await cli('token', 'list', '--email', person.email, '--json')).stdout);
+    expect(listed.items[0].tree_ids).toEqual([kept.id]);
+
+    const foreign = await cli('token', 'create', '--email', person.email, '--name', 'x', '--trees', 'tre_unknown');
+    expect(foreign.code).not.toBe(0);
+    expect(foreign.stderr).toContain('not_found');
+    const repeated = await cli(
+      'token',
+      'create',
+      '--email',
+      person.email,
+      '--name',
+      'x',
+      '--trees',
+      `${kept.id},${kept.id}`,
+    );
+    expect(repeated.code).not.toBe(0);
+    expect(repeated.stderr).toContain('validation_failed');
+  });
+
   it('reports errors on stderr with a non-zero exit', async () => {
     const missing = await cli('plan', 'set', '--email', 'nobody@example.test', '--plan', 'grove');
     expect(missing.code).not.toBe(0);

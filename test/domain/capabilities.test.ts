@@ -17,6 +17,7 @@ function actor(scopes: Scope[], plan: PlanName, via: Via = 'token'): Actor {
     credentialId: via === 'token' || via === 'mcp' ? 'pat_1' : null,
     scopes: new Set(scopes),
     plan,
+    trees: null,
   };
 }
 

@@ -6,6 +6,7 @@ function owner(tokenId: string, userId: string, expiresAt = '2999-01-01T00:00:00
     token: { id: tokenId, expires_at: expiresAt } as TokenOwner['token'],
     user: { id: userId } as TokenOwner['user'],
     scopes: new Set(),
+    trees: null,
     lastUsedMs: 0,
   };
 }

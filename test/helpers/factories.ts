@@ -46,7 +46,7 @@ export async function makeUser(
 /** A personal token made through the REST endpoint; returns a Bearer client and the token record. */
 export async function makeToken(
   person: Person,
-  input: { name?: string; scopes?: string[]; expires_in_days?: number } = {},
+  input: { name?: string; scopes?: string[]; expires_in_days?: number; tree_ids?: string[] | null } = {},
 ) {
   const created = await person.browser.post('/api/v1/tokens', { name: input.name ?? 'agent', ...input });
   if (created.status !== 201) throw new Error(`token failed: ${created.status} ${created.text}`);

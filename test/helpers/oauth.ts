@@ -39,7 +39,7 @@ export async function formPost(baseUrl: string, path: string, form: Record<strin
 export async function browserFetch(
   browser: Client,
   url: string,
-  init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  init: { method?: string; form?: Record<string, string> | [string, string][]; headers?: Record<string, string> } = {},
 ) {
   const headers: Record<string, string> = { ...init.headers };
   if (browser.cookies.size > 0) headers.cookie = [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -105,13 +105,26 @@ export function authorizeUrl(params: AuthorizeParams, extra: Record<string, stri
   return `/oauth/authorize?${query.toString()}`;
 }
 
-/** A signed-in browser reads the consent page and approves it; returns the redirect's parameters. */
-export async function consent(browser: Client, params: AuthorizeParams, decision: 'approve' | 'deny' = 'approve') {
+/** The consent form's choice of trees (CONTRACT §16.1): "Chosen trees" with these ticked; none: "All trees". */
+export function treeChoice(trees: string[] | undefined): [string, string][] {
+  return trees === undefined ? [] : [['trees', 'chosen'], ...trees.map((id): [string, string] => ['tree_id', id])];
+}
+
+/**
+ * A signed-in browser reads the consent page and approves it; returns the redirect's parameters.
+ * `trees`: tick "Chosen trees" and these trees' boxes (else the page's default, All trees).
+ */
+export async function consent(
+  browser: Client,
+  params: AuthorizeParams,
+  decision: 'approve' | 'deny' = 'approve',
+  trees?: string[],
+) {
   const page = await browserFetch(browser, authorizeUrl(params));
   if (page.status !== 200) throw new Error(`consent page: ${page.status} ${page.location ?? page.text}`);
   const answer = await browserFetch(browser, '/oauth/authorize', {
     method: 'POST',
-    form: { ...hiddenFields(page.text), decision },
+    form: [...Object.entries(hiddenFields(page.text)), ['decision', decision], ...treeChoice(trees)],
   });
   if (answer.status !== 303 || answer.location === null)
     throw new Error(`consent post: ${answer.status} ${answer.text}`);
@@ -123,16 +136,16 @@ export async function connect(
   baseUrl: string,
   browser: Client,
   resource: string,
-  options: { scope?: string; clientName?: string } = {},
+  options: { scope?: string; clientName?: string; trees?: string[] } = {},
 ) {
   const client = await register(baseUrl, options.clientName !== undefined ? { client_name: options.clientName } : {});
   const { verifier, challenge } = pkce();
-  const redirect = await consent(browser, {
-    client_id: client.body.client_id,
-    resource,
-    challenge,
-    scope: options.scope,
-  });
+  const redirect = await consent(
+    browser,
+    { client_id: client.body.client_id, resource, challenge, scope: options.scope },
+    'approve',
+    options.trees,
+  );
   const tokens = await formPost(baseUrl, '/oauth/token', {
     grant_type: 'authorization_code',
     code: redirect.get('code')!,

@@ -200,7 +200,12 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     );
     expectStatus(await agent.get(`/api/v1/trees/${treeId}`), 200, 'tree snapshot');
     expectStatus(await agent.get('/api/v1/trees/tre_unknown'), 404, 'unknown tree');
-    expectStatus(await agent.patch(`/api/v1/trees/${treeId}`, { style: 'lsystem' }), 200, 'rename tree');
+    const restyled = await agent.patch(`/api/v1/trees/${treeId}`, { style: 'lsystem' });
+    expectStatus(restyled, 200, 'rename tree');
+    const staleTree = { headers: { 'if-match': trees.headers.get('etag')! } };
+    expectStatus(await agent.patch(`/api/v1/trees/${treeId}`, { name: 'x' }, staleTree), 412, 'tree changed meanwhile');
+    const treeTag = { headers: { 'if-match': restyled.headers.get('etag')! } };
+    expectStatus(await agent.patch(`/api/v1/trees/${treeId}`, { style: 'lsystem' }, treeTag), 200, 'tree unchanged');
     expectStatus(await agent.patch(`/api/v1/trees/${treeId}`, { style: 'oak' }), 400, 'bad style');
     expectStatus(await agent.get(`/api/v1/trees/${treeId}/export`), 200, 'export');
     expectStatus(await agent.get('/api/v1/trees/tre_unknown/export'), 404, 'export unknown');
@@ -221,6 +226,11 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     expectStatus(await agent.get('/api/v1/projects/prj_unknown'), 404, 'unknown project');
     expectStatus(await agent.patch(`/api/v1/projects/${parentId}`, { parent_id: child.body.project.id }), 409, 'cycle');
     expectStatus(await agent.patch(`/api/v1/projects/${parentId}`, { color: '#123456' }), 200, 'change project');
+    expectStatus(
+      await agent.delete(`/api/v1/projects/${parentId}`, { headers: { 'if-match': parent.headers.get('etag')! } }),
+      412,
+      'project changed meanwhile',
+    );
     expectStatus(await agent.delete(`/api/v1/projects/${parentId}`), 409, 'delete a parent');
     expectStatus(await agent.delete(`/api/v1/projects/${parentId}?cascade=true`), 200, 'cascade delete');
 
@@ -256,7 +266,23 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     expectStatus(await agent.get('/api/v1/tasks?cursor=forged'), 400, 'forged cursor');
     expectStatus(await agent.get(`/api/v1/tasks/${taskId}`), 200, 'task');
     expectStatus(await agent.get('/api/v1/tasks/tsk_unknown'), 404, 'unknown task');
-    expectStatus(await agent.patch(`/api/v1/tasks/${taskId}`, { status: 'done' }), 200, 'complete task');
+    const taskDone = await agent.patch(`/api/v1/tasks/${taskId}`, { status: 'done' });
+    expectStatus(taskDone, 200, 'complete task');
+    const staleTask = { headers: { 'if-match': created.headers.get('etag')! } };
+    expectStatus(
+      await agent.patch(`/api/v1/tasks/${taskId}`, { title: 'x' }, staleTask),
+      412,
+      'task changed meanwhile',
+    );
+    expectStatus(
+      await agent.patch(
+        `/api/v1/tasks/${taskId}`,
+        { notes: 'now' },
+        { headers: { 'if-match': taskDone.headers.get('etag')! } },
+      ),
+      200,
+      'task unchanged meanwhile',
+    );
     expectStatus(await agent.patch(`/api/v1/tasks/${taskId}`, { status: 'doing' }), 400, 'bad status');
     expectStatus(await agent.get('/api/v1/search?q=apple'), 200, 'search');
     expectStatus(await agent.get('/api/v1/search'), 400, 'search without q');

@@ -27,6 +27,7 @@ describe.each(databases)('projects (%s)', (kind) => {
       position: 0,
       created_at: expect.any(String),
       updated_at: expect.any(String),
+      version: 1,
     });
     for (const bad of [
       { name: '' },

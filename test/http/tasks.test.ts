@@ -36,6 +36,7 @@ describe.each(databases)('tasks (%s)', (kind) => {
       assignee_ids: [],
       created_at: expect.any(String),
       updated_at: expect.any(String),
+      version: 1,
     });
     const second = await makeTask(agent, tree.id);
     expect(second.position).toBe(1);

@@ -24,6 +24,7 @@ describe.each(databases)('personal tokens (%s)', (kind) => {
       last_used_at: null,
       revoked_at: null,
       status: 'active',
+      tree_ids: null,
     });
     expect(Date.parse(token.expires_at) - Date.parse(token.created_at)).toBe(90 * 86_400_000);
     const listed = await person.browser.get('/api/v1/tokens');

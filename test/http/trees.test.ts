@@ -26,6 +26,7 @@ describe.each(databases)('trees (%s)', (kind) => {
       access: 'owner',
       created_at: expect.stringMatching(/Z$/),
       updated_at: expect.stringMatching(/Z$/),
+      version: 1,
     });
   });
 

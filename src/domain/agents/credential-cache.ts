@@ -6,6 +6,12 @@ export interface TokenOwner {
   user: UserRow;
   /** The token's scopes, parsed once per lookup. */
   scopes: ReadonlySet<Scope>;
+  /**
+   * The token's trees (CONTRACT §16.1), parsed once per lookup; null: every tree. A token's trees
+   * never change after it is made, so a kept entry cannot see more than the token may; a revoked
+   * one is forgotten at once (forgetToken), as before.
+   */
+  trees: ReadonlySet<string> | null;
   /** `token.last_used_at` in ms (0 for never), parsed once per lookup: touchToken asks on every request. */
   lastUsedMs: number;
 }

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.js';
-import type { Actor, Scope } from '../actor.js';
+import { userActor, type Actor, type Scope } from '../actor.js';
+import { checkTreeIds, parseTreeIds, requireVisibleTrees, storedTreeIds, treeScopeOf } from './credential-trees.js';
 import type { UserRow } from '../../store/rows.js';
 import { randomSecret, sha256 } from '../crypto.js';
 import { newId, nowIso } from '../ids.js';
@@ -22,18 +23,36 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 /**
  * Consent given: a new grant (one connection) and its authorization code, single use for 60 s,
  * bound to the client, redirect URI, resource and PKCE challenge. On Seed `write` is dropped.
+ *
+ * `treeIds` is the choice of trees on the consent page (null: all trees; CONTRACT §16.1), each
+ * one the user can see now. It is the user's latest word for this client at this resource: the
+ * user's other live grants to it take the same choice in the same transaction, so a narrowed
+ * choice holds from the next request of any of the client's tokens (grants are read on every
+ * request, never cached).
+ * @throws validation_failed, not_found (a tree the user cannot see; nothing is granted)
  */
 export async function approveAuthorization(
   deps: Deps,
   user: UserRow,
   plan: Actor['plan'],
   request: AuthorizationRequest,
+  treeIds: string[] | null = null,
 ): Promise<{ code: string; grantId: string; scopes: Scope[] }> {
   const { granted } = scopesToGrant(request.scopes, plan);
+  const trees = checkTreeIds('/tree_ids', treeIds);
+  await requireVisibleTrees(deps.db, userActor(user, 'session'), trees);
   const code = `ttc_${randomSecret(32)}`;
   const now = new Date();
   const grantId = newId('oag', now.getTime());
   await writeOutsideTrees(deps, async ({ trx }) => {
+    await trx
+      .updateTable('oauth_grants')
+      .set({ tree_ids: storedTreeIds(trees) })
+      .where('owner_id', '=', user.id)
+      .where('client_id', '=', request.client.id)
+      .where('resource', '=', request.resource)
+      .where('revoked_at', 'is', null)
+      .execute();
     await trx
       .insertInto('oauth_grants')
       .values({
@@ -45,6 +64,7 @@ export async function approveAuthorization(
         created_at: now.toISOString(),
         last_used_at: null,
         revoked_at: null,
+        tree_ids: storedTreeIds(trees),
       })
       .execute();
     await trx
@@ -98,13 +118,22 @@ export async function listConnections(deps: Deps, actor: Actor): Promise<Connect
   const rows = await deps.db
     .selectFrom('oauth_grants as g')
     .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
-    .select(['g.id', 'g.client_id', 'c.client_name', 'g.scopes', 'g.resource', 'g.created_at', 'g.last_used_at'])
+    .select([
+      'g.id',
+      'g.client_id',
+      'c.client_name',
+      'g.scopes',
+      'g.resource',
+      'g.created_at',
+      'g.last_used_at',
+      'g.tree_ids',
+    ])
     .where('g.owner_id', '=', actor.user.id)
     .where('g.revoked_at', 'is', null)
     .orderBy('g.created_at', 'desc')
     .orderBy('g.id', 'desc')
     .execute();
-  return rows.map((r) => ({ ...r, scopes: parseScopes(r.scopes) }));
+  return rows.map((r) => ({ ...r, scopes: parseScopes(r.scopes), tree_ids: parseTreeIds(r.tree_ids) }));
 }
 
 /** @throws not_found (unknown, foreign or already revoked) */
@@ -124,6 +153,8 @@ export interface OAuthCaller {
   grantId: string;
   user: UserRow;
   scopes: ReadonlySet<Scope>;
+  /** The grant's trees as they are now (CONTRACT §16.1); null: every tree. */
+  trees: ReadonlySet<string> | null;
   clientName: string;
 }
 
@@ -149,6 +180,7 @@ export async function authenticateAccessToken(
       'g.scopes as g_scopes',
       'g.resource as g_resource',
       'g.last_used_at as g_last_used_at',
+      'g.tree_ids as g_tree_ids',
       'c.id as c_id',
       'c.client_name as c_name',
     ])
@@ -159,10 +191,16 @@ export async function authenticateAccessToken(
     .where('t.expires_at', '>', now)
     .executeTakeFirst();
   if (row === undefined || row.g_resource !== resource) return null;
-  const { g_id, g_scopes, g_resource: _resource, g_last_used_at, c_id, c_name, ...user } = row;
+  const { g_id, g_scopes, g_resource: _resource, g_last_used_at, g_tree_ids, c_id, c_name, ...user } = row;
   if (g_last_used_at === null || Date.parse(now) - Date.parse(g_last_used_at) >= LAST_USED_RESOLUTION_MS) {
     await deps.db.updateTable('oauth_grants').set({ last_used_at: now }).where('id', '=', g_id).execute();
     await touchClient(deps.db, c_id, now);
   }
-  return { grantId: g_id, user, scopes: new Set(parseScopes(g_scopes)), clientName: c_name };
+  return {
+    grantId: g_id,
+    user,
+    scopes: new Set(parseScopes(g_scopes)),
+    trees: treeScopeOf(g_tree_ids),
+    clientName: c_name,
+  };
 }

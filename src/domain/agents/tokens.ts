@@ -13,6 +13,7 @@ import { lockOwner } from '../../store/locks.js';
 import { findTokenWithOwner } from '../../store/credentials.js';
 import { endMcpSessionsOf } from './mcp-sessions.js';
 import type { TokenOwner } from './credential-cache.js';
+import { checkTreeIds, parseTreeIds, requireVisibleTrees, storedTreeIds, treeScopeOf } from './credential-trees.js';
 import type { Static } from '@sinclair/typebox';
 import type { Token as TokenSchema } from '../schemas/agents.js';
 import { writeOutsideTrees } from '../write.js';
@@ -44,6 +45,7 @@ export function presentToken(row: TokenRow, now = nowIso()): Token {
     last_used_at: row.last_used_at,
     revoked_at: row.revoked_at,
     status: tokenStatus(row, now),
+    tree_ids: parseTreeIds(row.tree_ids),
   };
 }
 
@@ -56,11 +58,13 @@ export interface CreateTokenInput {
   name: string;
   scopes?: string[];
   expires_in_days?: number;
+  /** 1 to 50 trees the actor can see; omitted or null: every tree (CONTRACT §16.1). */
+  tree_ids?: string[] | null;
 }
 
 /**
  * Creates a personal token and returns its value, which is never stored or shown again.
- * @throws validation_failed, plan_read_only (write on Seed), token_limit_reached
+ * @throws validation_failed, plan_read_only (write on Seed), not_found (a tree the actor cannot see), token_limit_reached
  */
 export async function createToken(
   deps: Deps,
@@ -76,6 +80,8 @@ export async function createToken(
   if (!(TOKEN_LIFETIME_DAYS as readonly number[]).includes(days)) {
     throw invalid('/expires_in_days', `must be one of ${TOKEN_LIFETIME_DAYS.join(', ')}`);
   }
+  const treeIds = checkTreeIds('/tree_ids', input.tree_ids);
+  await requireVisibleTrees(deps.db, actor, treeIds);
   const value = `ttp_${randomSecret(32)}`;
   const now = new Date();
   const row: TokenRow = {
@@ -90,6 +96,7 @@ export async function createToken(
     expires_at: new Date(now.getTime() + days * 86_400_000).toISOString(),
     last_used_at: null,
     revoked_at: null,
+    tree_ids: storedTreeIds(treeIds),
   };
   await writeOutsideTrees(deps, async ({ trx }) => {
     // The owner row lock makes count-then-insert atomic under concurrent creation.
@@ -212,6 +219,7 @@ export async function authenticateToken(deps: Deps, value: string): Promise<Toke
     token,
     user,
     scopes: new Set(parseScopes(token.scopes)),
+    trees: treeScopeOf(token.tree_ids),
     lastUsedMs: token.last_used_at === null ? 0 : Date.parse(token.last_used_at),
   };
   deps.credentials.set(hash, owner, since);

@@ -5,6 +5,14 @@ import { Nullable, OneOf, Timestamp } from './types.js';
 export const scopeNames = ['read', 'write', 'attachments'] as const;
 export const ScopeName = OneOf(scopeNames);
 
+/** The trees a credential is limited to, as chosen (CONTRACT §16.1); null: every tree the user can see. */
+export const TreeIds = Nullable(
+  Type.Array(Type.String(), {
+    description:
+      'The trees this credential is limited to (1 to 50); null: every tree the user can see. Any other tree reads as not found.',
+  }),
+);
+
 export const Token = Type.Object(
   {
     id: Type.String(),
@@ -16,6 +24,7 @@ export const Token = Type.Object(
     last_used_at: Nullable(Timestamp),
     revoked_at: Nullable(Timestamp),
     status: OneOf(['active', 'expired', 'revoked']),
+    tree_ids: TreeIds,
   },
   { $id: 'Token', title: 'Token' },
 );
@@ -31,6 +40,7 @@ export const OAuthConnection = Type.Object(
     }),
     created_at: Timestamp,
     last_used_at: Nullable(Timestamp),
+    tree_ids: TreeIds,
   },
   { $id: 'OAuthConnection', title: 'OAuthConnection' },
 );

@@ -13,6 +13,15 @@ export const treeStyles = ['tidy-fan', 'space-colonization', 'lsystem'] as const
 export const taskStatuses = ['todo', 'open', 'done', 'deferred', 'archived'] as const;
 
 export const TreeStyle = OneOf(treeStyles, { description: 'default tidy-fan' });
+
+/** CONTRACT §16.2: the same field, with the same meaning, on trees, projects and tasks. */
+const Version = (children: string) =>
+  Type.Integer({
+    minimum: 1,
+    description:
+      `Read-only. 1 at creation, raised by exactly one by each change of this record's own fields, however many fields it changes; ${children} ` +
+      'A write that changes nothing leaves it. If-Match compares the ETag made from it.',
+  });
 export const TaskStatus = OneOf(taskStatuses);
 
 export const Tree = Type.Object(
@@ -24,6 +33,7 @@ export const Tree = Type.Object(
     access: OneOf(['owner', 'editor', 'viewer']),
     created_at: Timestamp,
     updated_at: Timestamp,
+    version: Version("changes to the tree's projects and tasks do not raise it."),
   },
   { $id: 'Tree', title: 'Tree' },
 );
@@ -54,6 +64,9 @@ export const Project = Type.Object(
     position: Type.Integer(),
     created_at: Timestamp,
     updated_at: Timestamp,
+    version: Version(
+      'a move to another tree raises it (and those of the projects and tasks it carries); changes to its child projects and tasks do not.',
+    ),
   },
   { $id: 'Project', title: 'Project' },
 );
@@ -75,6 +88,7 @@ export const Task = Type.Object(
     assignee_ids: Type.Array(Type.String()),
     created_at: Timestamp,
     updated_at: Timestamp,
+    version: Version('a move, a status change and an assignment each raise it; comments and attachments do not.'),
   },
   { $id: 'Task', title: 'Task' },
 );

@@ -4,7 +4,7 @@ import { requireWrite } from '../actor.js';
 import { usersWhoSee } from '../access.js';
 import { presentTask, type Task } from '../records.js';
 import { invalid } from '../errors.js';
-
+import { checkPrecondition, type Precondition } from '../precondition.js';
 import { nextVersion } from '../../store/task-version.js';
 import { lockedTaskAccess } from './move.js';
 import { write } from '../write.js';
@@ -14,9 +14,16 @@ export const MAX_ASSIGNEES = 50;
 /**
  * Replaces the task's assignees; each must be the tree owner or an active member. The task's tree
  * is locked as a move locks it, so the assignments are made in the tree the task is in at commit.
- * @throws not_found, forbidden, validation_failed
+ * The same people in another order change nothing: no history entry, the same version.
+ * @throws validation_failed, not_found, forbidden, precondition_failed
  */
-export async function setAssignees(deps: Deps, actor: Actor, taskId: string, userIds: string[]): Promise<Task> {
+export async function setAssignees(
+  deps: Deps,
+  actor: Actor,
+  taskId: string,
+  userIds: string[],
+  precondition?: Precondition,
+): Promise<Task> {
   requireWrite(actor);
   const wanted = [...new Set(userIds)];
   if (wanted.length > MAX_ASSIGNEES) throw invalid('/user_ids', `must hold at most ${MAX_ASSIGNEES} people`);
@@ -25,10 +32,21 @@ export async function setAssignees(deps: Deps, actor: Actor, taskId: string, use
   });
   return write(deps, actor, async (w) => {
     const { trx } = w;
-    const { task, access } = await lockedTaskAccess(w, taskId);
-    const allowed = await usersWhoSee(trx, access, wanted);
+    const found = await lockedTaskAccess(w, taskId);
+    // Who may be assigned is the request's validation: checked before the precondition. The
+    // tree is locked, so a read again for the precondition finds the task in the same tree.
+    const allowed = await usersWhoSee(trx, found.access, wanted);
     const refused = wanted.findIndex((id) => !allowed.has(id));
     if (refused >= 0) throw invalid(`/user_ids/${refused}`, 'must be the tree owner or an active member');
+    const { task, access } = await checkPrecondition(
+      w,
+      precondition,
+      'tasks',
+      found,
+      (f) => f.task,
+      () => lockedTaskAccess(w, taskId),
+      'always',
+    );
     const before = JSON.parse(task.assignee_ids) as string[];
     const after = wanted.slice().sort();
     if (JSON.stringify(before) === JSON.stringify(after)) return presentTask(task);

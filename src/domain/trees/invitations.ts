@@ -5,6 +5,7 @@ import { requireRead, requireWrite } from '../actor.js';
 import { memberStatus, presentMember, setStatus, type Member, type MemberRow } from './members.js';
 import { sha256 } from '../crypto.js';
 import { DomainError, invalid, notFound } from '../errors.js';
+import { inScope } from '../access.js';
 import { write } from '../write.js';
 import type { Static } from '@sinclair/typebox';
 import type { Invitation as InvitationSchema } from '../schemas/teams.js';
@@ -32,7 +33,7 @@ export async function listInvitations(deps: Deps, actor: Actor): Promise<Invitat
     .orderBy('m.seq')
     .execute();
   return rows
-    .filter((r) => memberStatus(r) === 'pending')
+    .filter((r) => memberStatus(r) === 'pending' && inScope(actor, r.tree_id))
     .map(({ tree_name, inviter_name, inviter_email, ...row }) => ({
       ...presentMember(row, actor.user.name),
       tree_name,
@@ -49,7 +50,8 @@ async function boundInvitation(db: Db | Trx, actor: Actor, id: string): Promise<
     .where('id', '=', id)
     .where('user_id', '=', actor.user.id)
     .executeTakeFirst();
-  if (row === undefined || memberStatus(row) !== 'pending') throw notFound('invitation');
+  if (row === undefined || memberStatus(row) !== 'pending' || !inScope(actor, row.tree_id))
+    throw notFound('invitation');
   return row;
 }
 
@@ -65,6 +67,8 @@ export async function acceptInvitation(deps: Deps, actor: Actor, id: string, tok
     const { trx } = w;
     if (token === undefined) return setStatus(w, await boundInvitation(trx, actor, id), 'active');
     const row = await spendInviteLink(trx, id, token);
+    // Outside a scoped credential's trees: not found, and the link stays unspent (the write rolls back).
+    if (!inScope(actor, row.tree_id)) throw notFound('invitation');
     if (row.user_id !== actor.user.id) {
       // Two links of one tree taken by one person at once: the second waits, then sees the first.
       await w.lockTrees([row.tree_id]);

@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import type { Db, Trx } from '../../store/db.js';
 import type { MemberTable } from '../../store/schema.js';
 import { requireRead, requireWrite } from '../actor.js';
-import { requireTreeOwner, treeAccess, type TreeAccess } from '../access.js';
+import { inScope, requireTreeOwner, treeAccess, type TreeAccess } from '../access.js';
 import { planLimits } from '../plans.js';
 import { type Changes } from './history.js';
 import { checkEnum, normalizeEmail } from '../validate.js';
@@ -239,7 +239,8 @@ async function memberAccess(
 ): Promise<{ row: MemberRow; access: TreeAccess | null }> {
   if (memberId.length > 160) throw invalid('/id', 'must be at most 160 characters');
   const row = await db.selectFrom('members').selectAll().where('id', '=', memberId).executeTakeFirst();
-  if (row === undefined) throw notFound('member');
+  // A tree outside a scoped credential's trees is foreign, memberships in it too (CONTRACT §16.1).
+  if (row === undefined || !inScope(actor, row.tree_id)) throw notFound('member');
   const access = await treeAccess(db, actor, row.tree_id).catch(() => null);
   // A member may always see their own membership (to leave it); anyone else needs the tree.
   if (access === null && row.user_id !== actor.user.id) throw notFound('member');

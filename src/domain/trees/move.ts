@@ -62,8 +62,8 @@ export interface Carried {
  * write's transaction, with everything that hangs off those tasks (CONTRACT §19): both trees'
  * counters move and the destination owner's storage takes the attachments (either refuses past
  * the destination owner's plan, and then nothing has moved); the rows take the destination's
- * tree and owner; assignees who cannot see the destination are dropped. The caller writes the
- * moved row's own patch.
+ * tree, owner and a version one higher; assignees who cannot see the destination are dropped
+ * (within that same change). The caller writes the moved row's own patch.
  * @throws plan_limit_reached
  */
 export async function carryToTree(w: Write, from: TreeAccess, to: TreeAccess, carried: Carried): Promise<void> {
@@ -82,21 +82,14 @@ export async function carryToTree(w: Write, from: TreeAccess, to: TreeAccess, ca
   await chargeTree(trx, to, { projects: projectIds.length, tasks: taskCount });
   const tasks = carriedTasks(trx, carried);
   await carryAttachments(trx, to, tasks);
-  const place = { tree_id: to.tree.id, owner_id: to.ownerId, updated_at: now };
+  // Every carried project and task changes its tree: each version rises by one here, the moved
+  // record's too (the caller's own patch of it then leaves its version as the carry set it).
+  const place = { tree_id: to.tree.id, owner_id: to.ownerId, updated_at: now, version: nextVersion };
   if (projectIds.length > 0) {
     await trx.updateTable('projects').set(place).where('id', 'in', projectIds).execute();
-    await trx
-      .updateTable('tasks')
-      .set({ ...place, version: nextVersion })
-      .where('project_id', 'in', projectIds)
-      .execute();
+    await trx.updateTable('tasks').set(place).where('project_id', 'in', projectIds).execute();
   }
-  if (taskIds.length > 0)
-    await trx
-      .updateTable('tasks')
-      .set({ ...place, version: nextVersion })
-      .where('id', 'in', taskIds)
-      .execute();
+  if (taskIds.length > 0) await trx.updateTable('tasks').set(place).where('id', 'in', taskIds).execute();
   const owned = { owner_id: to.ownerId };
   await trx
     .updateTable('comments')

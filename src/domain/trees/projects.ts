@@ -3,7 +3,14 @@ import type { Actor } from '../actor.js';
 import type { Deps } from '../deps.js';
 import type { Trx } from '../../store/db.js';
 import { requireRead, requireWrite } from '../actor.js';
-import { projectAccess, requireTreeWrite, treeAccess, visibleTrees, type ProjectRow } from '../access.js';
+import {
+  projectAccess,
+  requireTreeWrite,
+  treeAccess,
+  visibleTrees,
+  type ProjectRow,
+  type TreeAccess,
+} from '../access.js';
 import { DEFAULT_COLOR, presentProject, type Project } from '../records.js';
 import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { listPage } from '../list-page.js';
@@ -17,6 +24,8 @@ import { deleteProjects, subtreeIds } from '../../store/project-tree.js';
 import { checkNestingDepth } from './nesting.js';
 import { carryToTree, readLocked, recordInTrees, writableTree } from './move.js';
 import { write } from '../write.js';
+import { checkPrecondition, type Precondition } from '../precondition.js';
+import { nextVersion } from '../../store/task-version.js';
 
 export interface ProjectInput {
   tree_id: string;
@@ -132,24 +141,52 @@ export async function createProject(deps: Deps, actor: Actor, input: ProjectInpu
   });
 }
 
+/** The project the actor may write. @throws not_found, forbidden */
+async function writableProject(
+  trx: Trx,
+  actor: Actor,
+  id: string,
+): Promise<{ project: ProjectRow; access: TreeAccess }> {
+  const found = await projectAccess(trx, actor, id);
+  requireTreeWrite(found.access);
+  return found;
+}
+
+/** A found project's row, for checkPrecondition. */
+const projectOf = (found: { project: ProjectRow }) => found.project;
+
 /**
  * Moves a project, and with it every descendant and their tasks when the tree changes. A change
  * of place (parent or tree) locks the trees involved and checks for cycles after the lock, so
- * two parallel moves cannot each pass the check and together close a loop.
- * @throws validation_failed, not_found, conflict (cycle, other tree), forbidden, plan_limit_reached
+ * two parallel moves cannot each pass the check and together close a loop. A patch that changes
+ * nothing writes nothing and answers the project as it is.
+ * @throws validation_failed, not_found, forbidden, precondition_failed, conflict (cycle, other tree), plan_limit_reached
  */
-export async function updateProject(deps: Deps, actor: Actor, id: string, patch: ProjectPatch): Promise<Project> {
+export async function updateProject(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  patch: ProjectPatch,
+  precondition?: Precondition,
+): Promise<Project> {
   requireWrite(actor);
   checkProjectFields(patch);
   return write(deps, actor, async (w) => {
     const { trx } = w;
-    let found = await projectAccess(trx, actor, id);
-    requireTreeWrite(found.access);
+    const first = await writableProject(trx, actor, id);
     const destination = patch.tree_id === undefined ? null : await writableTree(trx, actor, patch.tree_id);
-    if (patch.tree_id !== undefined || patch.parent_id !== undefined) {
-      found = await readLocked(w, found, () => projectAccess(trx, actor, id), destination);
-    }
-    const { project, access } = found;
+    const moves = patch.tree_id !== undefined || patch.parent_id !== undefined;
+    const settled = async (found: typeof first) =>
+      moves ? readLocked(w, found, () => projectAccess(trx, actor, id), destination) : found;
+    const { project, access } = await checkPrecondition(
+      w,
+      precondition,
+      'projects',
+      await settled(first),
+      projectOf,
+      async () => settled(await writableProject(trx, actor, id)),
+      'always',
+    );
     const target = destination ?? access;
     const movingTree = target.tree.id !== project.tree_id;
     // A project moved to another tree lands at its top level unless a parent there is named.
@@ -178,7 +215,12 @@ export async function updateProject(deps: Deps, actor: Actor, id: string, patch:
     if (Object.keys(changes).length === 0) return presentProject(project);
     const updated = await trx
       .updateTable('projects')
-      .set({ ...changedFields(next, changes), ...(movingTree ? { owner_id: target.ownerId } : {}), updated_at: now })
+      .set({
+        ...changedFields(next, changes),
+        // A move's carry has raised the version already (the project is in the subtree it carries).
+        ...(movingTree ? { owner_id: target.ownerId } : { version: nextVersion }),
+        updated_at: now,
+      })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -197,20 +239,29 @@ async function countTasksIn(trx: Trx, projectIds: string[]): Promise<number> {
   return Number(n);
 }
 
-/** @throws not_found, forbidden, conflict (not empty without cascade) */
+/** @throws not_found, forbidden, precondition_failed, conflict (not empty without cascade) */
 export async function deleteProject(
   deps: Deps,
   actor: Actor,
   id: string,
-  options: { cascade?: boolean } = {},
+  options: { cascade?: boolean; precondition?: Precondition } = {},
 ): Promise<void> {
   requireWrite(actor);
   await write(deps, actor, async (w) => {
     const { trx } = w;
-    const first = await projectAccess(trx, actor, id);
-    requireTreeWrite(first.access);
     // Locked like a move: the subtree and its counts must not change under the delete.
-    const { project, access } = await readLocked(w, first, () => projectAccess(trx, actor, id), null);
+    const locked = async () => {
+      const first = await writableProject(trx, actor, id);
+      return readLocked(w, first, () => projectAccess(trx, actor, id), null);
+    };
+    const { project, access } = await checkPrecondition(
+      w,
+      options.precondition,
+      'projects',
+      await locked(),
+      projectOf,
+      locked,
+    );
     const subtree = await subtreeIds(trx, id);
     const taskCount = await countTasksIn(trx, subtree);
     if (options.cascade !== true && (subtree.length > 1 || taskCount > 0)) {

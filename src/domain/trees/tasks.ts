@@ -13,6 +13,7 @@ import {
   taskAccess,
   treeAccess,
   visibleTrees,
+  type TaskRow,
   type TreeAccess,
 } from '../access.js';
 import { DEFAULT_COLOR, presentTask, taskStatuses, type Task } from '../records.js';
@@ -30,8 +31,9 @@ import { newId } from '../ids.js';
 import { refreshTaskStatistics } from '../../store/statistics.js';
 import { insertLooseTaskAlone, insertTask, insertTasks, lastSiblingPosition } from '../../store/tasks.js';
 import { write } from '../write.js';
-import { carryToTree, readLocked, recordInTrees, writableTree } from './move.js';
+import { carryToTree, lockedTaskAccess, readLocked, recordInTrees, writableTree } from './move.js';
 import { nextVersion } from '../../store/task-version.js';
+import { checkPrecondition, type Precondition } from '../precondition.js';
 
 export interface TaskInput {
   tree_id: string;
@@ -268,22 +270,44 @@ export async function insertTasksBulk(
 
 const ANALYZE_AFTER = 5_000;
 
+/** A found task's row, for checkPrecondition. */
+const taskOf = (found: { task: TaskRow }) => found.task;
+
 /**
  * Moving a task to another tree clears its project unless a project of the new tree is named.
- * @throws validation_failed, not_found, conflict, forbidden, plan_limit_reached
+ * A patch that changes nothing writes nothing and answers the task as it is.
+ * @throws validation_failed, not_found, forbidden, precondition_failed, conflict, plan_limit_reached
  */
-export async function updateTask(deps: Deps, actor: Actor, id: string, patch: TaskPatch): Promise<Task> {
+export async function updateTask(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  patch: TaskPatch,
+  precondition?: Precondition,
+): Promise<Task> {
   requireWrite(actor);
   const deadline = checkTaskFields(patch);
   return write(deps, actor, async (w) => {
     const { trx, now } = w;
-    let found = await taskAccess(trx, actor, id);
-    requireTreeWrite(found.access);
+    const readable = async () => {
+      const found = await taskAccess(trx, actor, id);
+      requireTreeWrite(found.access);
+      return found;
+    };
+    const first = await readable();
     const destination = patch.tree_id === undefined ? null : await writableTree(trx, actor, patch.tree_id);
-    if (patch.tree_id !== undefined || patch.project_id !== undefined) {
-      found = await readLocked(w, found, () => taskAccess(trx, actor, id), destination);
-    }
-    const { task, access } = found;
+    const moves = patch.tree_id !== undefined || patch.project_id !== undefined;
+    const settled = async (found: typeof first) =>
+      moves ? readLocked(w, found, () => taskAccess(trx, actor, id), destination) : found;
+    const { task, access } = await checkPrecondition(
+      w,
+      precondition,
+      'tasks',
+      await settled(first),
+      taskOf,
+      async () => settled(await readable()),
+      'always',
+    );
     const target = destination ?? access;
     const movingTree = target.tree.id !== task.tree_id;
     const projectId = patch.project_id !== undefined ? patch.project_id : movingTree ? null : task.project_id;
@@ -309,10 +333,10 @@ export async function updateTask(deps: Deps, actor: Actor, id: string, patch: Ta
       .updateTable('tasks')
       .set({
         ...changedFields(next, changes),
-        ...(movingTree ? { owner_id: target.ownerId } : {}),
+        // A move's carry has raised the version already: one change, one step.
+        ...(movingTree ? { owner_id: target.ownerId } : { version: nextVersion }),
         completed_at: completedAt,
         updated_at: now,
-        version: nextVersion,
       })
       .where('id', '=', id)
       .returningAll()
@@ -324,19 +348,24 @@ export async function updateTask(deps: Deps, actor: Actor, id: string, patch: Ta
 }
 
 /** The MCP `complete_task` tool and any door that only marks work done. */
-export function completeTask(deps: Deps, actor: Actor, id: string): Promise<Task> {
-  return updateTask(deps, actor, id, { status: 'done' });
+export function completeTask(deps: Deps, actor: Actor, id: string, precondition?: Precondition): Promise<Task> {
+  return updateTask(deps, actor, id, { status: 'done' }, precondition);
 }
 
-/** @throws not_found, forbidden */
-export async function deleteTask(deps: Deps, actor: Actor, id: string): Promise<void> {
+/** @throws not_found, forbidden, precondition_failed */
+export async function deleteTask(deps: Deps, actor: Actor, id: string, precondition?: Precondition): Promise<void> {
   requireWrite(actor);
   await write(deps, actor, async (w) => {
     const { trx } = w;
-    const first = await taskAccess(trx, actor, id);
-    requireTreeWrite(first.access);
     // Locked like a move: the counter charged must be the tree's the task is in at commit.
-    const { task, access } = await readLocked(w, first, () => taskAccess(trx, actor, id), null);
+    const { task, access } = await checkPrecondition(
+      w,
+      precondition,
+      'tasks',
+      await lockedTaskAccess(w, id),
+      taskOf,
+      () => lockedTaskAccess(w, id),
+    );
     w.afterCommit(await collectDoomed(trx, deps, { taskIds: [id] }));
     await trx.deleteFrom('tasks').where('id', '=', id).execute();
     await chargeTree(trx, access, { tasks: -1 });

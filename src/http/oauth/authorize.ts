@@ -9,7 +9,11 @@ import {
   type Params,
 } from '../../domain/agents/oauth-authorize.js';
 import { approveAuthorization } from '../../domain/agents/oauth-grants.js';
-import { browserSession } from './browser-session.js';
+import { browserSession, type BrowserSession } from './browser-session.js';
+import { choosableTrees, CREDENTIAL_TREES_MAX } from '../../domain/agents/credential-trees.js';
+import { userActor } from '../../domain/actor.js';
+import { DomainError } from '../../domain/errors.js';
+import type { UserRow } from '../../store/rows.js';
 import { consentPage, errorPage } from './pages.js';
 import { pageText } from './text.js';
 import { chosenLanguage } from './language.js';
@@ -59,15 +63,28 @@ export function authorizeRoutes(deps: Deps, app: FastifyInstance, stylesheets: r
     if (!isRequest(checked)) return checked;
     const session = await browserSession(deps, request, reply);
     if (session.user === null) return reply.redirect(`/login?return_to=${encodeURIComponent(request.url)}`, 302);
+    return showConsent(request, reply, { ...session, user: session.user }, checked, request.query as Params);
+  });
+
+  /** The consent page for this request; again, with what was chosen and why it was refused, after a refused post. */
+  async function showConsent(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    session: BrowserSession & { user: UserRow },
+    checked: AuthorizationRequest,
+    params: Params,
+    refused: { chosen: string[] | null; error: string } | null = null,
+  ) {
     const plan = effectivePlan(session.user.plan, session.user.plan_expires_at);
     const { granted, dropped } = scopesToGrant(checked.scopes, plan);
     // The language picked with the switch rides along, so a forged-post page answers in it too.
     const fields: Record<string, string | null> = { csrf: session.csrf, lang: chosenLanguage(request) };
     for (const name of REQUEST_FIELDS) {
-      const value = (request.query as Params)[name];
+      const value = params[name];
       fields[name] = typeof value === 'string' ? value : null;
     }
-    return consentPage(reply, frameFor(request, stylesheets, session.user.language), {
+    const trees = await choosableTrees(deps.db, userActor(session.user, 'session'));
+    return consentPage(reply, refused === null ? 200 : 400, frameFor(request, stylesheets, session.user.language), {
       clientName: checked.client.client_name,
       userEmail: session.user.email,
       granted,
@@ -75,8 +92,11 @@ export function authorizeRoutes(deps: Deps, app: FastifyInstance, stylesheets: r
       resource: checked.resource,
       redirectUri: checked.redirectUri,
       fields,
+      trees,
+      chosen: refused?.chosen ?? null,
+      error: refused?.error ?? null,
     });
-  });
+  }
 
   app.post('/oauth/authorize', { schema: hidden }, async (request, reply) => {
     const body = (request.body ?? {}) as Params;
@@ -99,9 +119,30 @@ export function authorizeRoutes(deps: Deps, app: FastifyInstance, stylesheets: r
       });
     }
     const plan = effectivePlan(session.user.plan, session.user.plan_expires_at);
-    const { code } = await approveAuthorization(deps, session.user, plan, checked);
-    return redirectTo(reply, 303, checked.redirectUri, { code, state: checked.state, iss });
+    const t = pageText[frame.language];
+    const treeIds = chosenTrees(body);
+    const again = (error: string) =>
+      showConsent(request, reply, { ...session, user: session.user! }, checked, body, { chosen: treeIds ?? [], error });
+    if (treeIds !== null && treeIds.length === 0) return again(t.chooseTree);
+    if (treeIds !== null && treeIds.length > CREDENTIAL_TREES_MAX) return again(t.tooManyTrees);
+    try {
+      const { code } = await approveAuthorization(deps, session.user, plan, checked, treeIds);
+      return redirectTo(reply, 303, checked.redirectUri, { code, state: checked.state, iss });
+    } catch (err) {
+      // A tree deleted or unshared since the page was shown (or a forged id): nothing is granted; choose again.
+      if (err instanceof DomainError && (err.code === 'not_found' || err.code === 'validation_failed'))
+        return again(t.treeGone);
+      throw err;
+    }
   });
+}
+
+/** The consent post's choice of trees: null for All trees, else the ticked ids (repeats folded). */
+function chosenTrees(body: Params): string[] | null {
+  if (body.trees !== 'chosen') return null;
+  const ticked = body.tree_id;
+  const ids = ticked === undefined ? [] : Array.isArray(ticked) ? ticked : [ticked];
+  return [...new Set(ids)];
 }
 
 function isRequest(value: unknown): value is AuthorizationRequest {

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { Scope } from '../../domain/actor.js';
-import { languageNames, pageText, type PageLanguage } from './text.js';
+import { languageNames, pageText, type PageLanguage, type PageText } from './text.js';
 import { pageLanguages } from './language.js';
 
 /** Every string that reaches a page passes through here: client names and URIs are attacker-chosen. */
@@ -123,18 +123,46 @@ export interface ConsentView {
   redirectUri: string;
   /** Every parameter of the authorization request, posted back with the decision. */
   fields: Record<string, string | null>;
+  /** The trees the user can see, to choose from (CONTRACT §16.1). */
+  trees: { id: string; name: string }[];
+  /** What was chosen when the page comes back after a refused post: null for All trees. */
+  chosen: readonly string[] | null;
+  /** Why the post was refused, shown above the choice. */
+  error: string | null;
 }
 
-export function consentPage(reply: FastifyReply, frame: PageFrame, view: ConsentView) {
+/** "All trees" (the default) or a checkbox per tree, in a fieldset named Trees. */
+function treeChoice(t: PageText, view: ConsentView): string {
+  const chosen = new Set(view.chosen ?? []);
+  const radio = (value: 'all' | 'chosen', label: string, hint: string, checked: boolean) =>
+    `<label class="check"><input type="radio" name="trees" value="${value}"${checked ? ' checked' : ''}> <span>${escapeHtml(label)} <span class="muted">(${escapeHtml(hint)})</span></span></label>`;
+  const boxes =
+    view.trees.length === 0
+      ? `<p class="muted">${escapeHtml(t.noTrees)}</p>`
+      : view.trees
+          .map(
+            (tree) =>
+              `<label class="check"><input type="checkbox" name="tree_id" value="${escapeHtml(tree.id)}"${chosen.has(tree.id) ? ' checked' : ''}> <span>${escapeHtml(tree.name)}</span></label>`,
+          )
+          .join('');
+  return `<fieldset class="stack"><legend>${escapeHtml(t.trees)}</legend>
+${radio('all', t.allTrees, t.allTreesHint, view.chosen === null)}
+${radio('chosen', t.chosenTrees, t.chosenTreesHint, view.chosen !== null)}
+<div class="stack">${boxes}</div></fieldset>`;
+}
+
+export function consentPage(reply: FastifyReply, status: number, frame: PageFrame, view: ConsentView) {
   const t = pageText[frame.language];
   const scopes = view.granted.map((s) => `<li>${escapeHtml(t.scope[s])} (<code>${s}</code>)</li>`).join('');
   const dropped =
     view.dropped.length === 0
       ? ''
       : `<div class="note warn"><span>${escapeHtml(t.dropped)}<code>${view.dropped.join(', ')}</code></span></div>`;
+  const error =
+    view.error === null ? '' : `<div class="note error" role="alert"><span>${escapeHtml(view.error)}</span></div>`;
   return sendPage(
     reply,
-    200,
+    status,
     frame,
     t.consentTitle,
     `<h1>${escapeHtml(t.consentTitle)}</h1>
@@ -145,8 +173,9 @@ export function consentPage(reply: FastifyReply, frame: PageFrame, view: Consent
 <p>${escapeHtml(t.redirect)} <code>${escapeHtml(view.redirectUri)}</code></p>
 <p class="muted">${escapeHtml(t.signedInAs)} ${escapeHtml(view.userEmail)}</p></div>
 </div>
-<form method="post" action="/oauth/authorize" class="actions start">${hidden(view.fields)}
-<button type="submit" name="decision" value="approve" class="btn primary">${escapeHtml(t.approve)}</button>
-<button type="submit" name="decision" value="deny" class="btn">${escapeHtml(t.deny)}</button></form>`,
+<form method="post" action="/oauth/authorize" class="stack">${hidden(view.fields)}
+${error}${treeChoice(t, view)}
+<div class="actions start"><button type="submit" name="decision" value="approve" class="btn primary">${escapeHtml(t.approve)}</button>
+<button type="submit" name="decision" value="deny" class="btn">${escapeHtml(t.deny)}</button></div></form>`,
   );
 }

@@ -5,7 +5,9 @@ import { createMessage, listMessages } from '../../domain/trees/messages.js';
 import { setAssignees } from '../../domain/trees/assignees.js';
 import { listHistory } from '../../domain/trees/history.js';
 import { access } from '../access.js';
-import { errors, IdParams, Ok, ReadHeaders, WriteHeaders } from '../schemas/common.js';
+import { ifMatch } from '../if-match.js';
+import { taskTag } from '../record-etags.js';
+import { ConditionalWriteHeaders, errors, IdParams, Ok, ReadHeaders, WriteHeaders } from '../schemas/common.js';
 import { CursorQuery, TaskOnly } from '../schemas/data.js';
 import {
   AssigneesInput,
@@ -26,18 +28,26 @@ export const discussionRoutes =
     app.put(
       '/tasks/:id/assignees',
       {
-        config: { access: access.write() },
+        config: { access: access.write(), recordETag: true },
         schema: {
           operationId: 'setTaskAssignees',
           tags,
           summary: "Replace the task's assignees (the tree owner or active members)",
+          description:
+            "Raises the task's version by one; the same people (in any order) change nothing. If-Match compares the task's ETag.",
           params: IdParams,
           body: AssigneesInput,
-          headers: WriteHeaders,
-          response: { 200: TaskOnly, ...errors(401, 403, 404, 409) },
+          headers: ConditionalWriteHeaders,
+          response: { 200: TaskOnly, ...errors(401, 403, 404, 409, 412) },
         },
       },
-      async (request) => ({ task: await setAssignees(deps, request.actor!, request.params.id, request.body.user_ids) }),
+      async (request, reply) => {
+        const { id } = request.params;
+        const precondition = ifMatch(request, reply, (current) => taskTag(request, id, current.version));
+        const task = await setAssignees(deps, request.actor!, id, request.body.user_ids, precondition);
+        reply.header('etag', taskTag(request, task.id, task.version));
+        return { task };
+      },
     );
 
     app.get(

@@ -2,7 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../domain/deps.js';
 import { createProject, deleteProject, getProject, listProjects, updateProject } from '../../domain/trees/projects.js';
 import { access } from '../access.js';
-import { errors, IdParams, Ok, ReadHeaders, WriteHeaders } from '../schemas/common.js';
+import { answeredUnchanged } from '../etag.js';
+import { ifMatch } from '../if-match.js';
+import { projectTag } from '../record-etags.js';
+import { ConditionalWriteHeaders, errors, IdParams, Ok, ReadHeaders, WriteHeaders } from '../schemas/common.js';
 import {
   DeleteProjectQuery,
   ProjectInput,
@@ -36,7 +39,7 @@ export const projectRoutes =
     app.post(
       '/projects',
       {
-        config: { access: access.write() },
+        config: { access: access.write(), recordETag: true },
         schema: {
           operationId: 'createProject',
           tags,
@@ -48,8 +51,13 @@ export const projectRoutes =
           response: { 201: ProjectOnly, ...errors(401, 403, 404, 409) },
         },
       },
-      async (request, reply) =>
-        reply.code(201).send({ project: await createProject(deps, request.actor!, request.body) }),
+      async (request, reply) => {
+        const project = await createProject(deps, request.actor!, request.body);
+        return reply
+          .code(201)
+          .header('etag', projectTag(request, project.id, project.version))
+          .send({ project });
+      },
     );
 
     app.get(
@@ -65,28 +73,39 @@ export const projectRoutes =
           response: { 200: ProjectOnly, ...errors(401, 403, 404, 409) },
         },
       },
-      async (request) => ({ project: await getProject(deps, request.actor!, request.params.id) }),
+      async (request, reply) => {
+        const project = await getProject(deps, request.actor!, request.params.id);
+        // Made from the version, as a task's: the same tag a write of the project answers with.
+        return answeredUnchanged(request, reply, projectTag(request, project.id, project.version))
+          ? reply
+          : { project };
+      },
     );
 
     app.patch(
       '/projects/:id',
       {
-        config: { access: access.write() },
+        config: { access: access.write(), recordETag: true },
         schema: {
           operationId: 'updateProject',
           tags,
           summary: 'Change or move a project',
           description:
-            'A cycle is 409 conflict; a place where the project or its deepest descendant would sit below level 64 is 400 validation_failed. Moving to another tree carries every descendant project and their tasks.',
+            'A cycle is 409 conflict; a place where the project or its deepest descendant would sit below level 64 is 400 validation_failed. Moving to another tree carries every descendant project and their tasks (each of their versions rises by one). ' +
+            'A patch that changes nothing answers the project unchanged: no history entry, the same version.',
           params: IdParams,
           body: ProjectPatch,
-          headers: WriteHeaders,
-          response: { 200: ProjectOnly, ...errors(401, 403, 404, 409) },
+          headers: ConditionalWriteHeaders,
+          response: { 200: ProjectOnly, ...errors(401, 403, 404, 409, 412) },
         },
       },
-      async (request) => ({
-        project: await updateProject(deps, request.actor!, request.params.id, request.body ?? {}),
-      }),
+      async (request, reply) => {
+        const { id } = request.params;
+        const precondition = ifMatch(request, reply, (current) => projectTag(request, id, current.version));
+        const project = await updateProject(deps, request.actor!, id, request.body ?? {}, precondition);
+        reply.header('etag', projectTag(request, project.id, project.version));
+        return { project };
+      },
     );
 
     app.delete(
@@ -100,12 +119,16 @@ export const projectRoutes =
           description: 'With child projects or tasks: 409 conflict unless cascade=true, which removes the subtree.',
           params: IdParams,
           querystring: DeleteProjectQuery,
-          headers: WriteHeaders,
-          response: { 200: Ok, ...errors(401, 403, 404, 409) },
+          headers: ConditionalWriteHeaders,
+          response: { 200: Ok, ...errors(401, 403, 404, 409, 412) },
         },
       },
-      async (request) => {
-        await deleteProject(deps, request.actor!, request.params.id, { cascade: request.query.cascade });
+      async (request, reply) => {
+        const { id } = request.params;
+        await deleteProject(deps, request.actor!, id, {
+          cascade: request.query.cascade,
+          precondition: ifMatch(request, reply, (current) => projectTag(request, id, current.version)),
+        });
         return { ok: true };
       },
     );

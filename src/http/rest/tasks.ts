@@ -8,13 +8,14 @@ import {
   listTasks,
   updateTask,
 } from '../../domain/trees/tasks.js';
-import { answeredUnchanged, versionTags } from '../etag.js';
+import { answeredUnchanged } from '../etag.js';
+import { ifMatch } from '../if-match.js';
+import { taskTag } from '../record-etags.js';
 import { access } from '../access.js';
-import { errors, IdParams, Ok, ReadHeaders, WriteHeaders } from '../schemas/common.js';
+import { ConditionalWriteHeaders, errors, IdParams, Ok, ReadHeaders, WriteHeaders } from '../schemas/common.js';
 import { TaskInput, TaskList, TaskListQuery, TaskOnly, TaskPatch } from '../schemas/data.js';
 
 const tags = ['Tasks'];
-const taskTag = versionTags(TaskOnly);
 
 export const taskRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
@@ -38,7 +39,7 @@ export const taskRoutes =
     app.post(
       '/tasks',
       {
-        config: { access: access.write() },
+        config: { access: access.write(), recordETag: true },
         schema: {
           operationId: 'createTask',
           tags,
@@ -50,7 +51,13 @@ export const taskRoutes =
           response: { 201: TaskOnly, ...errors(401, 403, 404, 409) },
         },
       },
-      async (request, reply) => reply.code(201).send({ task: await createTask(deps, request.actor!, request.body) }),
+      async (request, reply) => {
+        const task = await createTask(deps, request.actor!, request.body);
+        return reply
+          .code(201)
+          .header('etag', taskTag(request, task.id, task.version))
+          .send({ task });
+      },
     );
 
     app.get(
@@ -82,19 +89,27 @@ export const taskRoutes =
     app.patch(
       '/tasks/:id',
       {
-        config: { access: access.write() },
+        config: { access: access.write(), recordETag: true },
         schema: {
           operationId: 'updateTask',
           tags,
           summary: 'Change or move a task',
-          description: 'Moving to another tree clears project_id unless a project of that tree is given.',
+          description:
+            'Moving to another tree clears project_id unless a project of that tree is given. ' +
+            'A patch that changes nothing (empty, or values as they are) answers the task unchanged: no history entry, the same version.',
           params: IdParams,
           body: TaskPatch,
-          headers: WriteHeaders,
-          response: { 200: TaskOnly, ...errors(401, 403, 404, 409) },
+          headers: ConditionalWriteHeaders,
+          response: { 200: TaskOnly, ...errors(401, 403, 404, 409, 412) },
         },
       },
-      async (request) => ({ task: await updateTask(deps, request.actor!, request.params.id, request.body ?? {}) }),
+      async (request, reply) => {
+        const { id } = request.params;
+        const precondition = ifMatch(request, reply, (current) => taskTag(request, id, current.version));
+        const task = await updateTask(deps, request.actor!, id, request.body ?? {}, precondition);
+        reply.header('etag', taskTag(request, task.id, task.version));
+        return { task };
+      },
     );
 
     app.delete(
@@ -106,12 +121,18 @@ export const taskRoutes =
           tags,
           summary: 'Delete a task',
           params: IdParams,
-          headers: WriteHeaders,
-          response: { 200: Ok, ...errors(401, 403, 404, 409) },
+          headers: ConditionalWriteHeaders,
+          response: { 200: Ok, ...errors(401, 403, 404, 409, 412) },
         },
       },
-      async (request) => {
-        await deleteTask(deps, request.actor!, request.params.id);
+      async (request, reply) => {
+        const { id } = request.params;
+        await deleteTask(
+          deps,
+          request.actor!,
+          id,
+          ifMatch(request, reply, (current) => taskTag(request, id, current.version)),
+        );
         return { ok: true };
       },
     );

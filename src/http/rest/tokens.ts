@@ -34,10 +34,12 @@ export const tokenRoutes =
           tags,
           summary: 'Create a personal token; its value is returned once',
           description:
-            'Idempotency-Key is refused (400 idempotency_key_not_allowed) before anything is created. At most 20 active tokens.',
+            'Idempotency-Key is refused (400 idempotency_key_not_allowed) before anything is created. At most 20 active tokens. ' +
+            'With `tree_ids` the token sees only those trees: any other tree, and everything in it, reads as 404 not_found, lists and search leave them out, and POST /trees is 403 insufficient_scope. ' +
+            'A listed tree that is deleted or whose membership ends is simply not seen.',
           body: TokenInput,
           headers: WriteHeaders,
-          response: { 201: TokenCreated, ...errors(401, 403, 409) },
+          response: { 201: TokenCreated, ...errors(401, 403, 404, 409) },
         },
       },
       async (request, reply) => reply.code(201).send(await createToken(deps, request.actor!, request.body)),

@@ -1,12 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
-import { createTree, deleteTree, getTreeSnapshot, listTrees, updateTree } from '../../domain/trees/trees.js';
+import {
+  createTree,
+  deleteTree,
+  getTreeSnapshot,
+  listTrees,
+  updateTree,
+  type TreeCurrent,
+} from '../../domain/trees/trees.js';
 import { writeTreeExport } from '../../domain/trees/export.js';
 import { ExportBody } from '../export-body.js';
 import { answeredUnchanged } from '../etag.js';
+import { ifMatch } from '../if-match.js';
+import { treeTag } from '../record-etags.js';
 import { access } from '../access.js';
-import { errors, IdParams, Ok, ReadHeaders, WriteHeaders } from '../schemas/common.js';
+import { ConditionalWriteHeaders, errors, IdParams, Ok, ReadHeaders, WriteHeaders } from '../schemas/common.js';
 import { TreeExport } from '../schemas/export.js';
 import { TreeInput, TreeList, TreeListQuery, TreeOnly, TreePatch, TreeSnapshot } from '../schemas/data.js';
 
@@ -34,17 +43,24 @@ export const treeRoutes =
     app.post(
       '/trees',
       {
-        config: { access: access.write() },
+        config: { access: access.to('treeCreate'), recordETag: true },
         schema: {
           operationId: 'createTree',
           tags,
           summary: 'Create a tree',
+          description:
+            'Needs the write scope and a credential of every tree: a token or OAuth connection limited to chosen trees (tree_ids) gets 403 insufficient_scope.',
           body: TreeInput,
           headers: WriteHeaders,
           response: { 201: TreeOnly, ...errors(401, 403, 409) },
         },
       },
-      async (request, reply) => reply.code(201).send({ tree: await createTree(deps, request.actor!, request.body) }),
+      async (request, reply) => {
+        const tree = await createTree(deps, request.actor!, request.body);
+        // A new tree's snapshot holds no projects and no tasks: its tag needs no read.
+        const etag = treeTag(request, { tree, projects: [], tasks: [] });
+        return reply.code(201).header('etag', etag).send({ tree });
+      },
     );
 
     app.get(
@@ -55,29 +71,42 @@ export const treeRoutes =
           operationId: 'getTree',
           tags,
           summary: 'The tree with its projects and its tasks that are not archived',
+          description:
+            "Its ETag changes whenever anything in the snapshot changes; it is the tag If-Match compares on the tree's writes.",
           params: IdParams,
           headers: ReadHeaders,
           response: { 200: TreeSnapshot, ...errors(401, 403, 404, 409) },
         },
       },
-      async (request) => getTreeSnapshot(deps, request.actor!, request.params.id),
+      async (request, reply) => {
+        const snapshot = await getTreeSnapshot(deps, request.actor!, request.params.id);
+        return answeredUnchanged(request, reply, treeTag(request, snapshot)) ? reply : snapshot;
+      },
     );
 
     app.patch(
       '/trees/:id',
       {
-        config: { access: access.write() },
+        config: { access: access.write(), recordETag: true },
         schema: {
           operationId: 'updateTree',
           tags,
           summary: 'Rename a tree or change its style',
+          description:
+            'The answer carries the ETag of GET /trees/{id} (the snapshot), which If-Match compares. ' +
+            'A patch that changes nothing answers the tree unchanged: no history entry, the same version.',
           params: IdParams,
           body: TreePatch,
-          headers: WriteHeaders,
-          response: { 200: TreeOnly, ...errors(401, 403, 404, 409) },
+          headers: ConditionalWriteHeaders,
+          response: { 200: TreeOnly, ...errors(401, 403, 404, 409, 412) },
         },
       },
-      async (request) => ({ tree: await updateTree(deps, request.actor!, request.params.id, request.body ?? {}) }),
+      async (request, reply) => {
+        const precondition = ifMatch(request, reply, (current: TreeCurrent) => treeTag(request, current));
+        const versions = await updateTree(deps, request.actor!, request.params.id, request.body ?? {}, precondition);
+        reply.header('etag', treeTag(request, versions));
+        return { tree: versions.tree };
+      },
     );
 
     app.delete(
@@ -88,13 +117,19 @@ export const treeRoutes =
           operationId: 'deleteTree',
           tags,
           summary: 'Delete a tree and everything in it',
+          description: 'If-Match compares the ETag of GET /trees/{id} (the snapshot).',
           params: IdParams,
-          headers: WriteHeaders,
-          response: { 200: Ok, ...errors(401, 403, 404, 409) },
+          headers: ConditionalWriteHeaders,
+          response: { 200: Ok, ...errors(401, 403, 404, 409, 412) },
         },
       },
-      async (request) => {
-        await deleteTree(deps, request.actor!, request.params.id);
+      async (request, reply) => {
+        await deleteTree(
+          deps,
+          request.actor!,
+          request.params.id,
+          ifMatch(request, reply, (current: TreeCurrent) => treeTag(request, current)),
+        );
         return { ok: true };
       },
     );

@@ -42,6 +42,7 @@ const errorDescriptions: Record<number, string> = {
   403: 'csrf_failed, session_required, insufficient_scope, plan_read_only, plan_limit_reached, forbidden',
   404: 'not_found: unknown, foreign or no longer accessible',
   409: 'account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict',
+  412: 'precondition_failed: If-Match names no current ETag of the record; nothing changed. details: [{current_version}]; the ETag header holds the current tag',
   413: 'payload_too_large, export_too_large',
   415: 'unsupported_media_type',
   416: 'range_not_satisfiable: the Range lies outside the file',
@@ -78,6 +79,20 @@ export const WriteHeaders = Type.Object({
     }),
   ),
   'x-csrf-token': Type.Optional(Type.String({ description: 'Required with the session cookie' })),
+});
+
+/** A write of one tree, project or task that If-Match can make conditional (CONTRACT §16.2). */
+export const ConditionalWriteHeaders = Type.Object({
+  ...WriteHeaders.properties,
+  'if-match': Type.Optional(
+    Type.String({
+      description:
+        'Write only if the record is unchanged: one or more ETags (as the record\'s GET or a write answer gave them, e.g. "v…", comma separated) or *. ' +
+        'Compared strongly: a weak tag (W/"…") never matches, and a value that is neither * nor a list of entity-tags matches nothing. ' +
+        'No match: 412 precondition_failed with details [{current_version}] and the current ETag; nothing changes. ' +
+        'Checked after validation, existence (404) and role (403), before conflicts (409) and plan limits.',
+    }),
+  ),
 });
 
 export const ReadHeaders = Type.Object({

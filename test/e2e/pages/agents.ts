@@ -20,10 +20,19 @@ export class AgentsPage {
       .getByRole('row')
       .filter({ has: this.page.getByRole('cell', { name, exact: true }) });
   }
-  async createToken(name: string, lifetime = '30 days'): Promise<string> {
+  /** The token dialog's choice of trees (CONTRACT §16.4): a fieldset named `Trees`. */
+  get treesGroup(): Locator {
+    return this.dialog.getByRole('group', { name: 'Trees' });
+  }
+  /** `trees`: the names to choose under "Chosen trees"; left out, the token gets all trees. */
+  async createToken(name: string, lifetime = '30 days', trees?: string[]): Promise<string> {
     await this.page.getByRole('button', { name: 'Create token' }).click();
     await this.dialog.getByLabel('Name').fill(name);
     await this.dialog.getByLabel('Lifetime').selectOption({ label: lifetime });
+    if (trees !== undefined) {
+      await this.treesGroup.getByRole('radio', { name: 'Chosen trees' }).check();
+      for (const tree of trees) await this.treesGroup.getByRole('checkbox', { name: tree, exact: true }).check();
+    }
     await this.dialog.getByRole('button', { name: 'Create token' }).click();
     await this.tokenValue.waitFor();
     return (await this.tokenValue.textContent()) ?? '';

@@ -70,6 +70,18 @@ export class TaskPanel {
   async save(): Promise<void> {
     await this.root.getByRole('button', { name: 'Save' }).click();
   }
+  /** The dialog a save opens when someone else saved the task meanwhile (CONTRACT §16.4). */
+  get conflict(): Locator {
+    return this.page.getByRole('dialog', { name: 'Changed while you were editing' });
+  }
+  /** A field's row in the conflict dialog: their value and the person's. */
+  conflictRow(field: string): { theirs: Locator; mine: Locator } {
+    const row = this.conflict.locator(`[data-field="${field}"]`);
+    return {
+      theirs: row.locator('.conflict-theirs .conflict-value'),
+      mine: row.locator('.conflict-mine .conflict-value'),
+    };
+  }
   async upload(name: string, mimeType: string, buffer: Buffer): Promise<void> {
     await this.root.getByLabel('Upload a file').setInputFiles({ name, mimeType, buffer });
   }

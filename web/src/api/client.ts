@@ -1,5 +1,6 @@
 import { t } from '../i18n';
 import { formatBytes, formatCount } from '../i18n/format';
+import type { Page } from './types';
 
 /** An API failure with a sentence a person understands; `code` stays for the app's own decisions. */
 export class ApiError extends Error {
@@ -102,6 +103,8 @@ export function describeError(
       return t('errors.forbidden');
     case 'not_found':
       return t('errors.notFound');
+    case 'precondition_failed':
+      return t('errors.changedMeanwhile');
   }
   if (status >= 500) return t('errors.server');
   return t('errors.unknown', { status });
@@ -137,19 +140,29 @@ export function reportUnauthorized(): void {
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-/**
- * One JSON request to /api/v1 with the cookie session. Writes carry the CSRF header and are never
- * retried: a lost answer may still have been applied, so the person decides whether to try again.
- */
-export async function api<T>(
+export interface RequestOptions {
+  quiet401?: boolean;
+  /** The record's ETag as the app last got it: the write is refused (412) when the record changed since. */
+  ifMatch?: string;
+}
+
+/** A JSON answer with the record's ETag, which a conditional write sends back as If-Match (CONTRACT §16.2). */
+export interface Tagged<T> {
+  body: T;
+  etag: string | null;
+}
+
+/** One JSON request to /api/v1 with the cookie session; see api(). */
+export async function apiTagged<T>(
   method: Method,
   path: string,
   body?: unknown,
-  options: { quiet401?: boolean } = {},
-): Promise<T> {
+  options: RequestOptions = {},
+): Promise<Tagged<T>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (method !== 'GET') Object.assign(headers, csrfHeader());
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (options.ifMatch !== undefined) headers['If-Match'] = options.ifMatch;
   let response: Response;
   try {
     response = await fetch(`/api/v1${path}`, {
@@ -173,7 +186,20 @@ export async function api<T>(
     if (response.status === 401 && !options.quiet401) reportUnauthorized();
     throw error;
   }
-  return parsed as T;
+  return { body: parsed as T, etag: response.headers.get('ETag') };
+}
+
+/**
+ * One JSON request to /api/v1 with the cookie session. Writes carry the CSRF header and are never
+ * retried: a lost answer may still have been applied, so the person decides whether to try again.
+ */
+export async function api<T>(method: Method, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
+  return (await apiTagged<T>(method, path, body, options)).body;
+}
+
+/** The record changed since the app read it (412, CONTRACT §16.2): the app shows what changed instead. */
+export function isChangedMeanwhile(error: unknown): boolean {
+  return error instanceof ApiError && error.code === 'precondition_failed';
 }
 
 export function query(params: Record<string, string | number | undefined>): string {
@@ -182,4 +208,19 @@ export function query(params: Record<string, string | number | undefined>): stri
     if (value !== undefined && value !== '') search.set(key, String(value));
   const text = search.toString();
   return text === '' ? '' : `?${text}`;
+}
+
+/** Every page of a list: the app shows whole lists (a Grove account may hold 250 trees). */
+export async function allPages<T>(
+  path: string,
+  params: Record<string, string | number | undefined> = {},
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await api<Page<T>>('GET', `${path}${query({ ...params, limit: 200, cursor })}`);
+    items.push(...page.items);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor !== undefined);
+  return items;
 }

@@ -1,5 +1,5 @@
 /** One typed function per endpoint the app uses; paths and bodies as the OpenAPI document has them. */
-import { api, query, setCsrf } from './client';
+import { allPages, api, query, setCsrf } from './client';
 import type {
   AgentCall,
   Attachment,
@@ -13,16 +13,10 @@ import type {
   Message,
   OAuthConnection,
   Page,
-  Project,
   Scope,
   SpeechJob,
   SpeechStatus,
-  Task,
   Token,
-  Tree,
-  TreeListItem,
-  TreeSnapshot,
-  TreeStyleName,
   User,
 } from './types';
 import type { Language } from '../i18n';
@@ -35,18 +29,6 @@ interface Session {
 interface MailAnswer {
   status: 'queued';
   delivery: 'sent' | 'not_configured';
-}
-
-/** Every page of a list: the app shows whole lists (a Grove account may hold 250 trees). */
-async function allPages<T>(path: string, params: Record<string, string | number | undefined> = {}): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await api<Page<T>>('GET', `${path}${query({ ...params, limit: 200, cursor })}`);
-    items.push(...page.items);
-    cursor = page.next_cursor ?? undefined;
-  } while (cursor !== undefined);
-  return items;
 }
 
 /** Every call that changes the session also brings its new CSRF value. */
@@ -80,42 +62,9 @@ export const auth = {
     session(api<Session>('DELETE', '/auth/account', { password }, { quiet401: true })),
 };
 
-export const trees = {
-  list: () => allPages<TreeListItem>('/trees'),
-  get: (id: string) => api<TreeSnapshot>('GET', `/trees/${encodeURIComponent(id)}`),
-  create: (name: string, style: TreeStyleName) =>
-    api<{ tree: Tree }>('POST', '/trees', { name, style }).then((a) => a.tree),
-  update: (id: string, patch: { name?: string; style?: TreeStyleName }) =>
-    api<{ tree: Tree }>('PATCH', `/trees/${encodeURIComponent(id)}`, patch).then((a) => a.tree),
-  remove: (id: string) => api<unknown>('DELETE', `/trees/${encodeURIComponent(id)}`),
-};
+const enc = encodeURIComponent;
 
-export type ProjectPatch = Partial<Pick<Project, 'name' | 'description' | 'color' | 'parent_id' | 'tree_id'>>;
-export const projects = {
-  create: (input: { tree_id: string; name: string; parent_id?: string | null }) =>
-    api<{ project: Project }>('POST', '/projects', input).then((a) => a.project),
-  /** A new tree_id moves the project with its sub-projects and their tasks (CONTRACT §6). */
-  update: (id: string, patch: ProjectPatch) =>
-    api<{ project: Project }>('PATCH', `/projects/${encodeURIComponent(id)}`, patch).then((a) => a.project),
-  /** With everything inside it: the app asks first, naming what goes. */
-  remove: (id: string) => api<unknown>('DELETE', `/projects/${encodeURIComponent(id)}?cascade=true`),
-};
-
-/** A new tree_id moves the task to that tree (its project_id is cleared unless one of that tree is given). */
-export type TaskPatch = Partial<
-  Pick<Task, 'title' | 'text' | 'notes' | 'status' | 'deadline' | 'color' | 'project_id' | 'tree_id'>
->;
-export const tasks = {
-  create: (input: { tree_id: string; title: string; project_id?: string | null }) =>
-    api<{ task: Task }>('POST', '/tasks', input).then((a) => a.task),
-  update: (id: string, patch: TaskPatch) =>
-    api<{ task: Task }>('PATCH', `/tasks/${encodeURIComponent(id)}`, patch).then((a) => a.task),
-  remove: (id: string) => api<unknown>('DELETE', `/tasks/${encodeURIComponent(id)}`),
-  /** A tree's archived tasks, which its snapshot leaves out (CONTRACT §6). */
-  archived: (treeId: string) => allPages<Task>('/tasks', { tree_id: treeId, status: 'archived' }),
-  get: (id: string) => api<{ task: Task }>('GET', `/tasks/${encodeURIComponent(id)}`).then((a) => a.task),
-  search: (q: string, treeId: string) => api<Page<Task>>('GET', `/search${query({ q, tree_id: treeId, limit: 200 })}`),
-};
+export { assignees, projects, tasks, trees, type ProjectPatch, type TaskPatch } from './records';
 
 export const attachments = {
   list: (taskId: string) => allPages<Attachment>(`/tasks/${encodeURIComponent(taskId)}/attachments`),
@@ -138,7 +87,8 @@ export const speech = {
 
 export const tokens = {
   list: () => api<{ items: Token[] }>('GET', '/tokens').then((a) => a.items),
-  create: (input: { name: string; scopes: Scope[]; expires_in_days: number }) =>
+  /** `tree_ids` left out: every tree the person can see (CONTRACT §16.1). */
+  create: (input: { name: string; scopes: Scope[]; expires_in_days: number; tree_ids?: string[] }) =>
     api<{ token: Token; value: string }>('POST', '/tokens', input),
   revoke: (id: string) => api<unknown>('DELETE', `/tokens/${encodeURIComponent(id)}`),
 };
@@ -151,8 +101,6 @@ export const oauthConnections = {
 export const agentCalls = {
   latest: () => api<{ items: AgentCall[] }>('GET', '/agent-calls').then((a) => a.items),
 };
-
-const enc = encodeURIComponent;
 
 /** Sharing a tree (owner) and the signed-in user's invitations (CONTRACT §10). */
 export const members = {
@@ -173,11 +121,6 @@ export const invitations = {
       (a) => a.member,
     ),
   decline: (id: string) => api<{ member: Member }>('POST', `/invitations/${enc(id)}/decline`, {}).then((a) => a.member),
-};
-
-export const assignees = {
-  set: (taskId: string, userIds: string[]) =>
-    api<{ task: Task }>('PUT', `/tasks/${enc(taskId)}/assignees`, { user_ids: userIds }).then((a) => a.task),
 };
 
 export const comments = {

@@ -298,7 +298,7 @@ export interface paths {
         put?: never;
         /**
          * Create a personal token; its value is returned once
-         * @description Idempotency-Key is refused (400 idempotency_key_not_allowed) before anything is created. At most 20 active tokens. A signed-in browser session only; a Bearer token gets 403 session_required.
+         * @description Idempotency-Key is refused (400 idempotency_key_not_allowed) before anything is created. At most 20 active tokens. With `tree_ids` the token sees only those trees: any other tree, and everything in it, reads as 404 not_found, lists and search leave them out, and POST /trees is 403 insufficient_scope. A listed tree that is deleted or whose membership ends is simply not seen. A signed-in browser session only; a Bearer token gets 403 session_required.
          */
         post: operations["createToken"];
         delete?: never;
@@ -342,7 +342,7 @@ export interface paths {
         put?: never;
         /**
          * Create a tree
-         * @description Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
+         * @description Needs the write scope and a credential of every tree: a token or OAuth connection limited to chosen trees (tree_ids) gets 403 insufficient_scope. Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
          */
         post: operations["createTree"];
         delete?: never;
@@ -360,21 +360,21 @@ export interface paths {
         };
         /**
          * The tree with its projects and its tasks that are not archived
-         * @description Bearer token scope read, or a signed-in browser session.
+         * @description Its ETag changes whenever anything in the snapshot changes; it is the tag If-Match compares on the tree's writes. Bearer token scope read, or a signed-in browser session.
          */
         get: operations["getTree"];
         put?: never;
         post?: never;
         /**
          * Delete a tree and everything in it
-         * @description Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
+         * @description If-Match compares the ETag of GET /trees/{id} (the snapshot). Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
          */
         delete: operations["deleteTree"];
         options?: never;
         head?: never;
         /**
          * Rename a tree or change its style
-         * @description Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
+         * @description The answer carries the ETag of GET /trees/{id} (the snapshot), which If-Match compares. A patch that changes nothing answers the tree unchanged: no history entry, the same version. Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
          */
         patch: operations["updateTree"];
         trace?: never;
@@ -446,7 +446,7 @@ export interface paths {
         head?: never;
         /**
          * Change or move a project
-         * @description A cycle is 409 conflict; a place where the project or its deepest descendant would sit below level 64 is 400 validation_failed. Moving to another tree carries every descendant project and their tasks. Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
+         * @description A cycle is 409 conflict; a place where the project or its deepest descendant would sit below level 64 is 400 validation_failed. Moving to another tree carries every descendant project and their tasks (each of their versions rises by one). A patch that changes nothing answers the project unchanged: no history entry, the same version. Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
          */
         patch: operations["updateProject"];
         trace?: never;
@@ -498,7 +498,7 @@ export interface paths {
         head?: never;
         /**
          * Change or move a task
-         * @description Moving to another tree clears project_id unless a project of that tree is given. Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
+         * @description Moving to another tree clears project_id unless a project of that tree is given. A patch that changes nothing (empty, or values as they are) answers the task unchanged: no history entry, the same version. Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
          */
         patch: operations["updateTask"];
         trace?: never;
@@ -793,7 +793,7 @@ export interface paths {
         get?: never;
         /**
          * Replace the task's assignees (the tree owner or active members)
-         * @description Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
+         * @description Raises the task's version by one; the same people (in any order) change nothing. If-Match compares the task's ETag. Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
          */
         put: operations["setTaskAssignees"];
         post?: never;
@@ -1205,6 +1205,8 @@ export interface components {
             revoked_at: string | null;
             /** @enum {string} */
             status: "active" | "expired" | "revoked";
+            /** @description The trees this credential is limited to (1 to 50); null: every tree the user can see. Any other tree reads as not found. */
+            tree_ids: string[] | null;
         };
         /** Tree */
         Tree: {
@@ -1228,6 +1230,8 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             updated_at: string;
+            /** @description Read-only. 1 at creation, raised by exactly one by each change of this record's own fields, however many fields it changes; changes to the tree's projects and tasks do not raise it. A write that changes nothing leaves it. If-Match compares the ETag made from it. */
+            version: number;
         };
         /** Project */
         Project: {
@@ -1248,6 +1252,8 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             updated_at: string;
+            /** @description Read-only. 1 at creation, raised by exactly one by each change of this record's own fields, however many fields it changes; a move to another tree raises it (and those of the projects and tasks it carries); changes to its child projects and tasks do not. A write that changes nothing leaves it. If-Match compares the ETag made from it. */
+            version: number;
         };
         /** Task */
         Task: {
@@ -1279,6 +1285,8 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             updated_at: string;
+            /** @description Read-only. 1 at creation, raised by exactly one by each change of this record's own fields, however many fields it changes; a move, a status change and an assignment each raise it; comments and attachments do not. A write that changes nothing leaves it. If-Match compares the ETag made from it. */
+            version: number;
         };
         /** HistoryEntry */
         HistoryEntry: {
@@ -1341,6 +1349,8 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             last_used_at: string | null;
+            /** @description The trees this credential is limited to (1 to 50); null: every tree the user can see. Any other tree reads as not found. */
+            tree_ids: string[] | null;
         };
         /** TokenInput */
         TokenInput: {
@@ -1351,6 +1361,8 @@ export interface components {
              * @enum {integer}
              */
             expires_in_days: 1 | 7 | 30 | 90 | 365;
+            /** @description Limit the token to these trees (1 to 50 distinct ids, each one you can see now, else 404 not_found and nothing is created). Omitted or null: every tree you can see. */
+            tree_ids?: string[] | null;
         };
         /** TokenCreated */
         TokenCreated: {
@@ -1501,7 +1513,7 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Strong validator over the body and the actor; send it back as If-None-Match */
+        /** @description Strong validator of the record or body for this user (not this credential): send it back as If-None-Match to revalidate a read, or as If-Match to write only if the record is unchanged. A write of a tree, project or task answers with the tag its GET would give right after; a 412 carries the record's current tag */
         ETag: string;
         /** @description Requests allowed per rolling minute for this credential */
         "RateLimit-Limit": number;
@@ -3268,6 +3280,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description not_found: unknown, foreign or no longer accessible */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
             409: {
                 headers: {
@@ -3481,6 +3505,8 @@ export interface operations {
                              * @description ISO 8601 UTC with milliseconds
                              */
                             updated_at: string;
+                            /** @description Read-only. 1 at creation, raised by exactly one by each change of this record's own fields, however many fields it changes; changes to the tree's projects and tasks do not raise it. A write that changes nothing leaves it. If-Match compares the ETag made from it. */
+                            version: number;
                             /**
                              * Format: date-time
                              * @description Read-only. When the tree last saw activity: the newest of its own updated_at, its tasks' and projects' updated_at, and its newest history entry (so a deleted task counts too). Unlike updated_at, which is the tree record's own (names, style) and feeds its ETag, this moves whenever anything in the tree changes.
@@ -3594,6 +3620,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3807,6 +3834,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Required with the session cookie */
                 "x-csrf-token"?: string;
+                /** @description Write only if the record is unchanged: one or more ETags (as the record's GET or a write answer gave them, e.g. "v…", comma separated) or *. Compared strongly: a weak tag (W/"…") never matches, and a value that is neither * nor a list of entity-tags matches nothing. No match: 412 precondition_failed with details [{current_version}] and the current ETag; nothing changes. Checked after validation, existence (404) and role (403), before conflicts (409) and plan limits. */
+                "if-match"?: string;
             };
             path: {
                 id: string;
@@ -3892,6 +3921,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description precondition_failed: If-Match names no current ETag of the record; nothing changed. details: [{current_version}]; the ETag header holds the current tag */
+            412: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description unsupported_media_type */
             415: {
                 headers: {
@@ -3929,6 +3971,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Required with the session cookie */
                 "x-csrf-token"?: string;
+                /** @description Write only if the record is unchanged: one or more ETags (as the record's GET or a write answer gave them, e.g. "v…", comma separated) or *. Compared strongly: a weak tag (W/"…") never matches, and a value that is neither * nor a list of entity-tags matches nothing. No match: 412 precondition_failed with details [{current_version}] and the current ETag; nothing changes. Checked after validation, existence (404) and role (403), before conflicts (409) and plan limits. */
+                "if-match"?: string;
             };
             path: {
                 id: string;
@@ -3947,6 +3991,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4012,6 +4057,19 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description precondition_failed: If-Match names no current ETag of the record; nothing changed. details: [{current_version}]; the ETag header holds the current tag */
+            412: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4326,6 +4384,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4556,6 +4615,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Required with the session cookie */
                 "x-csrf-token"?: string;
+                /** @description Write only if the record is unchanged: one or more ETags (as the record's GET or a write answer gave them, e.g. "v…", comma separated) or *. Compared strongly: a weak tag (W/"…") never matches, and a value that is neither * nor a list of entity-tags matches nothing. No match: 412 precondition_failed with details [{current_version}] and the current ETag; nothing changes. Checked after validation, existence (404) and role (403), before conflicts (409) and plan limits. */
+                "if-match"?: string;
             };
             path: {
                 id: string;
@@ -4641,6 +4702,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description precondition_failed: If-Match names no current ETag of the record; nothing changed. details: [{current_version}]; the ETag header holds the current tag */
+            412: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description unsupported_media_type */
             415: {
                 headers: {
@@ -4678,6 +4752,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Required with the session cookie */
                 "x-csrf-token"?: string;
+                /** @description Write only if the record is unchanged: one or more ETags (as the record's GET or a write answer gave them, e.g. "v…", comma separated) or *. Compared strongly: a weak tag (W/"…") never matches, and a value that is neither * nor a list of entity-tags matches nothing. No match: 412 precondition_failed with details [{current_version}] and the current ETag; nothing changes. Checked after validation, existence (404) and role (403), before conflicts (409) and plan limits. */
+                "if-match"?: string;
             };
             path: {
                 id: string;
@@ -4696,6 +4772,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4761,6 +4838,19 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description precondition_failed: If-Match names no current ETag of the record; nothing changed. details: [{current_version}]; the ETag header holds the current tag */
+            412: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4949,6 +5039,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -5176,6 +5267,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Required with the session cookie */
                 "x-csrf-token"?: string;
+                /** @description Write only if the record is unchanged: one or more ETags (as the record's GET or a write answer gave them, e.g. "v…", comma separated) or *. Compared strongly: a weak tag (W/"…") never matches, and a value that is neither * nor a list of entity-tags matches nothing. No match: 412 precondition_failed with details [{current_version}] and the current ETag; nothing changes. Checked after validation, existence (404) and role (403), before conflicts (409) and plan limits. */
+                "if-match"?: string;
             };
             path: {
                 id: string;
@@ -5261,6 +5354,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description precondition_failed: If-Match names no current ETag of the record; nothing changed. details: [{current_version}]; the ETag header holds the current tag */
+            412: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description unsupported_media_type */
             415: {
                 headers: {
@@ -5298,6 +5404,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Required with the session cookie */
                 "x-csrf-token"?: string;
+                /** @description Write only if the record is unchanged: one or more ETags (as the record's GET or a write answer gave them, e.g. "v…", comma separated) or *. Compared strongly: a weak tag (W/"…") never matches, and a value that is neither * nor a list of entity-tags matches nothing. No match: 412 precondition_failed with details [{current_version}] and the current ETag; nothing changes. Checked after validation, existence (404) and role (403), before conflicts (409) and plan limits. */
+                "if-match"?: string;
             };
             path: {
                 id: string;
@@ -5316,6 +5424,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -5381,6 +5490,19 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description precondition_failed: If-Match names no current ETag of the record; nothing changed. details: [{current_version}]; the ETag header holds the current tag */
+            412: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7868,6 +7990,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Required with the session cookie */
                 "x-csrf-token"?: string;
+                /** @description Write only if the record is unchanged: one or more ETags (as the record's GET or a write answer gave them, e.g. "v…", comma separated) or *. Compared strongly: a weak tag (W/"…") never matches, and a value that is neither * nor a list of entity-tags matches nothing. No match: 412 precondition_failed with details [{current_version}] and the current ETag; nothing changes. Checked after validation, existence (404) and role (403), before conflicts (409) and plan limits. */
+                "if-match"?: string;
             };
             path: {
                 id: string;
@@ -7889,6 +8013,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -7954,6 +8079,19 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description precondition_failed: If-Match names no current ETag of the record; nothing changed. details: [{current_version}]; the ETag header holds the current tag */
+            412: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {

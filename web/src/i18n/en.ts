@@ -158,6 +158,20 @@ export const en = {
     readOnly: 'You can view this task; your role does not allow changes.',
     unsaved: 'This task has changes that are not saved. Leave without saving them?',
   },
+  conflict: {
+    title: 'Changed while you were editing',
+    lead: 'Someone else, a person or an agent, saved changes here after you opened it. Compare the values and choose which to keep.',
+    theirs: 'Theirs, now',
+    mine: 'Yours',
+    notEdited: 'you did not change this',
+    empty: '(empty)',
+    keepTheirs: 'Keep theirs',
+    overwrite: 'Overwrite',
+    refreshed:
+      '“{{title}}” was changed elsewhere meanwhile, so it was left as it is. It now shows its current state; try again if you still want to.',
+    treeRefreshed:
+      'This tree was changed elsewhere meanwhile, so it was left as it is. The page now shows it as it is; try again if you still want to.',
+  },
   assignees: {
     title: 'Assignees',
     none: 'Nobody is assigned.',
@@ -395,6 +409,15 @@ export const en = {
     connected: 'Connected',
     revokeConnectionTitle: 'Disconnect this app?',
     revokeConnectionText: '“{{name}}” loses access at once; its open MCP sessions end.',
+    trees: 'Trees',
+    allTrees: 'All trees',
+    chosenTrees: 'Chosen trees',
+    treesLead: 'A token for chosen trees sees nothing else and cannot plant new trees.',
+    shared: 'shared with you',
+    noTreeChosen: 'Choose at least one tree.',
+    tooManyTrees: 'A token can be limited to at most {{max}} trees. Choose fewer, or keep all trees.',
+    noTrees: 'You have no trees yet.',
+    goneTree: 'a tree you no longer see',
   },
   account: {
     title: 'Account',
@@ -506,5 +529,7 @@ export const en = {
     notFound: 'This no longer exists, or you cannot see it.',
     server: 'Something went wrong on our side. Try again in a moment.',
     unknown: 'The request failed (status {{status}}).',
+    changedMeanwhile:
+      'This was changed elsewhere after you opened it, so your change was not saved. Reload to see it as it is now, then try again.',
   },
 };

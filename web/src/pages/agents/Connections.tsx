@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { oauthConnections } from '../../api/endpoints';
+import { oauthConnections, trees as treesApi } from '../../api/endpoints';
 import type { OAuthConnection } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { useUser } from '../../session';
@@ -8,12 +8,15 @@ import { useLoad } from '../../components/useLoad';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Confirm } from '../../components/Confirm';
 import { TableScroll } from '../../components/TableScroll';
+import { treesText } from './TreeChoice';
 
 /** Apps connected through OAuth (one row per consent): loading, error, empty and list branches; reloads after a revoke. */
 export function Connections() {
   const t = useT();
   const user = useUser();
   const list = useLoad(() => oauthConnections.list(), []);
+  // Names for a connection's trees (CONTRACT §16.1); a failure leaves them unnamed, never blocks the list.
+  const trees = useLoad(() => treesApi.list().catch(() => []), []);
   const [revoking, setRevoking] = useState<OAuthConnection | null>(null);
   const date = (iso: string | null) => (iso === null ? t('common.never') : formatDateTime(iso, user.timezone));
 
@@ -31,6 +34,7 @@ export function Connections() {
               <tr>
                 <th scope="col">{t('agents.app')}</th>
                 <th scope="col">{t('fields.scopes')}</th>
+                <th scope="col">{t('agents.trees')}</th>
                 <th scope="col">{t('agents.resource')}</th>
                 <th scope="col">{t('agents.connected')}</th>
                 <th scope="col">{t('agents.lastUsed')}</th>
@@ -45,6 +49,7 @@ export function Connections() {
                   {/* The name is the app's own claim: Preact renders it as text, never markup. */}
                   <td id={`connection-${connection.id}`}>{connection.client_name}</td>
                   <td>{connection.scopes.join(', ')}</td>
+                  <td>{treesText(connection.tree_ids, trees.data, t)}</td>
                   <td>
                     <code>{connection.resource}</code>
                   </td>

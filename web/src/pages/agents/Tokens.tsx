@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { tokens } from '../../api/endpoints';
+import { tokens, trees as treesApi } from '../../api/endpoints';
 import type { Token } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { useUser } from '../../session';
@@ -10,12 +10,15 @@ import { Confirm } from '../../components/Confirm';
 import { CreateTokenDialog } from './CreateTokenDialog';
 import { ShownOnce } from './ShownOnce';
 import { TableScroll } from '../../components/TableScroll';
+import { treesText } from './TreeChoice';
 
 /** Personal tokens: loading, error, empty and list branches; the list reloads after every change. */
 export function Tokens() {
   const t = useT();
   const user = useUser();
   const list = useLoad(() => tokens.list(), []);
+  // The trees a token may be limited to, and the names its row shows; a failure leaves the choice empty.
+  const trees = useLoad(() => treesApi.list().catch(() => []), []);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ token: Token; value: string } | null>(null);
   const [revoking, setRevoking] = useState<Token | null>(null);
@@ -54,6 +57,7 @@ export function Tokens() {
                 <th scope="col">{t('agents.tokenName')}</th>
                 <th scope="col">{t('agents.prefix')}</th>
                 <th scope="col">{t('fields.scopes')}</th>
+                <th scope="col">{t('agents.trees')}</th>
                 <th scope="col">{t('agents.lastUsed')}</th>
                 <th scope="col">{t('agents.expires')}</th>
                 <th scope="col">{t('agents.statusLabel')}</th>
@@ -70,6 +74,7 @@ export function Tokens() {
                     <code>{token.prefix}…</code>
                   </td>
                   <td>{token.scopes.join(', ')}</td>
+                  <td>{treesText(token.tree_ids, trees.data, t)}</td>
                   <td>{date(token.last_used_at)}</td>
                   <td>{date(token.expires_at)}</td>
                   <td>
@@ -97,6 +102,7 @@ export function Tokens() {
       ) : null}
       {creating ? (
         <CreateTokenDialog
+          trees={trees.data}
           onCreated={(answer) => {
             setCreated(answer);
             void list.reload();

@@ -22,7 +22,7 @@ export function ArchivedRows({
   const t = useT();
   const paths = new Map(projectPaths(projects));
   const { error, run: restore } = useSubmit(async (task: Task) => {
-    onRestored(await tasks.update(task.id, { status: 'todo' }));
+    onRestored(await tasks.update(task, { status: 'todo' }));
   });
   return (
     <>

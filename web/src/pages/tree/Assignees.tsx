@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { assignees } from '../../api/endpoints';
+import { assignees, tasks } from '../../api/endpoints';
+import { isChangedMeanwhile } from '../../api/client';
 import type { Task } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { ErrorNote } from '../../components/ErrorNote';
@@ -40,11 +41,17 @@ export function Assignees({
     const next = on ? [...chosen, userId] : chosen.filter((id) => id !== userId);
     setChosen(next);
     try {
-      const saved = await assignees.set(task.id, next);
+      const saved = await assignees.set(task, next);
       setChosen(saved.assignee_ids);
       onSaved(saved);
     } catch (e) {
       setChosen(task.assignee_ids);
+      // Changed elsewhere since the panel showed it (412): the panel follows, the person chooses again.
+      if (isChangedMeanwhile(e)) {
+        const current = await tasks.get(task.id);
+        setChosen(current.assignee_ids);
+        onSaved(current);
+      }
       throw e;
     }
   });

@@ -1,6 +1,6 @@
-import { useState } from 'preact/hooks';
-import { projects, tasks, trees, type ProjectPatch } from '../../api/endpoints';
-import type { Project, Task, Tree, TreeStyleName } from '../../api/types';
+import { useRef, useState } from 'preact/hooks';
+import { projects } from '../../api/endpoints';
+import type { Project, Tree, TreeStyleName } from '../../api/types';
 import { DESCRIPTION_MAX, PROJECT_NAME_MAX, TITLE_MAX, TREE_NAME_MAX } from '../../api/bounds';
 import { useT } from '../../i18n/use-t';
 import { Modal } from '../../components/Modal';
@@ -12,30 +12,10 @@ import { Confirm } from '../../components/Confirm';
 import { ProjectSelect } from './ProjectSelect';
 import { requireNotBlank } from '../../components/blank';
 import { TreeSelect, useTreeProjects } from './TreeSelect';
+import { save, saveEdit, type ItemConflict, type ItemDialogProps } from './itemSave';
+import { ItemConflictDialog } from './ItemConflict';
 
-/** The dialog of each kind of item: a tree is a name and a style; a project a name and where it grows; a task a title and its project. */
-export type ItemDialogProps =
-  | {
-      kind: 'tree';
-      /** Rename and restyle this tree instead of planting a new one. */ tree?: Tree;
-      onSaved(tree: Tree): void;
-      onClose(): void;
-    }
-  | {
-      kind: 'project';
-      treeId: string;
-      projects: Project[];
-      /** Edit this project (name, description, colour, place, tree, delete) instead of making one. */
-      project?: Project;
-      /** Where it can move (the trees the person may write to); edit only. */
-      trees?: Tree[];
-      /** What deleting it removes with it: sub-projects and tasks; edit only. */
-      contents?: { projects: number; tasks: number };
-      onSaved(project: Project): void;
-      onDeleted?(): void;
-      onClose(): void;
-    }
-  | { kind: 'task'; treeId: string; projects: Project[]; onSaved(task: Task): void; onClose(): void };
+export type { ItemDialogProps };
 
 /** The words and bound of each kind's text field, and (projects and tasks) of its project picker. */
 const FIELDS = {
@@ -74,14 +54,38 @@ export function ItemDialog(props: ItemDialogProps) {
     tree_id: project?.tree_id ?? '',
   });
   const [deleting, setDeleting] = useState(false);
-  const { busy, error, submit } = useSubmit(
-    async () => {
-      requireNotBlank(text, t(FIELDS[props.kind].text));
-      await save(props, text.trim(), style, place, details);
-      props.onClose();
-    },
-    { leaves: true },
-  );
+  // Saved by someone else since the dialog opened (412): their record, and the edits that were refused.
+  const [conflict, setConflict] = useState<ItemConflict | null>(null);
+  const saveButton = useRef<HTMLButtonElement>(null);
+  /** Keep theirs: the form shows their values, and the page too. */
+  const showTheirs = (current: Tree | Project) => {
+    setText(current.name);
+    if ('style' in current) setStyle(current.style);
+    if ('parent_id' in current) {
+      setPlace(current.parent_id);
+      setDetails({ description: current.description, color: current.color, tree_id: current.tree_id });
+    }
+  };
+  // Not `leaves`: a conflict keeps the dialog open, and a success closes it in the same render.
+  const { busy, error, submit } = useSubmit(async () => {
+    requireNotBlank(text, t(FIELDS[props.kind].text));
+    const refused = await save(props, text.trim(), style, place, details);
+    if (refused !== null) return setConflict(refused);
+    props.onClose();
+  });
+  const resolve = useSubmit(async (keep: 'theirs' | 'mine') => {
+    if (conflict === null) return;
+    if (keep === 'theirs') {
+      setConflict(null);
+      showTheirs(conflict.current);
+      if (props.kind === 'tree' && conflict.kind === 'tree') props.onSaved(conflict.current);
+      if (props.kind === 'project' && conflict.kind === 'project') props.onSaved(conflict.current);
+      return;
+    }
+    const again = await saveEdit(props, conflict);
+    setConflict(again);
+    if (again === null) props.onClose();
+  });
   const fields = FIELDS[props.kind];
   const title =
     props.kind === 'tree'
@@ -164,11 +168,25 @@ export function ItemDialog(props: ItemDialogProps) {
           <button type="button" class="btn ghost" onClick={props.onClose}>
             {t('common.cancel')}
           </button>
-          <button class="btn primary" disabled={busy}>
+          <button class="btn primary" disabled={busy} ref={saveButton}>
             {t('common.save')}
           </button>
         </div>
       </form>
+      {conflict !== null ? (
+        <ItemConflictDialog
+          conflict={conflict}
+          base={conflict.kind === 'tree' ? (tree ?? conflict.current) : (project ?? conflict.current)}
+          projects={props.kind === 'project' ? props.projects : []}
+          trees={props.kind === 'project' ? (props.trees ?? []) : []}
+          busy={resolve.busy}
+          error={resolve.error}
+          onKeepTheirs={() => void resolve.run('theirs')}
+          onOverwrite={() => void resolve.run('mine')}
+          onClose={() => setConflict(null)}
+          returnFocus={saveButton}
+        />
+      ) : null}
       {deleting && props.kind === 'project' && project !== undefined ? (
         <Confirm
           title={t('project.deleteTitle')}
@@ -200,46 +218,4 @@ function insideOf(p: Project, id: string, all: Project[]): boolean {
   )
     if (at.id === id) return true;
   return false;
-}
-
-/** Only what changed is sent: a move to another tree carries the project's whole subtree (CONTRACT §6). */
-function projectChanges(
-  project: Project,
-  name: string,
-  place: string | null,
-  details: { description: string; color: string; tree_id: string },
-): ProjectPatch {
-  const patch: ProjectPatch = {};
-  if (name !== project.name) patch.name = name;
-  if (details.description !== project.description) patch.description = details.description;
-  if (details.color.toLowerCase() !== project.color.toLowerCase()) patch.color = details.color;
-  if (details.tree_id !== project.tree_id) patch.tree_id = details.tree_id;
-  if (place !== project.parent_id || patch.tree_id !== undefined) patch.parent_id = place;
-  return patch;
-}
-
-async function save(
-  props: ItemDialogProps,
-  text: string,
-  style: TreeStyleName,
-  place: string | null,
-  details: { description: string; color: string; tree_id: string },
-): Promise<void> {
-  switch (props.kind) {
-    case 'tree':
-      return props.onSaved(
-        props.tree === undefined
-          ? await trees.create(text, style)
-          : await trees.update(props.tree.id, { name: text, style }),
-      );
-    case 'project': {
-      const project = props.project;
-      if (project === undefined)
-        return props.onSaved(await projects.create({ tree_id: props.treeId, name: text, parent_id: place }));
-      const patch = projectChanges(project, text, place, details);
-      return props.onSaved(Object.keys(patch).length > 0 ? await projects.update(project.id, patch) : project);
-    }
-    case 'task':
-      return props.onSaved(await tasks.create({ tree_id: props.treeId, title: text, project_id: place }));
-  }
 }

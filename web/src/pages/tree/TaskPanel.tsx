@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { attachments, tasks, type TaskPatch } from '../../api/endpoints';
 import { useLoad } from '../../components/useLoad';
 import { TASK_STATUSES, type Project, type Task, type TaskStatus, type Tree } from '../../api/types';
@@ -19,6 +19,9 @@ import { Comments } from './Comments';
 import { Assignees } from './Assignees';
 import type { People } from './people';
 import { requireNotBlank } from '../../components/blank';
+import { saveOrCurrent } from '../../api/versioned';
+import { TaskConflict } from './TaskConflict';
+import { changes, draftOf, rebase, type Draft } from './taskDraft';
 
 interface Props {
   task: Task;
@@ -33,48 +36,6 @@ interface Props {
   onMoved(task: Task): void;
   onDeleted(id: string): void;
   onClose(): void;
-}
-
-type Draft = Required<Pick<TaskPatch, 'title' | 'text' | 'notes' | 'status' | 'color' | 'project_id' | 'tree_id'>> & {
-  deadline: string;
-};
-
-function draftOf(task: Task): Draft {
-  return {
-    title: task.title,
-    text: task.text,
-    notes: task.notes,
-    status: task.status,
-    color: task.color,
-    project_id: task.project_id,
-    tree_id: task.tree_id,
-    deadline: task.deadline ?? '',
-  };
-}
-
-const DRAFT_KEYS = ['title', 'text', 'notes', 'status', 'color', 'project_id', 'tree_id', 'deadline'] as const;
-
-/**
- * The task changed under the panel (a one-click Done, a save): the fields the person has not
- * touched follow it, the ones they edited keep their words.
- */
-function rebase(draft: Draft, from: Task, to: Task): Draft {
-  const before = draftOf(from);
-  const after = draftOf(to);
-  const next = { ...draft };
-  for (const key of DRAFT_KEYS) if (draft[key] === before[key]) Object.assign(next, { [key]: after[key] });
-  return next;
-}
-
-/** Only what changed is sent, so a deadline kept as a timestamp is not rewritten as a date. */
-function changes(task: Task, draft: Draft): TaskPatch {
-  const before = draftOf(task);
-  const patch: TaskPatch = {};
-  for (const key of DRAFT_KEYS) {
-    if (key !== 'deadline' && draft[key] !== before[key]) Object.assign(patch, { [key]: draft[key] });
-  }
-  if (draft.deadline !== before.deadline) patch.deadline = draft.deadline === '' ? null : draft.deadline;
-  return patch;
 }
 
 /**
@@ -115,6 +76,25 @@ export function TaskPanel({ task, projects, people, access, trees, onSaved, onMo
     };
   const deadlineIsDate = draft.deadline === '' || /^\d{4}-\d{2}-\d{2}$/.test(draft.deadline);
 
+  /** A save's answer (or, on Keep theirs, the task as another save left it) becomes what the panel shows. */
+  const show = (next: Task) => {
+    if (next.tree_id !== task.tree_id) return onMoved(next);
+    onSaved(next);
+    setDraft(draftOf(next));
+  };
+  // Saved by someone else since the panel showed the task (412): their task, and the edits that were refused.
+  const [conflict, setConflict] = useState<{ current: Task; patch: TaskPatch } | null>(null);
+  const saveButton = useRef<HTMLButtonElement>(null);
+  const saveOrConflict = async (shown: Task, patch: TaskPatch) => {
+    const outcome = await saveOrCurrent(
+      () => tasks.update(shown, patch),
+      () => tasks.get(task.id),
+    );
+    if (outcome.current !== undefined) return setConflict({ current: outcome.current, patch });
+    setConflict(null);
+    show(outcome.saved);
+    setSaved(true);
+  };
   const {
     busy,
     error,
@@ -122,11 +102,16 @@ export function TaskPanel({ task, projects, people, access, trees, onSaved, onMo
   } = useSubmit(async () => {
     requireNotBlank(draft.title, t('fields.title'));
     const patch = changes(task, draft);
-    const next = Object.keys(patch).length > 0 ? await tasks.update(task.id, patch) : task;
-    if (next.tree_id !== task.tree_id) return onMoved(next);
-    onSaved(next);
-    setDraft(draftOf(next));
+    if (Object.keys(patch).length > 0) return saveOrConflict(task, patch);
+    show(task);
     setSaved(true);
+  });
+  // Overwrite: the refused edits again, sent against their version (If-Match of the task just read).
+  const resolve = useSubmit(async (keep: 'theirs' | 'mine') => {
+    if (conflict === null) return;
+    if (keep === 'mine') return saveOrConflict(conflict.current, conflict.patch);
+    setConflict(null);
+    show(conflict.current);
   });
 
   return (
@@ -254,7 +239,7 @@ export function TaskPanel({ task, projects, people, access, trees, onSaved, onMo
             <button type="button" class="btn danger" onClick={() => setConfirming(true)}>
               {t('common.delete')}
             </button>
-            <button class="btn primary" disabled={busy}>
+            <button class="btn primary" disabled={busy} ref={saveButton}>
               {t('common.save')}
             </button>
           </div>
@@ -270,6 +255,21 @@ export function TaskPanel({ task, projects, people, access, trees, onSaved, onMo
       <Comments taskId={task.id} people={people} canWrite={canWrite} isOwner={access === 'owner'} />
       <Attachments taskId={task.id} list={files} canWrite={canWrite} />
       <Speech taskId={task.id} files={files.data ?? []} canWrite={canWrite} />
+      {conflict !== null ? (
+        <TaskConflict
+          base={task}
+          current={conflict.current}
+          patch={conflict.patch}
+          projects={projects}
+          trees={trees}
+          busy={resolve.busy}
+          error={resolve.error}
+          onKeepTheirs={() => void resolve.run('theirs')}
+          onOverwrite={() => void resolve.run('mine')}
+          onClose={() => setConflict(null)}
+          returnFocus={saveButton}
+        />
+      ) : null}
       {confirming ? (
         <Confirm
           title={t('task.deleteTitle')}

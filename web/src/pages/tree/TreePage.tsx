@@ -23,6 +23,7 @@ import { confirmLeave } from '../../components/useLeaveGuard';
 import { Notice, type NoticeContent } from '../../components/Notice';
 import { Tabs } from '../../components/Tabs';
 import { ArchivedList, ArchivedRows } from './Archived';
+import { saveOrCurrent } from '../../api/versioned';
 
 type Dialog = 'project' | 'task' | 'import' | { project: string } | null;
 
@@ -123,20 +124,31 @@ export function TreePage() {
       link: { label: t('tree.openThere'), href: `/trees/${task.tree_id}?task=${task.id}` },
     });
   };
-  /** The row's Done box: one click, and Undo puts the status back as it was. */
+  /**
+   * The row's Done box: one click, and Undo puts the status back as it was. A task saved elsewhere
+   * since the tree was read (412) is shown as it is now, with a word, and left unchanged.
+   */
   const markDone = async (task: Task, done: boolean) => {
     const before: TaskStatus = task.status;
-    const next = await tasks.update(task.id, { status: done ? 'done' : 'todo' }).catch((e: unknown) => {
+    const outcome = await saveOrCurrent(
+      () => tasks.update(task, { status: done ? 'done' : 'todo' }),
+      () => tasks.get(task.id),
+    ).catch((e: unknown) => {
       setNotice({ text: messageOf(e) });
       return null;
     });
-    if (next === null) return;
+    if (outcome === null) return;
+    if (outcome.current !== undefined) {
+      saveTask(outcome.current);
+      return setNotice({ text: t('conflict.refreshed', { title: outcome.current.title }) });
+    }
+    const next = outcome.saved;
     saveTask(next);
     setNotice({
       text: t(done ? 'tree.markedDone' : 'tree.markedNotDone', { title: task.title }),
       action: {
         label: t('tree.undo'),
-        run: async () => saveTask(await tasks.update(task.id, { status: before })),
+        run: async () => saveTask(await tasks.update(next, { status: before })),
       },
     });
   };
@@ -150,8 +162,18 @@ export function TreePage() {
       link: { label: t('tree.openThere'), href: `/trees/${p.tree_id}` },
     });
   };
+  // A tree renamed or restyled elsewhere meanwhile (412): the page shows it as it is now, with a word.
   const { error: styleError, run: restyle } = useSubmit(async (style: TreeStyleName) => {
-    const tree = await trees.update(id, { style });
+    if (data === null) return;
+    const outcome = await saveOrCurrent(
+      () => trees.update(data.tree, { style }),
+      async () => (await trees.get(id)).tree,
+    );
+    if (outcome.current !== undefined) {
+      void snapshot.reload();
+      throw new Error(t('conflict.treeRefreshed'));
+    }
+    const tree = outcome.saved;
     edit((s) => ({ ...s, tree }));
   });
 

@@ -89,7 +89,13 @@ export function TreesPage() {
       ) : null}
       {editing?.kind === 'create' ? <ItemDialog kind="tree" onSaved={upsert} onClose={() => setEditing(null)} /> : null}
       {editing?.kind === 'edit' ? (
-        <ItemDialog kind="tree" tree={editing.tree} onSaved={upsert} onClose={() => setEditing(null)} />
+        // The tree as the list has it now: after Keep theirs (a conflict), their version is the one edited.
+        <ItemDialog
+          kind="tree"
+          tree={items.find((x) => x.id === editing.tree.id) ?? editing.tree}
+          onSaved={upsert}
+          onClose={() => setEditing(null)}
+        />
       ) : null}
       {editing?.kind === 'delete' ? (
         <Confirm
