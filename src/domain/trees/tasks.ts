@@ -6,6 +6,7 @@ import type { NewTaskRow } from '../../store/rows.js';
 import { collectDoomed } from '../cleanup.js';
 import { requireRead, requireWrite } from '../actor.js';
 import {
+  inScope,
   projectAccess,
   readableTask,
   readableTaskVersion,
@@ -192,7 +193,7 @@ export async function createTask(deps: Deps, actor: Actor, input: TaskInput): Pr
       // A loose task in the actor's own tree: the same row, entry and limit in one statement,
       // which writes only when it is sure of all of them (insertLooseTaskAlone).
       alone:
-        input.project_id == null && isStorableId(input.tree_id)
+        input.project_id == null && isStorableId(input.tree_id) && inScope(actor, input.tree_id)
           ? async (w) => {
               const own = { ownerId: actor.user.id, tree: { id: input.tree_id } };
               const row = newTaskRow(own, actor, input, deadline, input.position ?? POSITION_MIN, w.now);
