@@ -1,4 +1,4 @@
-import type { RawBuilder, Selectable, SqlBool } from 'kysely';
+import { sql, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
 import { inVisibleTrees, type VisibleTrees } from './access.js';
 import type { Deps } from './deps.js';
 import type { Actor } from './actor.js';
@@ -24,6 +24,20 @@ export interface Listing<T extends Listed> {
   equal?: Record<string, string | undefined>;
   /** `updated_since`, inclusive, already normalized to UTC (parseUpdatedSince). */
   since?: string;
+}
+
+
+/** Filters that are not a column's equality, all of which must hold (each bound to the cursor). */
+export function andFilters(parts: (Listing<Listed>['also'] | undefined)[]): Listing<Listed>['also'] {
+  const present = parts.filter((p): p is NonNullable<Listing<Listed>['also']> => p !== undefined);
+  if (present.length === 0) return undefined;
+  return {
+    filters: Object.assign({}, ...present.map((p) => p.filters)) as Record<string, string>,
+    where: sql<SqlBool>`(${sql.join(
+      present.map((p) => p.where),
+      sql` and `,
+    )})`,
+  };
 }
 
 /** The newest seq of a table now: where a listing's later pages stop, so rows inserted after page one never appear. */

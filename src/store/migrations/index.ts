@@ -17,6 +17,7 @@ import * as projectParentNoCascade from './2026-11-27-0016-project-parent-no-cas
 import * as dropTaskPlace from './2026-11-27-0017-drop-task-place.js';
 import * as postAuthorNullable from './2026-11-27-0018-post-author-nullable.js';
 import * as treeActivity from './2026-11-27-0020-tree-activity.js';
+import * as taskDeadlines from './2026-11-27-0023-task-deadlines.js';
 
 /** Every migration, in order. Names are frozen once released; add new files, never edit old ones. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-0017-drop-task-place': dropTaskPlace,
   '2026-11-27-0018-post-author-nullable': postAuthorNullable,
   '2026-11-27-0020-tree-activity': treeActivity,
+  '2026-11-27-0023-task-deadlines': taskDeadlines,
 };
