@@ -18,6 +18,7 @@ import type {
   SpeechJob,
   SpeechStatus,
   Task,
+  TaskStatus,
   Token,
   Tree,
   TreeListItem,
@@ -99,7 +100,12 @@ export const projects = {
     api<{ project: Project }>('PATCH', `/projects/${encodeURIComponent(id)}`, patch).then((a) => a.project),
   /** With everything inside it: the app asks first, naming what goes. */
   remove: (id: string) => api<unknown>('DELETE', `/projects/${encodeURIComponent(id)}?cascade=true`),
+  /** Every project of every tree the person sees. */
+  list: () => allPages<Project>('/projects'),
 };
+
+/** A bound below any deadline: a bound, either one, leaves out the tasks that have none. */
+const EARLIEST_DEADLINE = '1000-01-01';
 
 /** A new tree_id moves the task to that tree (its project_id is cleared unless one of that tree is given). */
 export type TaskPatch = Partial<
@@ -115,6 +121,9 @@ export const tasks = {
   archived: (treeId: string) => allPages<Task>('/tasks', { tree_id: treeId, status: 'archived' }),
   get: (id: string) => api<{ task: Task }>('GET', `/tasks/${encodeURIComponent(id)}`).then((a) => a.task),
   search: (q: string, treeId: string) => api<Page<Task>>('GET', `/search${query({ q, tree_id: treeId, limit: 200 })}`),
+  /** Every task with a deadline in every tree the person sees, of one status (CONTRACT §18). */
+  withDeadline: (status: TaskStatus, assigneeId?: string) =>
+    allPages<Task>('/tasks', { deadline_after: EARLIEST_DEADLINE, status, assignee_id: assigneeId }),
 };
 
 export const attachments = {

@@ -29,6 +29,7 @@ export const en = {
     account: 'Account',
     billing: 'Billing',
     about: 'About',
+    upcoming: 'Upcoming',
   },
   fields: {
     email: 'Email',
@@ -506,5 +507,31 @@ export const en = {
     notFound: 'This no longer exists, or you cannot see it.',
     server: 'Something went wrong on our side. Try again in a moment.',
     unknown: 'The request failed (status {{status}}).',
+  },
+  upcoming: {
+    title: 'Upcoming',
+    lead: 'Your tasks with a deadline in every tree you can see, still to do.',
+    assignedToMe: 'Assigned to me',
+    groups: { overdue: 'Overdue', today: 'Today', week: 'Next 7 days', later: 'Later' },
+    empty: 'Nothing is due. Give a task a deadline in its panel, and it shows up here.',
+    emptyMine: 'Nothing with a deadline is assigned to you. Turn off “Assigned to me” to see every task that is due.',
+    toTrees: 'Go to your trees',
+  },
+  due: {
+    overdue: 'Overdue',
+    overdueLabel: '{{label}}, overdue',
+  },
+  treeCard: {
+    counts: '{{open}} open · {{done}} done',
+  },
+  zoom: {
+    label: 'Zoom the drawing: + and − keys, 0 to fit; drag or use the wheel to move',
+    zoomIn: 'Zoom in',
+    zoomOut: 'Zoom out',
+    fit: 'Fit',
+  },
+  listSearch: {
+    showing: 'Showing only the tasks found.',
+    showAll: 'Show the whole tree',
   },
 };
