@@ -26,7 +26,6 @@ export interface Listing<T extends Listed> {
   since?: string;
 }
 
-
 /** Filters that are not a column's equality, all of which must hold (each bound to the cursor). */
 export function andFilters(parts: (Listing<Listed>['also'] | undefined)[]): Listing<Listed>['also'] {
   const present = parts.filter((p): p is NonNullable<Listing<Listed>['also']> => p !== undefined);

@@ -42,7 +42,8 @@ const plus = (day: string, n: number) => {
   for (let i = 0; i < n; i++) out = nextDay(out);
   return out;
 };
-const minus = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
+const minus = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
 
 /** Which group a day falls in, read independently of the app: the days of CONTRACT §18. */
 function groupOf(day: string, today: string): number {
@@ -263,9 +264,14 @@ browserDescribe.each(databases)('the app for daily use (%s)', (kind) => {
         await shot(w.page, `daily-${language}-390-${name}`, { fullPage: true });
       }
       const tree = new TreePage(w.page);
-      const sizes = await tree.leaves().evaluateAll((nodes) =>
-        nodes.map((n) => (n as unknown as { getBoundingClientRect(): { width: number } }).getBoundingClientRect().width),
-      );
+      await expect.poll(() => tree.leaves().count()).toBe(85);
+      const sizes = await tree
+        .leaves()
+        .evaluateAll((nodes) =>
+          nodes.map(
+            (n) => (n as unknown as { getBoundingClientRect(): { width: number } }).getBoundingClientRect().width,
+          ),
+        );
       expect(sizes.length).toBe(85);
       expect(Math.min(...sizes)).toBeGreaterThanOrEqual(24);
       await w.context.close();

@@ -161,9 +161,9 @@ describe.each(databases)('deadline filters on GET /tasks and list_tasks (%s)', (
         name: 'list_tasks',
         arguments: { tree_id: treeId, deadline_after: '2026-12-01', deadline_before: '2026-12-01' },
       });
-      expect(
-        (page.structuredContent as { items: { title: string }[] }).items.map((task) => task.title).sort(),
-      ).toEqual(['A', 'C', 'D']);
+      expect((page.structuredContent as { items: { title: string }[] }).items.map((task) => task.title).sort()).toEqual(
+        ['A', 'C', 'D'],
+      );
       const bad = await mcp.client.callTool({ name: 'list_tasks', arguments: { deadline_after: '1 December' } });
       expect(toolErrorOf(bad)).toMatchObject({ code: 'validation_failed' });
     } finally {

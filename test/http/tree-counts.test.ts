@@ -25,7 +25,9 @@ describe.each(databases)('task_counts on the trees list (%s)', (kind) => {
     // A page boundary between the trees: each page counts its own.
     const first = await alice.browser.get('/api/v1/trees?limit=1');
     expect(first.body.items[0].task_counts).toEqual({ open: 3, done: 1 });
-    const second = await alice.browser.get(`/api/v1/trees?limit=1&cursor=${encodeURIComponent(first.body.next_cursor)}`);
+    const second = await alice.browser.get(
+      `/api/v1/trees?limit=1&cursor=${encodeURIComponent(first.body.next_cursor)}`,
+    );
     expect(second.body.items).toMatchObject([{ id: empty.id, task_counts: { open: 0, done: 0 } }]);
 
     const { value } = await makeToken(alice, { scopes: ['read'] });

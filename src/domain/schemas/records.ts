@@ -44,7 +44,9 @@ export const TreeListItem = Type.Object(
         open: Type.Integer({ minimum: 0, description: 'tasks with status todo or open' }),
         done: Type.Integer({ minimum: 0, description: 'tasks with status done' }),
       },
-      { description: 'Read-only. The tree\'s tasks still to do and done (deferred and archived ones count in neither).' },
+      {
+        description: "Read-only. The tree's tasks still to do and done (deferred and archived ones count in neither).",
+      },
     ),
   },
   { title: 'TreeListItem' },

@@ -30,4 +30,3 @@ export function thumbnailInput(treeId: string, open: number, done: number): Layo
   }));
   return { treeId, name: '', projects, tasks };
 }
-

@@ -13,8 +13,8 @@ export interface Box {
   h: number;
 }
 
-/** A leaf's hit circle is 12 units across: at 2 px a unit it is a 24 px tap target. */
-export const TAP_SCALE = 2;
+/** A leaf's hit circle is 12 units across: at 2.1 px a unit it is a tap target of 24 px and a little more. */
+export const TAP_SCALE = 2.1;
 /** Windows narrower than this are phones: they open at TAP_SCALE, the whole tree is a `0` away. */
 export const PHONE_WIDTH = 640;
 const MAX_SCALE = 8;
@@ -74,9 +74,7 @@ export function viewBoxOf(view: View, box: Box): string {
 
 /** Whether a point is inside the window (with a margin of `pad` units). */
 export function inView(view: View, box: Box, x: number, y: number, pad = 0): boolean {
-  return (
-    Math.abs(x - view.cx) <= box.w / 2 / view.k - pad && Math.abs(y - view.cy) <= box.h / 2 / view.k - pad
-  );
+  return Math.abs(x - view.cx) <= box.w / 2 / view.k - pad && Math.abs(y - view.cy) <= box.h / 2 / view.k - pad;
 }
 
 /** Screen size of a label's character and line (CSS px): the names are drawn at 12 px whatever the zoom. */

@@ -41,8 +41,7 @@ export function ZoomView({ layout, labels, children }: Props): JSX.Element {
     setView((v) => (v === null ? openingView(layout, box) : clampView(v, layout, box)));
   }, [layout, box]);
 
-  const change = (next: (v: View, b: Box) => View) =>
-    setView((v) => (v === null || box === null ? v : next(v, box)));
+  const change = (next: (v: View, b: Box) => View) => setView((v) => (v === null || box === null ? v : next(v, box)));
   const local = (e: { clientX: number; clientY: number }) => {
     const r = frame.current!.getBoundingClientRect();
     return { x: e.clientX - r.left, y: e.clientY - r.top };
@@ -71,7 +70,9 @@ export function ZoomView({ layout, labels, children }: Props): JSX.Element {
       const distance = (p: { x: number; y: number }) => Math.hypot(p.x - other.x, p.y - other.y);
       const factor = distance(before) > 0 ? distance(now) / distance(before) : 1;
       const mid = { x: (now.x + other.x) / 2, y: (now.y + other.y) / 2 };
-      change((v, bx) => panBy(zoomAt(v, factor, mid.x, mid.y, bx, layout), (now.x - before.x) / 2, (now.y - before.y) / 2, bx, layout));
+      change((v, bx) =>
+        panBy(zoomAt(v, factor, mid.x, mid.y, bx, layout), (now.x - before.x) / 2, (now.y - before.y) / 2, bx, layout),
+      );
       dragged.current = true;
     } else {
       moved.current += Math.hypot(now.x - before.x, now.y - before.y);
@@ -115,7 +116,9 @@ export function ZoomView({ layout, labels, children }: Props): JSX.Element {
   const onFocusIn = (e: FocusEvent) => {
     const node = e.target as Element;
     const x = Number(node.getAttribute('cx') ?? /translate\(([-\d.]+)/.exec(node.getAttribute('transform') ?? '')?.[1]);
-    const y = Number(node.getAttribute('cy') ?? /translate\([-\d.]+ ([-\d.]+)/.exec(node.getAttribute('transform') ?? '')?.[1]);
+    const y = Number(
+      node.getAttribute('cy') ?? /translate\([-\d.]+ ([-\d.]+)/.exec(node.getAttribute('transform') ?? '')?.[1],
+    );
     if (!Number.isFinite(x) || !Number.isFinite(y)) return;
     change((v, b) => (inView(v, b, x, y, 12 / v.k) ? v : clampView({ ...v, cx: x, cy: y }, layout, b)));
   };

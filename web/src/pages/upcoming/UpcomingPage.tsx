@@ -25,7 +25,10 @@ export function UpcomingPage() {
   const [mine, setMine] = useState(false);
   const list = useLoad(async () => {
     const assignee = mine ? user.id : undefined;
-    const [todo, open] = await Promise.all([tasks.withDeadline('todo', assignee), tasks.withDeadline('open', assignee)]);
+    const [todo, open] = await Promise.all([
+      tasks.withDeadline('todo', assignee),
+      tasks.withDeadline('open', assignee),
+    ]);
     return [...todo, ...open];
   }, [mine, user.id]);
   // Names of trees and projects for the rows; a failure leaves the rows without them, never blocks the list.
