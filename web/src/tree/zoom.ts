@@ -27,18 +27,25 @@ export function fitView(layout: Pick<Layout, 'width' | 'height'>, box: Box): Vie
 
 /**
  * The view a page opens with: the whole tree, except on a phone when that would make leaves
- * smaller than tap targets; then tap-sized, centred on the leaves.
+ * smaller than tap targets; then tap-sized, on the leaves.
  */
 export function openingView(layout: Layout, box: Box): View {
   const fit = fitView(layout, box);
   if (box.w >= PHONE_WIDTH || fit.k >= TAP_SCALE || layout.leaves.length === 0) return fit;
+  // Centred on the leaf nearest the leaves' mean, so the window opens on leaves, not on the
+  // bare middle of a fan.
   let x = 0;
   let y = 0;
   for (const leaf of layout.leaves) {
     x += leaf.x;
     y += leaf.y;
   }
-  return clampView({ cx: x / layout.leaves.length, cy: y / layout.leaves.length, k: TAP_SCALE }, layout, box);
+  x /= layout.leaves.length;
+  y /= layout.leaves.length;
+  let near = layout.leaves[0]!;
+  for (const leaf of layout.leaves)
+    if (Math.hypot(leaf.x - x, leaf.y - y) < Math.hypot(near.x - x, near.y - y)) near = leaf;
+  return clampView({ cx: near.x, cy: near.y, k: TAP_SCALE }, layout, box);
 }
 
 /** Zoom stays between half the fit and MAX_SCALE; the centre stays over the tree. */
