@@ -47,10 +47,10 @@ describe('the drawing’s window', () => {
 
   it('draws a card’s tree from its counts, in proportion and capped', () => {
     const input = thumbnailInput('tre_x', 300, 100);
-    expect(input.tasks).toHaveLength(36);
-    expect(input.tasks.filter((t) => t.status === 'done')).toHaveLength(9);
+    expect(input.tasks).toHaveLength(24);
+    expect(input.tasks.filter((t) => t.status === 'done')).toHaveLength(6);
     expect(thumbnailInput('tre_x', 0, 0).tasks).toEqual([]);
     for (const style of ['tidy-fan', 'space-colonization', 'lsystem'] as const)
-      expect(layoutTree(input, style).leaves).toHaveLength(36);
+      expect(layoutTree(input, style).leaves).toHaveLength(24);
   });
 });

@@ -91,6 +91,8 @@ export async function listTasks(deps: Deps, actor: Actor, input: TaskFilters): P
       since,
       equal: { tree_id: input.tree_id, project_id: input.project_id, status: input.status },
       ...(also !== undefined ? { also } : {}),
+      // A closed window of deadlines is narrow; one open at an end (Overdue, everything due) is not.
+      selective: input.deadline_after !== undefined && input.deadline_before !== undefined,
     },
     input,
   );

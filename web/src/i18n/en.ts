@@ -531,7 +531,7 @@ export const en = {
     fit: 'Fit',
   },
   listSearch: {
-    showing: 'Showing only the tasks found.',
+    showing: 'Only the search’s matches are listed.',
     showAll: 'Show the whole tree',
   },
 };

@@ -48,7 +48,7 @@ export function buildNodes(
   // The project's name beside its knot: shown where there is room, and on hover and focus (CSS).
   const name = knotProto.appendChild(doc.createElementNS(SVG, 'text'));
   name.setAttribute('class', 'tree-project-name');
-  name.setAttribute('x', '0.7em');
+  name.setAttribute('x', '9'); // units: clear of the knot (r 5, stroke 2) at any zoom
   name.setAttribute('dy', '0.35em');
   name.setAttribute('aria-hidden', 'true');
   const knotCircle = knotProto.appendChild(doc.createElementNS(SVG, 'circle'));

@@ -3,7 +3,7 @@
 // Small on purpose: 50 cards lay out in well under a second.
 import type { LayoutInput, LayoutTask } from './types.js';
 
-const MAX_LEAVES = 36;
+const MAX_LEAVES = 24;
 const LEAVES_PER_BRANCH = 8;
 const COLOR = '#6b8e23';
 

@@ -99,7 +99,7 @@ export function roomyLabels(
   const kept: { x1: number; y1: number; x2: number; y2: number }[] = [];
   const roomy = new Set<string>();
   for (const p of projects) {
-    const x1 = p.at.x * k + 8;
+    const x1 = (p.at.x + 9) * k;
     const box = { x1, y1: p.at.y * k - LABEL_PX, x2: x1 + p.name.length * CHAR_PX, y2: p.at.y * k + LABEL_PX };
     if (kept.some((o) => box.x1 < o.x2 && o.x1 < box.x2 && box.y1 < o.y2 && o.y1 < box.y2)) continue;
     kept.push(box);
