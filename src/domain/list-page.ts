@@ -1,4 +1,4 @@
-import type { RawBuilder, Selectable, SqlBool } from 'kysely';
+import { sql, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
 import { inVisibleTrees, type VisibleTrees } from './access.js';
 import type { Deps } from './deps.js';
 import type { Actor } from './actor.js';
@@ -24,6 +24,26 @@ export interface Listing<T extends Listed> {
   equal?: Record<string, string | undefined>;
   /** `updated_since`, inclusive, already normalized to UTC (parseUpdatedSince). */
   since?: string;
+  /**
+   * The filter picks few rows out of many (a window of deadlines): read them through the
+   * filter's index and sort them, rather than walk the creation order until a page is full.
+   * SQLite keeps no statistics to tell the two apart and takes the order's index when `seq`
+   * is compared; `+seq` is the same value without that index.
+   */
+  selective?: boolean;
+}
+
+/** Filters that are not a column's equality, all of which must hold (each bound to the cursor). */
+export function andFilters(parts: (Listing<Listed>['also'] | undefined)[]): Listing<Listed>['also'] {
+  const present = parts.filter((p): p is NonNullable<Listing<Listed>['also']> => p !== undefined);
+  if (present.length === 0) return undefined;
+  return {
+    filters: Object.assign({}, ...present.map((p) => p.filters)) as Record<string, string>,
+    where: sql<SqlBool>`(${sql.join(
+      present.map((p) => p.where),
+      sql` and `,
+    )})`,
+  };
 }
 
 /** The newest seq of a table now: where a listing's later pages stop, so rows inserted after page one never appear. */
@@ -49,6 +69,7 @@ export async function listPage<T extends Listed>(
   input: PageInput,
 ): Promise<{ rows: Selectable<Database[T]>[]; next_cursor: string | null }> {
   const { table, visible, since, also } = listing;
+  const seq = listing.selective === true ? sql<number>`+seq` : sql<number>`seq`;
   const equal = Object.entries(listing.equal ?? {}).filter(
     (entry): entry is [string, string] => entry[1] !== undefined,
   );
@@ -65,10 +86,10 @@ export async function listPage<T extends Listed>(
       let query = deps.db
         .selectFrom(table as Listed)
         .selectAll()
-        .where('seq', '>', after);
+        .where(seq, '>', after);
       if (visible !== undefined) query = query.where(inVisibleTrees(visible.trees, visible.treeColumn));
       if (also !== undefined) query = query.where(also.where);
-      if (upTo !== null) query = query.where('seq', '<=', upTo);
+      if (upTo !== null) query = query.where(seq, '<=', upTo);
       for (const [column, value] of equal) query = query.where(deps.db.dynamic.ref(column), '=', value);
       if (since !== undefined) query = query.where('updated_at', '>=', since);
       return query.orderBy('seq').limit(take).execute();

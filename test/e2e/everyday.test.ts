@@ -150,6 +150,8 @@ browserDescribe.each(databases)('everyday actions in the browser (%s)', (kind) =
     await hits.getByRole('button', { name: 'Restore' }).click();
     await tree.row('Fix the fence').waitFor();
     expect((await api(seeded).get(`/api/v1/tasks/${fence}`)).body.task.status).toBe('todo');
+    // The search narrowed the list view to its matches; the whole tree comes back on request.
+    await page.getByRole('button', { name: 'Show the whole tree' }).click();
 
     // Archived from the panel, it waits in the Archived tab.
     const panel = await tree.openTask('Buy seeds');

@@ -104,6 +104,9 @@ browserDescribe.each(databases)('a person in the browser (%s)', (kind) => {
     await tree.search('tomatoes');
     await s.w.page.getByText(/task(s)? found/).waitFor();
     await expect.poll(() => tree.listView.locator('.hit').count()).toBe(2); // title of one, notes of the other
+    // The list view shows only the matches until the whole tree is asked back.
+    expect(await tree.listView.locator('.outline-task').count()).toBe(2);
+    await s.w.page.getByRole('button', { name: 'Show the whole tree' }).click();
   });
 
   it('uploads a photo with a progress bar and shows its thumbnail', async () => {

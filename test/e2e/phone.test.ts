@@ -181,7 +181,7 @@ browserDescribe.each(databases)('the app on a phone and a desktop (%s)', (kind) 
           expect(await menu.getAttribute('aria-expanded')).toBe('false');
           // Escape folds it too, and the links of the other pages stay links.
           await menu.tap();
-          expect(await w.page.getByRole('navigation').getByRole('link').count()).toBe(4);
+          expect(await w.page.getByRole('navigation').getByRole('link').count()).toBe(5);
           await w.page.keyboard.press('Escape');
           await billing.waitFor({ state: 'hidden' });
           // Signed out, the landing page's header folds the same way.

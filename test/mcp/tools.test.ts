@@ -51,6 +51,8 @@ describe.each(databases)('MCP tools (%s)', (kind) => {
         expect(Object.keys(listTasks.inputSchema.properties ?? {}).sort()).toEqual([
           'assignee_id',
           'cursor',
+          'deadline_after',
+          'deadline_before',
           'limit',
           'project_id',
           'status',

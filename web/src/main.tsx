@@ -6,6 +6,7 @@ import { installLeaveGuard } from './components/useLeaveGuard';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/controls.css';
+import './styles/daily.css';
 
 /** Who is signed in decides the language of the very first paint, so ask before rendering. */
 async function start(): Promise<void> {

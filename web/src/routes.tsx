@@ -12,6 +12,7 @@ const Reset = lazy(() => import('./pages/auth/Reset').then((m) => m.Reset));
 const Verify = lazy(() => import('./pages/auth/Verify').then((m) => m.Verify));
 const AcceptInvite = lazy(() => import('./pages/sharing/AcceptInvite').then((m) => m.AcceptInvite));
 const Trees = lazy(() => import('./pages/trees/TreesPage').then((m) => m.TreesPage));
+const Upcoming = lazy(() => import('./pages/upcoming/UpcomingPage').then((m) => m.UpcomingPage));
 const Sharing = lazy(() => import('./pages/sharing/SharingPage').then((m) => m.SharingPage));
 const TreePage = lazy(() => import('./pages/tree/TreePage').then((m) => m.TreePage));
 const Agents = lazy(() => import('./pages/agents/AgentsPage').then((m) => m.AgentsPage));
@@ -49,6 +50,7 @@ export const routes: { path: string; component: ComponentType<object> }[] = [
   { path: '/verify', component: signedIn(Verify) },
   { path: '/invite', component: signedIn(AcceptInvite) },
   { path: '/trees', component: signedIn(Trees) },
+  { path: '/upcoming', component: signedIn(Upcoming) },
   { path: '/trees/:id', component: signedIn(TreePage) },
   { path: '/trees/:id/sharing', component: signedIn(Sharing) },
   { path: '/agents', component: signedIn(Agents) },

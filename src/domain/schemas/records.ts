@@ -49,6 +49,15 @@ export const TreeListItem = Type.Object(
         'updated_at, and its newest history entry (so a deleted task counts too). Unlike updated_at, which is the ' +
         "tree record's own (names, style) and feeds its ETag, this moves whenever anything in the tree changes.",
     }),
+    task_counts: Type.Object(
+      {
+        open: Type.Integer({ minimum: 0, description: 'tasks with status todo or open' }),
+        done: Type.Integer({ minimum: 0, description: 'tasks with status done' }),
+      },
+      {
+        description: "Read-only. The tree's tasks still to do and done (deferred and archived ones count in neither).",
+      },
+    ),
   },
   { title: 'TreeListItem' },
 );

@@ -19,13 +19,14 @@ import {
 } from '../access.js';
 import { DEFAULT_COLOR, presentTask, taskStatuses, type Task } from '../records.js';
 import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
-import { listPage } from '../list-page.js';
+import { andFilters, listPage } from '../list-page.js';
 import { changedFields, diff, type HistoryEntryInput } from './history.js';
 import { chargeOneTask, chargeTree, checkCharged } from '../limits.js';
 import { checkColor, checkPosition, isStorableId, positionAfter, NOTES_MAX, TEXT_MAX, TITLE_MAX } from '../fields.js';
 import { POSITION_MIN } from '../field-bounds.js';
 import { planLimits } from '../plans.js';
 import { normalizeDeadline } from './deadline.js';
+import { deadlineFilter, type DeadlineBounds } from './deadline-range.js';
 import { checkEnum, checkLength, checkName } from '../validate.js';
 import { DomainError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -50,7 +51,7 @@ export interface TaskInput {
 
 export type TaskPatch = Partial<TaskInput>;
 
-export interface TaskFilters extends PageInput {
+export interface TaskFilters extends PageInput, DeadlineBounds {
   updated_since?: string;
   tree_id?: string;
   project_id?: string;
@@ -73,9 +74,18 @@ export async function listTasks(deps: Deps, actor: Actor, input: TaskFilters): P
   requireRead(actor);
   const since = parseUpdatedSince(input.updated_since);
   if (input.status !== undefined) checkEnum('/status', input.status, taskStatuses);
+  const deadlines = deadlineFilter(input, actor.user.timezone);
   if (input.tree_id !== undefined) await treeAccess(deps.db, actor, input.tree_id);
   if (input.project_id !== undefined) await projectAccess(deps.db, actor, input.project_id);
-  const assignee = input.assignee_id;
+  const also = andFilters([
+    input.assignee_id === undefined
+      ? undefined
+      : {
+          filters: { assignee_id: input.assignee_id },
+          where: sql<SqlBool>`id in (select task_id from task_assignees where user_id = ${input.assignee_id})`,
+        },
+    deadlines,
+  ]);
   const { rows, next_cursor } = await listPage(
     deps,
     actor,
@@ -85,14 +95,9 @@ export async function listTasks(deps: Deps, actor: Actor, input: TaskFilters): P
       visible: { trees: await visibleTrees(deps.db, actor) },
       since,
       equal: { tree_id: input.tree_id, project_id: input.project_id, status: input.status },
-      ...(assignee !== undefined
-        ? {
-            also: {
-              filters: { assignee_id: assignee },
-              where: sql<SqlBool>`id in (select task_id from task_assignees where user_id = ${assignee})`,
-            },
-          }
-        : {}),
+      ...(also !== undefined ? { also } : {}),
+      // A closed window of deadlines is narrow; one open at an end (Overdue, everything due) is not.
+      selective: input.deadline_after !== undefined && input.deadline_before !== undefined,
     },
     input,
   );

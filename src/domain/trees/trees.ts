@@ -27,6 +27,7 @@ import type { Trx } from '../../store/db.js';
 import { requirePrecondition, type Precondition, type Versioned } from '../precondition.js';
 import { nextVersion } from '../../store/task-version.js';
 import { treesLastActivity } from '../../store/tree-activity.js';
+import { treesTaskCounts } from '../../store/tree-task-counts.js';
 
 export interface TreeInput {
   name: string;
@@ -66,7 +67,8 @@ function checkTreeFields(input: TreePatch): void {
 
 /**
  * The actor's trees (and, with sharing, trees shared with them), in creation order, each with when
- * anything in it last changed (`last_activity_at`, read in one statement for the page).
+ * anything in it last changed (`last_activity_at`) and its open and done tasks (`task_counts`), each
+ * read in one statement for the page.
  */
 export async function listTrees(
   deps: Deps,
@@ -82,15 +84,14 @@ export async function listTrees(
     { table: 'trees', endpoint: 'trees', visible: { trees: visible, treeColumn: 'id' }, since },
     input,
   );
-  const activity = await treesLastActivity(
-    deps.db,
-    rows.map((row) => row.id),
-  );
+  const ids = rows.map((row) => row.id);
+  const [activity, counts] = await Promise.all([treesLastActivity(deps.db, ids), treesTaskCounts(deps.db, ids)]);
   return {
     items: rows.map((row) => ({
       ...presentTree(row, { role: roleIn(visible, row) }),
       // A tree deleted between the two reads keeps its own time.
       last_activity_at: activity.get(row.id) ?? row.updated_at,
+      task_counts: counts.get(row.id)!,
     })),
     next_cursor,
   };

@@ -95,7 +95,7 @@ export const toolTable: ToolSpec[] = [
       name: 'list_tasks',
       title: 'List tasks',
       description:
-        'Tasks in creation order, optionally of one tree or project, with one status or assigned to one person.',
+        "Tasks in creation order, optionally of one tree or project, with one status, assigned to one person, or with a deadline in a range (deadline_after, deadline_before: a date, the whole day in the user's time zone, or a zoned date-time; inclusive).",
       outputSchema: outputs.TaskPage,
       annotations: readOnly,
     },

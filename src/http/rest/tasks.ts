@@ -27,7 +27,7 @@ export const taskRoutes =
         schema: {
           operationId: 'listTasks',
           tags,
-          summary: 'Tasks in creation order, filtered by tree, project or status',
+          summary: 'Tasks in creation order, filtered by tree, project, status, assignee or deadline',
           querystring: TaskListQuery,
           headers: ReadHeaders,
           response: { 200: TaskList, ...errors(401, 403, 404, 409) },

@@ -130,6 +130,20 @@ export const TaskListQuery = Type.Object({
   project_id: Type.Optional(Id),
   status: Type.Optional(Status),
   assignee_id: Type.Optional(Id),
+  deadline_after: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description:
+        "YYYY-MM-DD or an ISO 8601 date-time with a zone; inclusive. Only tasks with a deadline at or after it. A date is that whole day in the user's timezone, and so is a date deadline.",
+    }),
+  ),
+  deadline_before: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description:
+        "YYYY-MM-DD or an ISO 8601 date-time with a zone; inclusive. Only tasks with a deadline at or before it. A date is that whole day in the user's timezone, and so is a date deadline.",
+    }),
+  ),
 });
 export const DeleteProjectQuery = Type.Object({
   cascade: Type.Optional(Type.Boolean({ default: false, description: 'also remove child projects and tasks' })),

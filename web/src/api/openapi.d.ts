@@ -459,7 +459,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Tasks in creation order, filtered by tree, project or status
+         * Tasks in creation order, filtered by tree, project, status, assignee or deadline
          * @description Bearer token scope read, or a signed-in browser session.
          */
         get: operations["listTasks"];
@@ -3512,6 +3512,13 @@ export interface operations {
                              * @description Read-only. When the tree last saw activity: the newest of its own updated_at, its tasks' and projects' updated_at, and its newest history entry (so a deleted task counts too). Unlike updated_at, which is the tree record's own (names, style) and feeds its ETag, this moves whenever anything in the tree changes.
                              */
                             last_activity_at: string;
+                            /** @description Read-only. The tree's tasks still to do and done (deferred and archived ones count in neither). */
+                            task_counts: {
+                                /** @description tasks with status todo or open */
+                                open: number;
+                                /** @description tasks with status done */
+                                done: number;
+                            };
                         }[];
                         /** @description null on the last page */
                         next_cursor: string | null;
@@ -4896,6 +4903,10 @@ export interface operations {
                 project_id?: string;
                 status?: "todo" | "open" | "done" | "deferred" | "archived";
                 assignee_id?: string;
+                /** @description YYYY-MM-DD or an ISO 8601 date-time with a zone; inclusive. Only tasks with a deadline at or after it. A date is that whole day in the user's timezone, and so is a date deadline. */
+                deadline_after?: string;
+                /** @description YYYY-MM-DD or an ISO 8601 date-time with a zone; inclusive. Only tasks with a deadline at or before it. A date is that whole day in the user's timezone, and so is a date deadline. */
+                deadline_before?: string;
             };
             header?: {
                 /** @description Account guard: the signed-in user id */

@@ -4,7 +4,7 @@
  */
 import { api, apiTagged, allPages, query } from './client';
 import { forget, remember, writeIfUnchanged, type Shown } from './versioned';
-import type { Page, Project, Task, Tree, TreeListItem, TreeSnapshot, TreeStyleName } from './types';
+import type { Page, Project, Task, TaskStatus, Tree, TreeListItem, TreeSnapshot, TreeStyleName } from './types';
 
 const enc = encodeURIComponent;
 
@@ -80,7 +80,12 @@ export const projects = {
     ).then((a) => a.project),
   /** With everything inside it: the app asks first, naming what goes. */
   remove: (id: string) => api<unknown>('DELETE', `/projects/${enc(id)}?cascade=true`).then(() => forget('project', id)),
+  /** Every project of every tree the person sees. */
+  list: () => allPages<Project>('/projects'),
 };
+
+/** A bound below any deadline: a bound, either one, leaves out the tasks that have none. */
+const EARLIEST_DEADLINE = '1000-01-01';
 
 /** A new tree_id moves the task to that tree (its project_id is cleared unless one of that tree is given). */
 export type TaskPatch = Partial<
@@ -104,6 +109,9 @@ export const tasks = {
   archived: (treeId: string) => allPages<Task>('/tasks', { tree_id: treeId, status: 'archived' }),
   get: readTask,
   search: (q: string, treeId: string) => api<Page<Task>>('GET', `/search${query({ q, tree_id: treeId, limit: 200 })}`),
+  /** Every task with a deadline in every tree the person sees, of one status (CONTRACT §18). */
+  withDeadline: (status: TaskStatus, assigneeId?: string) =>
+    allPages<Task>('/tasks', { deadline_after: EARLIEST_DEADLINE, status, assignee_id: assigneeId }),
 };
 
 export const assignees = {

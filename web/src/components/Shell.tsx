@@ -56,6 +56,9 @@ export function Shell({ children }: { children: ComponentChildren }) {
               <NavLink href="/trees" onChoose={close}>
                 {t('nav.trees')}
               </NavLink>
+              <NavLink href="/upcoming" onChoose={close}>
+                {t('nav.upcoming')}
+              </NavLink>
               <NavLink href="/agents" onChoose={close}>
                 {t('nav.agents')}
               </NavLink>

@@ -29,6 +29,7 @@ export const en = {
     account: 'Account',
     billing: 'Billing',
     about: 'About',
+    upcoming: 'Upcoming',
   },
   fields: {
     email: 'Email',
@@ -531,5 +532,31 @@ export const en = {
     unknown: 'The request failed (status {{status}}).',
     changedMeanwhile:
       'This was changed elsewhere after you opened it, so your change was not saved. Reload to see it as it is now, then try again.',
+  },
+  upcoming: {
+    title: 'Upcoming',
+    lead: 'Your tasks with a deadline in every tree you can see, still to do.',
+    assignedToMe: 'Assigned to me',
+    groups: { overdue: 'Overdue', today: 'Today', week: 'Next 7 days', later: 'Later' },
+    empty: 'Nothing is due. Give a task a deadline in its panel, and it shows up here.',
+    emptyMine: 'Nothing with a deadline is assigned to you. Turn off “Assigned to me” to see every task that is due.',
+    toTrees: 'Go to your trees',
+  },
+  due: {
+    overdue: 'Overdue',
+    overdueLabel: '{{label}}, overdue',
+  },
+  treeCard: {
+    counts: '{{open}} open · {{done}} done',
+  },
+  zoom: {
+    label: 'Zoom the drawing: + and − keys, 0 to fit; drag or use the wheel to move',
+    zoomIn: 'Zoom in',
+    zoomOut: 'Zoom out',
+    fit: 'Fit',
+  },
+  listSearch: {
+    showing: 'Only the search’s matches are listed.',
+    showAll: 'Show the whole tree',
   },
 };

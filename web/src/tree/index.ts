@@ -13,3 +13,4 @@ export type {
 export { LEAF_SPACING, TREE_STYLES } from './types.js';
 export { layoutTree } from './layout.js';
 export { TreeDrawing } from './render.js';
+export { TreeThumbnail } from './thumbnail.js';

@@ -45,6 +45,12 @@ export function buildNodes(
   knotProto.setAttribute('class', 'tree-project');
   knotProto.setAttribute('tabindex', '0');
   knotProto.appendChild(doc.createElementNS(SVG, 'title'));
+  // The project's name beside its knot: shown where there is room, and on hover and focus (CSS).
+  const name = knotProto.appendChild(doc.createElementNS(SVG, 'text'));
+  name.setAttribute('class', 'tree-project-name');
+  name.setAttribute('x', '9'); // units: clear of the knot (r 5, stroke 2) at any zoom
+  name.setAttribute('dy', '0.35em');
+  name.setAttribute('aria-hidden', 'true');
   const knotCircle = knotProto.appendChild(doc.createElementNS(SVG, 'circle'));
   knotCircle.setAttribute('r', '5');
   knotCircle.setAttribute('stroke', '#4e3423');
@@ -59,6 +65,7 @@ export function buildNodes(
       g.setAttribute('data-project-id', node.id);
       g.setAttribute('transform', `translate(${knot.x} ${knot.y})`);
       g.firstChild!.textContent = labels.project(node.project);
+      g.childNodes[1]!.textContent = node.project.name;
       (g.lastChild as Element).setAttribute('fill', leafColor(node.project.color));
       out.appendChild(g);
     }

@@ -10,10 +10,13 @@ import type { JSX } from 'preact';
 import { useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import { layoutTree } from './layout.js';
 import { paintLeaves } from './leafPaint.js';
+import { Picture } from './picture.js';
 import { buildModel, type ModelNode } from './model.js';
 import { buildNodes, leafClass, type LeafNode } from './nodeLayer.js';
 import { branchPaths } from './paint.js';
 import type { Layout, TreeDrawingProps } from './types.js';
+import { roomyLabels, LABEL_PX, viewBoxOf, type Box, type View } from './zoom.js';
+import { ZoomView } from './zoomView.js';
 
 const activates = (e: KeyboardEvent) => e.key === 'Enter' || e.key === ' ';
 
@@ -26,76 +29,46 @@ export function TreeDrawing(props: TreeDrawingProps): JSX.Element {
   const leaves = useMemo(() => paintLeaves(layout.leaves, new Map(input.tasks.map((t) => [t.id, t]))), [layout, input]);
   const { width, height } = layout;
   const viewBox = `0 0 ${width} ${height}`;
-  const ground = layout.branches[0]?.y1 ?? height;
 
   // The picture as one vnode per layout: a render of the page for anything else (a selection, a
   // search, a panel) hands Preact the same vnode, which it skips without walking it.
-  const picture = useMemo(
-    () => (
-      /* The picture takes no pointer events: under the mouse, Chromium would hit-test the stroke of
-         a path of 25,000 segments (a third of a second at 10,000 tasks); the nodes take them. */
-      <svg viewBox={viewBox} width={width} height={height} pointer-events="none">
-        <ellipse
-          cx={width / 2}
-          cy={ground}
-          rx={width * 0.42}
-          ry={Math.max(6, width * 0.025)}
-          fill="#7c9a4e"
-          fill-opacity="0.18"
-        />
-        <path
-          d={`M${width * 0.06} ${ground}H${width * 0.94}`}
-          stroke="#7c9a4e"
-          stroke-opacity="0.55"
-          stroke-width="2"
-          stroke-linecap="round"
-        />
-        <g class="tree-branches" fill="none" stroke-linecap="round" stroke-linejoin="round">
-          {paths.map((p) => (
-            <path key={p.width} d={p.d} stroke={p.color} stroke-width={p.width} />
-          ))}
-        </g>
-        <g class="tree-leaves" stroke-width="1">
-          {leaves.groups.map((g) => (
-            <path
-              key={`${g.color} ${g.look}`}
-              d={g.d}
-              fill={g.color}
-              fill-opacity={g.look === 'done' ? 0.3 : g.look === 'deferred' ? 0.6 : 1}
-              stroke={g.color}
-              stroke-dasharray={g.look === 'deferred' ? '2 1.5' : undefined}
-            />
-          ))}
-          <path d={leaves.midribs} stroke="#ffffff" stroke-opacity="0.45" stroke-width="0.7" fill="none" />
-          <path
-            class="tree-checks"
-            d={leaves.checks}
-            stroke="#1f5130"
-            stroke-width="1.6"
-            fill="none"
-            stroke-linecap="round"
-            stroke-linejoin="round"
-          />
-        </g>
-      </svg>
-    ),
-    [viewBox, width, height, ground, paths, leaves],
-  );
+  const picture = useMemo(() => <Picture layout={layout} paths={paths} leaves={leaves} />, [layout, paths, leaves]);
 
-  return (
+  const drawing = (view: View | null, box: Box | null) => (
     <svg
       class="tree-drawing"
       role="img"
       aria-label={props.labels.drawing}
-      viewBox={viewBox}
+      viewBox={view !== null && box !== null ? viewBoxOf(view, box) : viewBox}
       width={width}
       height={height}
       data-style={style}
     >
       {picture}
-      <Nodes {...props} layout={layout} nodes={nodes} />
+      <OverdueRings layout={layout} overdue={props.overdue} />
+      <Nodes {...props} layout={layout} nodes={nodes} scale={view?.k ?? null} />
     </svg>
   );
+  const zoom = props.labels.zoom;
+  if (zoom === undefined) return drawing(null, null);
+  return (
+    <ZoomView layout={layout} labels={zoom}>
+      {drawing}
+    </ZoomView>
+  );
+}
+
+/** A dashed ring round each overdue leaf, all in one path (the words are in the leaf's title). */
+function OverdueRings({ layout, overdue }: { layout: Layout; overdue?: ReadonlySet<string> }): JSX.Element | null {
+  const d = useMemo(() => {
+    if (overdue === undefined || overdue.size === 0) return '';
+    return layout.leaves
+      .filter((l) => overdue.has(l.id))
+      .map((l) => `M${l.x - 7.5} ${l.y}a7.5 7.5 0 1 0 15 0a7.5 7.5 0 1 0 -15 0`)
+      .join('');
+  }, [layout, overdue]);
+  if (d === '') return null;
+  return <path class="tree-overdue-ring" d={d} aria-hidden="true" />;
 }
 
 /**
@@ -104,8 +77,8 @@ export function TreeDrawing(props: TreeDrawingProps): JSX.Element {
  * all of them (no closure per node); a selection or a search only changes the classes of the few
  * nodes it marks, and draws their rings.
  */
-function Nodes(props: TreeDrawingProps & { layout: Layout; nodes: ModelNode[] }): JSX.Element {
-  const { layout, nodes, highlighted, selectedId, labels, onOpenTask, onOpenProject } = props;
+function Nodes(props: TreeDrawingProps & { layout: Layout; nodes: ModelNode[]; scale: number | null }): JSX.Element {
+  const { layout, nodes, highlighted, selectedId, labels, onOpenTask, onOpenProject, scale } = props;
   const placed = useMemo(() => new Map(layout.leaves.map((l) => [l.id, l])), [layout]);
   const knots = useMemo(() => new Map(layout.projects.map((p) => [p.id, p])), [layout]);
   const tasks = useMemo(() => nodes.flatMap((node) => node.tasks), [nodes]);
@@ -118,6 +91,23 @@ function Nodes(props: TreeDrawingProps & { layout: Layout; nodes: ModelNode[] })
     leaves.current = buildNodes(group.current!, nodes, placed, knots, labels);
     classed.current = [];
   }, [nodes, placed, knots, labels]);
+
+  // Project names where there is room at this zoom (the rest on hover and focus, by CSS); the
+  // zoom is rounded to a step of 10 % so a pinch does not re-measure every frame.
+  const step = scale === null ? null : Math.round(Math.log(scale) / Math.log(1.1));
+  useLayoutEffect(() => {
+    if (step === null) return;
+    const k = Math.pow(1.1, step);
+    const named = nodes.flatMap((n) => {
+      const at = n.project && knots.get(n.id);
+      return n.project && at ? [{ id: n.id, name: n.project.name, at }] : [];
+    });
+    const roomy = roomyLabels(named, k);
+    for (const text of group.current!.querySelectorAll('.tree-project-name')) {
+      const id = text.parentElement?.getAttribute('data-project-id') ?? '';
+      text.setAttribute('class', roomy.has(id) ? 'tree-project-name roomy' : 'tree-project-name');
+    }
+  }, [step, nodes, knots, labels]);
 
   const marked = tasks.filter((t) => placed.has(t.id) && (highlighted?.has(t.id) || t.id === selectedId));
   useLayoutEffect(() => {
@@ -180,6 +170,7 @@ function Nodes(props: TreeDrawingProps & { layout: Layout; nodes: ModelNode[] })
       <g
         ref={group}
         class="tree-nodes"
+        font-size={scale === null ? LABEL_PX : Math.round((LABEL_PX / scale) * 100) / 100}
         fill="none"
         pointer-events="all"
         onClick={open}

@@ -20,6 +20,8 @@ export interface LayoutTask {
   color: string;
   status: 'todo' | 'open' | 'done' | 'deferred' | 'archived';
   position: number;
+  /** The API's deadline, when the app knows it (the label may say the task is overdue). */
+  deadline?: string | null;
 }
 
 /** As returned by GET /api/v1/trees/{id}; the records may carry more fields. */
@@ -68,6 +70,8 @@ export interface TreeDrawingProps {
   /** Task ids to ring, e.g. search results. */
   highlighted?: ReadonlySet<string>;
   selectedId?: string | null;
+  /** Task ids whose leaves carry the overdue ring (their labels say so in words). */
+  overdue?: ReadonlySet<string>;
   onOpenTask(id: string): void;
   onOpenProject?(id: string): void;
   labels: {
@@ -75,6 +79,8 @@ export interface TreeDrawingProps {
     drawing: string;
     task(t: LayoutTask): string;
     project(p: LayoutProject): string;
+    /** With these, the drawing sits in a window that zooms and pans (zoomView.tsx). */
+    zoom?: { label: string; zoomIn: string; zoomOut: string; fit: string };
   };
 }
 

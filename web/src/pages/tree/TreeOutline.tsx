@@ -20,6 +20,8 @@ interface Props {
   onOpenProject(id: string): void;
   /** The row's `Done` box: done when ticked, back to "To do" when cleared. */
   onDone(task: Task, done: boolean): void;
+  /** Tasks whose deadline has passed: their rows say so. */
+  overdue?: ReadonlySet<string>;
 }
 
 /** The same tree as the drawing, as nested lists: projects as headings of their lists, tasks as buttons. */
@@ -32,6 +34,7 @@ export function TreeOutline({
   onOpenTask,
   onOpenProject,
   onDone,
+  overdue,
 }: Props) {
   const t = useT();
   const user = useUser();
@@ -43,6 +46,7 @@ export function TreeOutline({
     [t],
   );
   const doneWord = t('tree.doneBox');
+  const overdueWord = t('due.overdue');
   const taskItem = (task: Task) => (
     <li key={task.id} class="outline-task-row" data-row-task={task.id}>
       {canWrite ? (
@@ -65,7 +69,10 @@ export function TreeOutline({
         </svg>
         <span class="outline-title">{task.title}</span>
         {task.deadline !== null ? (
-          <span class="muted small-text">{formatDeadline(task.deadline, user.timezone)}</span>
+          <span class={overdue?.has(task.id) ? 'small-text overdue-mark' : 'muted small-text'}>
+            {overdue?.has(task.id) ? <span class="badge red">{overdueWord}</span> : null}{' '}
+            {formatDeadline(task.deadline, user.timezone)}
+          </span>
         ) : null}
         <span class="badge grey">{statusWord[task.status]}</span>
       </button>

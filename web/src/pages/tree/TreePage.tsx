@@ -24,6 +24,8 @@ import { Notice, type NoticeContent } from '../../components/Notice';
 import { Tabs } from '../../components/Tabs';
 import { ArchivedList, ArchivedRows } from './Archived';
 import { saveOrCurrent } from '../../api/versioned';
+import { isOverdue, today } from '../../components/due';
+import { narrowTo } from './narrow';
 
 type Dialog = 'project' | 'task' | 'import' | { project: string } | null;
 
@@ -59,6 +61,7 @@ export function TreePage() {
     () => new Set((found ?? []).filter((x) => x.status !== 'archived').map((x) => x.id)),
     [found],
   );
+  const [searchKey, setSearchKey] = useState(0);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [listTab, setListTab] = useState<'tasks' | 'archived'>('tasks');
   const [notice, setNotice] = useState<NoticeContent | null>(null);
@@ -209,12 +212,40 @@ export function TreePage() {
     const status = (s: LayoutTask['status']) =>
       statusWord.get(s) ?? (statusWord.set(s, t(`status.${s}`)), statusWord.get(s)!);
     const taskLabel = messageTemplate((values) => t('tree.taskLabel', values), ['title', 'status'] as const);
+    const overdueLabel = messageTemplate((values) => t('due.overdueLabel', values), ['label'] as const);
+    const day = today(user.timezone);
     return {
       drawing: t('tree.drawing', { name: treeName }),
-      task: (x: LayoutTask) => taskLabel({ title: x.title, status: status(x.status) }),
+      task: (x: LayoutTask) => {
+        const label = taskLabel({ title: x.title, status: status(x.status) });
+        return isOverdue({ status: x.status, deadline: x.deadline ?? null }, user.timezone, day)
+          ? overdueLabel({ label })
+          : label;
+      },
       project: (p: { name: string }) => t('tree.projectLabel', { name: p.name }),
+      zoom: { label: t('zoom.label'), zoomIn: t('zoom.zoomIn'), zoomOut: t('zoom.zoomOut'), fit: t('zoom.fit') },
     };
-  }, [t, treeName]);
+  }, [t, treeName, user.timezone]);
+  // Overdue in the person's own days: marked in the drawing and the list (CONTRACT §18).
+  const overdue = useMemo<ReadonlySet<string>>(() => {
+    const day = today(user.timezone);
+    return new Set((data?.tasks ?? []).filter((x) => isOverdue(x, user.timezone, day)).map((x) => x.id));
+  }, [data?.tasks, user.timezone]);
+  // A search narrows the list view to its matches; "Show the whole tree" brings the rest back.
+  const listed = useMemo(
+    () =>
+      data === null
+        ? null
+        : found === null
+          ? { projects: data.projects, tasks: data.tasks }
+          : narrowTo(found, data.projects, data.tasks),
+    [found, data?.projects, data?.tasks],
+  );
+  const showWholeTree = () => {
+    setFound(null);
+    setSearchKey((k) => k + 1);
+    requestAnimationFrame(() => document.getElementById('tree-search')?.focus());
+  };
   const task = data?.tasks.find((x) => x.id === selected) ?? null;
   const canEdit = data !== null && data.tree.access !== 'viewer';
   const editedProject =
@@ -288,7 +319,7 @@ export function TreePage() {
         </div>
       </div>
       <ErrorNote error={styleError} />
-      <SearchBox treeId={id} onResults={setFound} />
+      <SearchBox key={searchKey} treeId={id} onResults={setFound} />
       {archivedHits.length > 0 ? (
         <div class="card archived-hits">
           <h2>{t('tree.foundArchived')}</h2>
@@ -304,6 +335,7 @@ export function TreePage() {
               style={data.tree.style}
               highlighted={highlighted}
               selectedId={selected}
+              overdue={overdue}
               onOpenTask={openTask}
               onOpenProject={openProject}
               labels={labels}
@@ -321,10 +353,19 @@ export function TreePage() {
               current={listTab}
               onChange={setListTab}
             >
+              {listTab === 'tasks' && found !== null ? (
+                <p class="list-filter-note">
+                  <span>{t('listSearch.showing')}</span>
+                  <button type="button" class="btn small" onClick={showWholeTree}>
+                    {t('listSearch.showAll')}
+                  </button>
+                </p>
+              ) : null}
               {listTab === 'tasks' ? (
                 <TreeOutline
-                  projects={data.projects}
-                  tasks={data.tasks}
+                  projects={listed!.projects}
+                  tasks={listed!.tasks}
+                  overdue={overdue}
                   selectedId={selected}
                   highlighted={highlighted}
                   canWrite={canEdit}

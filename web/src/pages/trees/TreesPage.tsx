@@ -3,7 +3,8 @@ import { trees } from '../../api/endpoints';
 import type { Tree, TreeListItem } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { useUser } from '../../session';
-import { formatDateTime } from '../../i18n/format';
+import { formatCount, formatDateTime } from '../../i18n/format';
+import { TreeThumbnail } from '../../components/drawing';
 import { useLoad } from '../../components/useLoad';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Confirm } from '../../components/Confirm';
@@ -27,7 +28,11 @@ export function TreesPage() {
       const known = (old ?? []).find((x) => x.id === tree.id);
       const last =
         known !== undefined && known.last_activity_at > tree.updated_at ? known.last_activity_at : tree.updated_at;
-      const item: TreeListItem = { ...tree, last_activity_at: last };
+      const item: TreeListItem = {
+        ...tree,
+        last_activity_at: last,
+        task_counts: known?.task_counts ?? { open: 0, done: 0 },
+      };
       return known !== undefined ? (old ?? []).map((x) => (x.id === tree.id ? item : x)) : [...(old ?? []), item];
     });
 
@@ -50,6 +55,12 @@ export function TreesPage() {
         <ul class="tree-cards">
           {items.map((tree) => (
             <li key={tree.id} class="tree-card">
+              <TreeThumbnail
+                treeId={tree.id}
+                style={tree.style}
+                open={tree.task_counts.open}
+                done={tree.task_counts.done}
+              />
               <div class="tree-card-main">
                 <a class="tree-card-name" href={`/trees/${tree.id}`} id={`tree-name-${tree.id}`}>
                   {tree.name}
@@ -57,6 +68,12 @@ export function TreesPage() {
                 <span class="tree-card-meta">
                   {t(`trees.styles.${tree.style}`)} ·{' '}
                   {t('trees.updated', { date: formatDateTime(tree.last_activity_at, user.timezone) })}
+                </span>
+                <span class="tree-card-counts">
+                  {t('treeCard.counts', {
+                    open: formatCount(tree.task_counts.open),
+                    done: formatCount(tree.task_counts.done),
+                  })}
                 </span>
               </div>
               <span class={tree.access === 'owner' ? 'badge grey' : 'badge'}>{t(`trees.role.${tree.access}`)}</span>
