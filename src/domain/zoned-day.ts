@@ -45,6 +45,11 @@ export function localDay(instant: number, timeZone: string): string {
   return wallClock(instant, timeZone).day;
 }
 
+/** Milliseconds the zone is ahead of UTC at an instant. */
+export function offsetAt(instant: number, timeZone: string): number {
+  return wallClock(instant, timeZone).asUtc - Math.floor(instant / 1000) * 1000;
+}
+
 /** Midnight UTC of a day; unlike Date.UTC, years below 100 stay as given. */
 function utcDay(y: number, m: number, d: number): number {
   const date = new Date(0);
@@ -63,9 +68,8 @@ export function dayStart(day: string, timeZone: string): number {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
   const wall = utcDay(y, m, d);
   // The zone's offset at a guess, then again at the corrected instant (a DST change may lie between).
-  const offset = (instant: number) => wallClock(instant, timeZone).asUtc - Math.floor(instant / 1000) * 1000;
-  let instant = wall - offset(wall);
-  instant = wall - offset(instant);
+  let instant = wall - offsetAt(wall, timeZone);
+  instant = wall - offsetAt(instant, timeZone);
   while (localDay(instant, timeZone) < day) instant += 15 * 60_000;
   return instant;
 }

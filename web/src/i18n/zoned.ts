@@ -1,3 +1,5 @@
+import { offsetAt } from '../../../src/domain/zoned-day';
+
 /**
  * A wall-clock time typed in a <input type="datetime-local"> ("2026-12-24T18:00"), read in the
  * person's own time zone (their profile's, not the browser's), as a UTC instant for the API.
@@ -11,21 +13,4 @@ export function zonedToIso(local: string, timeZone: string): string | null {
   let instant = wall - offsetAt(wall, timeZone);
   instant = wall - offsetAt(instant, timeZone);
   return new Date(instant).toISOString();
-}
-
-/** Milliseconds the zone is ahead of UTC at an instant. */
-function offsetAt(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(instant));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
-  return asUtc - Math.floor(instant / 1000) * 1000;
 }
