@@ -1,4 +1,4 @@
-import { offsetAt } from '../../../src/domain/zoned-day';
+import { offsetAt } from '../../../src/domain/zoned-day.js';
 
 /**
  * A wall-clock time typed in a <input type="datetime-local"> ("2026-12-24T18:00"), read in the
