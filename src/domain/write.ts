@@ -40,9 +40,12 @@ export interface PlainWrite {
   afterCommit(effect: () => Promise<void>): void;
 }
 
-/** What a write's one-statement form (`alone`) is handed: no transaction, so no effects after commit. */
+/**
+ * What a write's one-statement form (`alone`) is handed: the database, or a transaction shared
+ * with other writes run before it; no effects after commit.
+ */
 export interface LoneWrite {
-  readonly db: Db;
+  readonly db: Db | Trx;
   readonly actor: Actor;
   readonly now: string;
   /** The stored form of a history entry of this write, stamped as `Write.entry` stamps it. */
@@ -58,11 +61,12 @@ export interface WriteOptions<T> {
    */
   batch?: string;
   /**
-   * The same write as one statement outside any transaction, tried first when the write runs
-   * alone in its batch (on PostgreSQL a transaction costs two round trips more than its
-   * statements). It answers undefined, having written nothing, whenever it cannot be sure the
-   * write's rules hold; `work` then runs as usual and gives the precise answer. The rules stay in
-   * `work` and the store functions it shares with this form.
+   * The same write as one statement, tried first on PostgreSQL: outside any transaction when the
+   * write runs alone in its batch (a transaction costs two round trips more than its statements),
+   * else inside the batch's (sparing a savepoint and the statements of `work`). It answers
+   * undefined, having written nothing, whenever it cannot be sure the write's rules hold; `work`
+   * then runs as usual and gives the precise answer. The rules stay in `work` and the store
+   * functions it shares with this form.
    */
   alone?: (w: LoneWrite) => Promise<T | undefined>;
 }
@@ -87,9 +91,9 @@ export async function write<T>(
   const tryAlone =
     alone === undefined
       ? undefined
-      : () => {
+      : (db: Db | Trx) => {
           const now = nowIso();
-          return alone({ db: deps.db, actor, now, entry: entryStamper(actor, now) });
+          return alone({ db, actor, now, entry: entryStamper(actor, now) });
         };
   return run(deps, options.batch, (trx, effects) => work(writeIn(trx, actor, effects)), tryAlone);
 }
@@ -108,7 +112,7 @@ async function run<T>(
   deps: Deps,
   batch: string | undefined,
   work: (trx: Trx, effects: (() => Promise<void>)[]) => Promise<T>,
-  alone?: () => Promise<T | undefined>,
+  alone?: (db: Db | Trx) => Promise<T | undefined>,
 ): Promise<T> {
   const effects: (() => Promise<void>)[] = [];
   const attempt = async (trx: Trx): Promise<T> => {
@@ -118,7 +122,7 @@ async function run<T>(
   };
   const result =
     batch === undefined
-      ? ((await alone?.()) ?? (await inTransaction(deps.db, attempt)))
+      ? ((await alone?.(deps.db)) ?? (await inTransaction(deps.db, attempt)))
       : await groupCommit(deps.db).run(batch, attempt, alone);
   for (const effect of effects) await effect();
   return result;

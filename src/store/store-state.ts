@@ -16,7 +16,7 @@ export interface CompiledEntry {
 
 /** What a group commit offers (store/group-commit.ts), named here so this leaf imports nothing of ours. */
 export interface SharedCommits {
-  run<T>(key: string, work: (trx: Trx) => Promise<T>, alone?: () => Promise<T | undefined>): Promise<T>;
+  run<T>(key: string, work: (trx: Trx) => Promise<T>, alone?: (db: Db | Trx) => Promise<T | undefined>): Promise<T>;
 }
 
 /**

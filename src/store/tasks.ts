@@ -97,7 +97,7 @@ export function positionAfterSql(last: RawBuilder<number | null>): RawBuilder<nu
 }
 
 // PostgreSQL: a loose task created in its owner's tree, the counter, the task and its history
-// entry in one statement outside any transaction (see insertLooseTaskAlone).
+// entry in one statement (see insertLooseTaskAlone).
 const insertLooseAlone = compiledOnce((db, maxTasks: number, position: number | null, ...values: unknown[]) => {
   const list = (columns: readonly string[]) => sql.join(columns.map((column) => sql.ref(column)));
   const task = Object.fromEntries(taskColumns.map((column, i) => [column, values[i]])) as Record<string, unknown>;
@@ -126,8 +126,8 @@ const insertLooseAlone = compiledOnce((db, maxTasks: number, position: number | 
 });
 
 /**
- * A loose task created in a tree its owner creates it in, as one statement outside any
- * transaction, for a create that runs alone (see `alone` in domain/write.ts). It writes only when
+ * A loose task created in a tree its owner creates it in, as one statement (see `alone` in
+ * domain/write.ts): outside any transaction, or in one shared with the writes before it. It writes only when
  * it is certain every rule holds as createTask would find it: the tree is the owner's, the
  * counter stays within `maxTasks`, and no other writer changed the tree's counters since the
  * statement's snapshot (the guard on `task_count`: a writer it waited for makes it match nothing,
@@ -137,7 +137,7 @@ const insertLooseAlone = compiledOnce((db, maxTasks: number, position: number | 
  * SQLite answers undefined at once: its transaction costs no round trip.
  */
 export async function insertLooseTaskAlone(
-  db: Db,
+  db: Db | Trx,
   row: NewTaskRow,
   position: number | null,
   entry: NewHistoryRow,

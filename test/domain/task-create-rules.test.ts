@@ -144,6 +144,37 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a task create under concurrency
     expect([first.project_id, first.position, second.position]).toEqual([project.id, 0, 1]);
   });
 
+  it('writes creates that meet in one group commit as one statement each in one transaction, and declines to the full rules at the limit', async () => {
+    const tree = (await makeTree(agent)).id;
+    const trips = new RoundTrips();
+    const deps = await separately(trips);
+    // Started in one turn, they join one batch: begin, one statement each, commit.
+    const titles = ['Sow', 'Water', 'Thin', 'Mulch', 'Pick'];
+    const tasks = await Promise.all(titles.map((title) => createTask(deps, actor, { tree_id: tree, title })));
+    expect(trips.count).toBe(titles.length + 2);
+    expect(tasks.map((x) => [x.title, x.position])).toEqual(titles.map((title, i) => [title, i]));
+    const { counter, history } = await counted(tree);
+    expect({ counter, history: history.sort() }).toEqual({ counter: 5, history: tasks.map((x) => x.id).sort() });
+
+    // Two places left: the third and fourth decline, take the full rules in their savepoints and
+    // fail alone; the others commit.
+    await t.app.deps.db
+      .updateTable('trees')
+      .set({ task_count: limit - 2 })
+      .where('id', '=', tree)
+      .execute();
+    const outcomes = await Promise.all(
+      ['Dig', 'Rake', 'Hoe', 'Weed'].map((title) =>
+        createTask(deps, actor, { tree_id: tree, title }).then(
+          (task) => task.position,
+          (error: { code?: string }) => error.code,
+        ),
+      ),
+    );
+    expect(outcomes).toEqual([5, 6, 'plan_limit_reached', 'plan_limit_reached']);
+    expect((await counted(tree)).counter).toBe(limit);
+  });
+
   it('lets exactly the room left through when 12 creates from separate group commits meet at the limit, each placed after the one before', async () => {
     const tree = (await makeTree(agent)).id;
     await t.app.deps.db
