@@ -14,7 +14,7 @@ import { access } from '../access.js';
 import { describeFailure, INTERNAL_MESSAGE } from '../errors.js';
 import { clientOf } from '../journal-hook.js';
 import { buildMcpServer } from './tools.js';
-import type { ReportInternal } from './tool-table.js';
+import type { ReportInternal } from './tool-spec.js';
 import { classify, clientInfoProblem, focusOf, isInitialize, operationOf, outlineOf, rpcErrorOf } from './messages.js';
 import { allowsBatches, BATCH_REFUSED, initializeRevision, serveBatch } from './batch.js';
 import { answerFast, fastLegacyCall, fastModernCall, type DoorHeaders } from './fast-path.js';

@@ -1,7 +1,15 @@
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
 import { IdParams } from '../schemas/common.js';
-import { TaskInput, TaskList, TaskListQuery, TaskOnly, TreeList, TreeListQuery } from '../schemas/data.js';
+import {
+  TaskInput,
+  TaskList,
+  TaskListQuery,
+  TaskOnly,
+  TreeList,
+  TreeListQuery,
+  TreeSnapshot,
+} from '../schemas/data.js';
 import { AttachmentLink } from '../rest/attachments.js';
 import { Attachment, SpeechJob } from '../../domain/schemas/files.js';
 import { SearchQuery } from '../schemas/data.js';
@@ -49,6 +57,7 @@ export const inputs = {
   CreateTask: input(TaskInput),
   AttachmentId: input(IdParams),
   Transcribe: input(Transcribe),
+  TreeId: input(IdParams),
 };
 
 export const outputs = {
@@ -57,4 +66,5 @@ export const outputs = {
   OneTask: plain(TaskOnly),
   AttachmentLink: plain(AttachmentLink, { Attachment }),
   OneJob: plain(OneJob, { SpeechJob }),
+  TreeSnapshot: plain(TreeSnapshot),
 };

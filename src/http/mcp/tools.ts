@@ -10,7 +10,8 @@ import { can, type Actor } from '../../domain/actor.js';
 import type { Deps } from '../../domain/deps.js';
 import { DomainError } from '../../domain/errors.js';
 import { listTrees, getTreeSnapshot } from '../../domain/trees/trees.js';
-import { internalFailure, toolTable, type ReportInternal, type ToolSpec } from './tool-table.js';
+import { toolTable } from './tool-table.js';
+import { internalFailure, type ReportInternal, type ToolSpec } from './tool-spec.js';
 
 export const SERVER_INFO = { name: 'task-tree', version: '0.8.3' };
 

@@ -1,0 +1,5 @@
+import type { ToolSpec } from './tool-spec.js';
+import { treeTools } from './tree-tools.js';
+
+/** CONTRACT §17's tools beside SPEC's eight, each on the domain function of its REST route. */
+export const agentTools: ToolSpec[] = [...treeTools];
