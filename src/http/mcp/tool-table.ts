@@ -15,7 +15,8 @@ const specTools: ToolSpec[] = [
     {
       name: 'list_trees',
       title: 'List trees',
-      description: 'Trees you can see, in creation order, paged with cursors. Start here to find the tree ids other tools take.',
+      description:
+        'Trees you can see, in creation order, paged with cursors. Start here to find the tree ids other tools take.',
       outputSchema: outputs.TreePage,
       annotations: readOnly,
     },
@@ -71,11 +72,12 @@ const specTools: ToolSpec[] = [
       title: 'Create a task',
       description:
         'Creates one task in a tree (and optionally a project of that tree). For several tasks at once use create_tasks.',
-      outputSchema: outputs.OneTask,
+      outputSchema: outputs.TaskChange,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     inputs.CreateTask,
     async (deps, actor, args) => ({ task: await createTask(deps, actor, args) }),
+    { writes: true },
   ),
 
   tool(
@@ -84,13 +86,19 @@ const specTools: ToolSpec[] = [
       name: 'complete_task',
       title: 'Complete a task',
       description: 'Marks a task done; the quickest way to close one finished task.',
-      outputSchema: outputs.OneTask,
+      outputSchema: outputs.TaskChange,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     inputs.CompleteTask,
     async (deps, actor, { id, expected_version }) => ({
-      task: await completeTask(deps, actor, id, expected_version === undefined ? undefined : versionIs(expected_version)),
+      task: await completeTask(
+        deps,
+        actor,
+        id,
+        expected_version === undefined ? undefined : versionIs(expected_version),
+      ),
     }),
+    { writes: true },
   ),
 
   tool(
