@@ -85,7 +85,7 @@ describe.each(databases)('MCP task batches (%s)', (kind) => {
         const invalid = toolErrorOf(
           await call('create_tasks', {
             tree_id: tree.id,
-            tasks: [{ title: 'ok' }, { title: '' }, { title: 'ok' }, { title: 'x', status: 'someday' }],
+            tasks: [{ title: 'ok' }, { title: ' ' }, { title: 'ok' }, { title: 'x', status: 'someday' }],
           }),
         );
         expect(invalid.code).toBe('validation_failed');
@@ -168,7 +168,7 @@ describe.each(databases)('MCP task batches (%s)', (kind) => {
         const invalid = toolErrorOf(
           await call('update_tasks', {
             updates: [
-              { id: a.id, expected_version: 1, title: '' },
+              { id: a.id, expected_version: 1, title: ' ' },
               { id: b.id, title: 'no version' },
               { id: a.id, expected_version: 1 },
             ],

@@ -100,12 +100,14 @@ function expectedArguments(document: Json, source: Source): Record<string, unkno
   if (operation === undefined) throw new Error(`no operation ${source.operation} in the OpenAPI document`);
   const out: Record<string, unknown> = {};
   const parameters = (operation.parameters ?? []) as Json[];
-  for (const [argument, name] of Object.entries(source.path ?? {})) {
-    const parameter = parameters.find((p) => p.in === 'path' && p.name === name);
-    out[argument] = resolved(document, parameter?.schema);
-  }
-  for (const parameter of parameters.filter((p) => p.in === 'query'))
-    out[parameter.name] = resolved(document, parameter.schema);
+  // The document moves a parameter's description from its schema to the parameter.
+  const schemaOf = (parameter: Json | undefined) => ({
+    ...(resolved(document, parameter?.schema) as Json),
+    ...(parameter?.description !== undefined ? { description: parameter.description } : {}),
+  });
+  for (const [argument, name] of Object.entries(source.path ?? {}))
+    out[argument] = schemaOf(parameters.find((p) => p.in === 'path' && p.name === name));
+  for (const parameter of parameters.filter((p) => p.in === 'query')) out[parameter.name] = schemaOf(parameter);
   const body = resolved(document, operation.requestBody?.content?.['application/json']?.schema) as Json | undefined;
   if (source.itemsAt !== undefined) {
     const items = body!.properties[source.itemsAt.body].items as Json;
