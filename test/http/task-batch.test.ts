@@ -3,6 +3,7 @@ import { databases, startTestApp } from '../helpers/app.js';
 import { makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeProject, makeTask, makeTree } from '../helpers/data.js';
 import type { Client as Rest } from '../helpers/client.js';
+import { setUserPlan } from '../../src/domain/accounts/accounts.js';
 
 const BATCH = '/api/v1/tasks/batch';
 
@@ -132,9 +133,10 @@ describe.each(databases)('POST /tasks/batch (%s)', (kind) => {
     const refused = await reader.post(BATCH, { create: [{ tree_id: tree.id, title: 'x' }] });
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('insufficient_scope');
-    const seed = await makeUser(t.url, t.app);
+    const seed = await makeUser(t.url, t.app, { plan: 'sprout' });
     const seedTree = await makeTree(seed.browser);
     const seedAgent = (await makeToken(seed, { scopes: ['read', 'write'] })).agent;
+    await setUserPlan(t.app.deps, seed.email, 'seed', null);
     const seedRefused = await seedAgent.post(BATCH, { create: [{ tree_id: seedTree.id, title: 'x' }] });
     expect(seedRefused.status).toBe(403);
     expect(seedRefused.body.error.code).toBe('plan_read_only');

@@ -58,7 +58,7 @@ describe.each(databases)('MCP task batches (%s)', (kind) => {
             tree_id: tree.id,
             tasks: [
               { title: 'One' },
-              { title: 'Two', project_id: project.id, status: 'doing', deadline: '2026-12-24' },
+              { title: 'Two', project_id: project.id, status: 'open', deadline: '2026-12-24' },
               { title: 'Three', notes: 'n', color: '#112233' },
             ],
           }),
@@ -194,14 +194,14 @@ describe.each(databases)('MCP task batches (%s)', (kind) => {
           await call('update_tasks', {
             updates: [
               { id: c.id, expected_version: 1, status: 'done' },
-              { id: a.id, expected_version: 1, title: 'A', status: 'doing' },
+              { id: a.id, expected_version: 1, title: 'A', status: 'open' },
               { id: b.id, expected_version: 2, status: 'done' },
             ],
           }),
         );
         expect(done.tasks.map((x: any) => [x.id, x.status, x.version])).toEqual([
           [c.id, 'done', 2],
-          [a.id, 'doing', 2],
+          [a.id, 'open', 2],
           [b.id, 'done', 3],
         ]);
         for (const task of done.tasks) expect((await agent.get(`/api/v1/tasks/${task.id}`)).body.task).toEqual(task);

@@ -155,7 +155,7 @@ describe.each(databases)('MCP task, comment and history tools (%s)', (kind) => {
         expect(listed.items.map((c: any) => c.body)).toEqual(['Done the first bed']);
         const rest = await agent.get(`/api/v1/tasks/${task.id}/comments?limit=1`);
         expect(listed.items).toEqual(rest.body.items);
-        const next = okOf(await call('list_comments', { task_id: task.id, cursor: listed.next_cursor }));
+        const next = okOf(await call('list_comments', { task_id: task.id, limit: 1, cursor: listed.next_cursor }));
         expect(next).toMatchObject({ items: [{ body: 'and the second' }], next_cursor: null });
 
         expect(toolErrorOf(await call('add_comment', { task_id: task.id, body: '' })).code).toBe('validation_failed');

@@ -75,7 +75,8 @@ function resolved(document: Json, schema: unknown): unknown {
   }
   const out: Json = {};
   for (const [key, value] of Object.entries(object)) {
-    if (key === '$id' || key === 'title') continue;
+    // A schema's own name, not a property named title.
+    if (key === '$id' || (key === 'title' && typeof value === 'string')) continue;
     out[key] = resolved(document, value);
   }
   return out;

@@ -4,6 +4,7 @@ import { makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeProject, makeTask, makeTree } from '../helpers/data.js';
 import type { Client as Rest } from '../helpers/client.js';
 import { connectMcp, toolErrorOf, type McpConnection } from '../helpers/mcp.js';
+import { setUserPlan } from '../../src/domain/accounts/accounts.js';
 
 /** A successful tool result: its structured content, checked to equal its JSON text. */
 function okOf(result: any): any {
@@ -150,8 +151,10 @@ describe.each(databases)('MCP tree and project tools (%s)', (kind) => {
 
   it('hides the write tools from a Seed and a read-only credential: calling one is an unknown tool', async () => {
     const tree = await makeTree(agent);
-    const seedUser = await makeUser(t.url, t.app);
+    // A Seed account cannot make a write token: it is made on Sprout, then the plan lapses to Seed.
+    const seedUser = await makeUser(t.url, t.app, { plan: 'sprout' });
     const seed = await makeToken(seedUser, { scopes: ['read', 'write'] });
+    await setUserPlan(t.app.deps, seedUser.email, 'seed', null);
     const reader = await makeToken(alice, { scopes: ['read'] });
     for (const value of [seed.value, reader.value]) {
       const mcp = await connectMcp(t.url, value);

@@ -66,13 +66,12 @@ const id = IdParams.properties.id;
 /** `expected_version` (CONTRACT §16.2) is the REST batch's `version`: the version the record must still have. */
 const expected_version = ExpectedVersion;
 
-/** A change to one record: its id, the version it must still have, and fields of its REST patch. */
-const changeOf = <P extends TObject>(patch: P) =>
-  Type.Object({ id, expected_version, ...patch.properties }, { additionalProperties: false });
+/** Tool arguments built here are closed to unknown properties, as REST bodies are. */
+const closed = { additionalProperties: false } as const;
 
 /** `update_tasks`' items are the REST batch's updates, with `version` named `expected_version`. */
-const { version: _version, ...batchUpdateFields } = TaskBatchUpdate.properties;
-const TaskUpdateItem = Type.Object({ id, expected_version, ...batchUpdateFields }, { additionalProperties: false });
+const { version: _version, id: batchId, ...batchUpdateFields } = TaskBatchUpdate.properties;
+const TaskUpdateItem = Type.Object({ id: batchId, expected_version, ...batchUpdateFields }, closed);
 const { tree_id: _treeId, ...taskInputFields } = TaskInput.properties;
 const TaskInTree = Type.Object(taskInputFields, { additionalProperties: false });
 
@@ -94,10 +93,10 @@ export const inputs = {
   CompleteTask: input(Type.Object({ id, expected_version: Type.Optional(expected_version) })),
   ListProjects: input(ProjectListQuery),
   CreateProject: input(ProjectInput),
-  UpdateProject: input(changeOf(ProjectPatch)),
-  UpdateTask: input(changeOf(TaskPatch)),
+  UpdateProject: input(Type.Object({ id, expected_version, ...ProjectPatch.properties }, closed)),
+  UpdateTask: input(Type.Object({ id, expected_version, ...TaskPatch.properties }, closed)),
   DeleteTask: input(Type.Object({ id, expected_version })),
-  AssignTask: input(changeOf(AssigneesInput)),
+  AssignTask: input(Type.Object({ id, expected_version, ...AssigneesInput.properties }, closed)),
   AddComment: input(Type.Object({ task_id: id, ...PostInput.properties })),
   ListComments: input(Type.Object({ task_id: id, ...CursorQuery.properties })),
   GetHistory: input(Type.Object({ tree_id: id, ...CursorQuery.properties })),
