@@ -19,6 +19,7 @@ export const WRITE_TOOLS = [
   'create_task',
   'create_tasks',
   'delete_task',
+  'revert_change',
   'update_project',
   'update_task',
   'update_tasks',

@@ -15,7 +15,7 @@ import {
   createdEntry,
   newTaskRow,
   nextPosition,
-  updateTaskIn,
+  patchTask,
   type TaskInput,
   type TaskPatch,
 } from './tasks.js';
@@ -206,7 +206,7 @@ export async function runTaskBatch(deps: Deps, actor: Actor, input: TaskBatchInp
       for (const [index, task] of await createInTree(w, treeId, items, failures)) created.set(index, task);
     const updated: Task[] = [];
     await eachItem(updates, 'update', failures, async (item, i) => {
-      updated.push(await updateTaskIn(w, item.id, item.patch, updateDeadlines[i], item.precondition));
+      updated.push(presentTask(await patchTask(w, item.id, item.patch, updateDeadlines[i], item.precondition)));
     });
     // Thrown inside the write: everything the other items wrote is rolled back.
     if (failures.length > 0) throw batchError(failures);

@@ -20,7 +20,8 @@ import {
   TreeListQuery,
   TreeSnapshot,
 } from '../schemas/data.js';
-import { AssigneesInput, Comment, CommentList, HistoryList, PostInput } from '../schemas/teams.js';
+import { AssigneesInput, Comment, CommentList, HistoryList, HistoryQuery, PostInput } from '../schemas/teams.js';
+import { RevertQuery, RevertResult } from '../schemas/changes.js';
 import { BATCH_MAX } from '../../domain/fields.js';
 import { AttachmentLink } from '../rest/attachments.js';
 import { Attachment, SpeechJob } from '../../domain/schemas/files.js';
@@ -99,7 +100,8 @@ export const inputs = {
   AssignTask: input(Type.Object({ id, expected_version, ...AssigneesInput.properties }, closed)),
   AddComment: input(Type.Object({ task_id: id, ...PostInput.properties })),
   ListComments: input(Type.Object({ task_id: id, ...CursorQuery.properties })),
-  GetHistory: input(Type.Object({ tree_id: id, ...CursorQuery.properties })),
+  GetHistory: input(Type.Object({ tree_id: id, ...HistoryQuery.properties })),
+  RevertChange: input(Type.Object({ change_id: id, ...RevertQuery.properties })),
   CreateTasks: input(Type.Object({ tree_id: id, tasks: Type.Array(TaskInTree, { minItems: 1, maxItems: BATCH_MAX }) })),
   UpdateTasks: input(Type.Object({ updates: Type.Array(TaskUpdateItem, { minItems: 1, maxItems: BATCH_MAX }) })),
 };
@@ -118,5 +120,6 @@ export const outputs = {
   CommentChange: plain(Type.Object({ comment: Comment, change_id })),
   CommentPage: plain(CommentList),
   HistoryPage: plain(HistoryList),
+  Reverted: plain(RevertResult),
   TasksChange: plain(Type.Object({ tasks: Type.Array(Task, { description: 'in input order' }), change_id })),
 };

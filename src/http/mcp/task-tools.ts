@@ -3,6 +3,7 @@ import { setAssignees } from '../../domain/trees/assignees.js';
 import { createComment, listComments } from '../../domain/trees/comments.js';
 import { listHistory } from '../../domain/trees/history.js';
 import { runTaskBatch } from '../../domain/trees/task-batch.js';
+import { revertChange } from '../../domain/trees/revert.js';
 import { versionIs } from '../../domain/precondition.js';
 import { inputs, outputs } from './schemas.js';
 import { readOnly, tool, type ToolSpec } from './tool-spec.js';
@@ -101,6 +102,20 @@ export const taskTools: ToolSpec[] = [
     },
     inputs.GetHistory,
     (deps, actor, { tree_id, ...filters }) => listHistory(deps, actor, tree_id, filters),
+  ),
+
+  tool(
+    'write',
+    {
+      name: 'revert_change',
+      title: 'Revert a change',
+      description:
+        'Undoes one change (a change_id from a write result or get_history), such as your own mistake; reverting the revert redoes it. Refused with revert_conflict when someone changed those records since, unless force is true.',
+      outputSchema: outputs.Reverted,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    },
+    inputs.RevertChange,
+    (deps, actor, { change_id, force }) => revertChange(deps, actor, change_id, { force: force === true }),
   ),
 
   tool(

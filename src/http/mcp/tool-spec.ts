@@ -2,6 +2,7 @@ import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotoco
 import type { Capability, Actor } from '../../domain/actor.js';
 import type { Deps } from '../../domain/deps.js';
 import { DomainError } from '../../domain/errors.js';
+import { writtenChangeId } from '../../domain/change.js';
 import { INTERNAL_MESSAGE, validationDetails } from '../errors.js';
 import type { ToolInput } from './schemas.js';
 import { itemDetails, withoutOp } from '../batch-details.js';
@@ -49,11 +50,6 @@ export interface ToolOptions {
   items?: string;
 }
 
-/** The change a call wrote, if any. */
-function changeIdOf(_actor: Actor): string | null {
-  return null;
-}
-
 export function tool<T>(
   capability: Capability,
   definition: Omit<Tool, 'inputSchema' | 'outputSchema'> & { outputSchema: Record<string, unknown> },
@@ -84,7 +80,7 @@ export function tool<T>(
       }
       try {
         const value = await call(deps, actor, args);
-        return ok(writes ? { ...value, change_id: changeIdOf(actor) } : value);
+        return ok(writes ? { ...value, change_id: writtenChangeId(actor.change) } : value);
       } catch (err) {
         if (err instanceof DomainError)
           return toolError(

@@ -7,6 +7,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/server';
 import { can, type Actor } from '../../domain/actor.js';
+import { newChange, type Change } from '../../domain/change.js';
 import type { Deps } from '../../domain/deps.js';
 import { DomainError } from '../../domain/errors.js';
 import { listTrees, getTreeSnapshot } from '../../domain/trees/trees.js';
@@ -31,10 +32,27 @@ export interface ServerFocus {
 /** The actor and the failure reporter of one request travel with its auth info (route.ts `authInfoOf`). */
 interface RequestContext {
   http?: { authInfo?: { extra?: Record<string, unknown> } };
+  mcpReq?: { id?: unknown };
 }
 
 function actorOf(ctx: RequestContext): Actor {
   return ctx.http?.authInfo?.extra?.actor as Actor;
+}
+
+/**
+ * The changes of one HTTP request's tool calls, by JSON-RPC id: each tool call is a change of its
+ * own (CONTRACT §16.3), even in a batch, and the route journals each with its change.
+ */
+export type CallChanges = Map<unknown, Change>;
+
+/** The actor of one tool call: the request's actor with a change of the call's own. */
+function callActor(ctx: RequestContext): Actor {
+  const actor = actorOf(ctx);
+  const changes = ctx.http?.authInfo?.extra?.changes as CallChanges | undefined;
+  if (changes === undefined) return actor;
+  const change = newChange();
+  changes.set(ctx.mcpReq?.id, change);
+  return { ...actor, change };
 }
 
 function reportOf(ctx: RequestContext): ReportInternal | undefined {
@@ -52,7 +70,7 @@ function visibleTools(actor: Actor): Visible {
  * REST ones: a tool the credential cannot use (domain capabilities) is absent from tools/list and
  * calling it is an unknown tool, exactly as if it did not exist; a call's arguments are checked
  * as a REST body, and every refusal is a tool error carrying CONTRACT §1's error as JSON text
- * (tool-table.ts `toolError`). The handlers take the actor from each request, so a server can serve many.
+ * (tool-spec.ts `toolError`). The handlers take the actor from each request, so a server can serve many.
  */
 function serveTools(server: McpServer, deps: Deps, visible: Visible): void {
   server.server.setRequestHandler('tools/list', () => ({ tools: visible.map((tool) => tool.definition) }));
@@ -60,7 +78,7 @@ function serveTools(server: McpServer, deps: Deps, visible: Visible): void {
     const tool = visible.find((t) => t.definition.name === request.params.name);
     if (tool === undefined)
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-    return callTool(deps, tool, actorOf(ctx), request.params.arguments, reportOf(ctx));
+    return callTool(deps, tool, callActor(ctx), request.params.arguments, reportOf(ctx));
   });
 }
 
