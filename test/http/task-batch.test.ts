@@ -54,8 +54,12 @@ describe.each(databases)('POST /tasks/batch (%s)', (kind) => {
     expect(answer.headers.get('etag')).toBeNull();
     for (const task of [...answer.body.created, ...answer.body.updated])
       expect((await agent.get(`/api/v1/tasks/${task.id}`)).body.task).toEqual(task);
-    const history = (await agent.get(`/api/v1/trees/${tree.id}/history?limit=3`)).body.items;
+    const changeId = answer.headers.get('change-id');
+    expect(changeId).toMatch(/^chg_/);
+    const history = (await agent.get(`/api/v1/trees/${tree.id}/history?change_id=${changeId}`)).body.items;
     expect(history.map((h: any) => h.action).sort()).toEqual(['completed', 'created', 'created']);
+    const elsewhere = (await agent.get(`/api/v1/trees/${other.id}/history?change_id=${changeId}`)).body.items;
+    expect(elsewhere.map((h: any) => h.action)).toEqual(['created']);
 
     const only = await agent.post(BATCH, { update: [{ id: old.id, version: 2, notes: 'n' }] });
     expect(only.status).toBe(200);
@@ -125,6 +129,7 @@ describe.each(databases)('POST /tasks/batch (%s)', (kind) => {
       expect(refused.body.error.code).toBe('validation_failed');
     }
     expect(await tasksOf(tree.id)).toEqual(before);
+    expect(stale.headers.get('change-id')).toBeNull();
   });
 
   it('needs write and a paid plan, as every API write', async () => {

@@ -78,6 +78,12 @@ describe.each(databases)('MCP task batches (%s)', (kind) => {
         const created = history.filter((h: any) => result.tasks.some((x: any) => x.id === h.entity_id));
         expect(created.map((h: any) => h.action)).toEqual(['created', 'created', 'created']);
         expect(new Set(created.map((h: any) => h.at)).size).toBe(1);
+        // One change: its id on every entry, and one revert undoes the whole batch.
+        expect(result.change_id).toMatch(/^chg_/);
+        expect(created.map((h: any) => h.change_id)).toEqual([result.change_id, result.change_id, result.change_id]);
+        const undone = okOf(await call('revert_change', { change_id: result.change_id }));
+        expect(undone.reverted).toBe(3);
+        expect((await tasksOf(tree.id)).map((x: any) => x.title)).toEqual(['Already there']);
       });
 
       it('create_tasks writes nothing when any item is bad, naming every bad item by index', async () => {
@@ -205,7 +211,7 @@ describe.each(databases)('MCP task batches (%s)', (kind) => {
           [b.id, 'done', 3],
         ]);
         for (const task of done.tasks) expect((await agent.get(`/api/v1/tasks/${task.id}`)).body.task).toEqual(task);
-        const history = (await agent.get(`/api/v1/trees/${tree.id}/history?limit=3`)).body.items;
+        const history = (await agent.get(`/api/v1/trees/${tree.id}/history?change_id=${done.change_id}`)).body.items;
         expect(history.map((h: any) => h.action).sort()).toEqual(['completed', 'completed', 'updated']);
         expect(new Set(history.map((h: any) => h.at)).size).toBe(1);
       });

@@ -164,6 +164,50 @@ describe.each(databases)('MCP task, comment and history tools (%s)', (kind) => {
         expect(toolErrorOf(await call('list_comments', { task_id: task.id, limit: 0 })).code).toBe('validation_failed');
       });
 
+      it('revert_change undoes a change as POST /changes/{id}/revert does, and refuses as it refuses', async () => {
+        const tree = await makeTree(agent);
+        const created = okOf(await call('create_task', { tree_id: tree.id, title: 'Plant' }));
+        expect(created.change_id).toMatch(/^chg_/);
+        const renamed = okOf(await call('update_task', { id: created.task.id, expected_version: 1, title: 'Replant' }));
+        expect(renamed.change_id).toMatch(/^chg_/);
+        expect(renamed.change_id).not.toBe(created.change_id);
+        const entries = okOf(await call('get_history', { tree_id: tree.id, change_id: renamed.change_id })).items;
+        expect(entries.map((h: any) => [h.entity_id, h.action, h.change_id])).toEqual([
+          [created.task.id, 'updated', renamed.change_id],
+        ]);
+
+        // A later change touched the created task: undoing its creation is a conflict, nothing changes.
+        const conflict = toolErrorOf(await call('revert_change', { change_id: created.change_id }));
+        expect(conflict.code).toBe('revert_conflict');
+        expect(conflict.details).toEqual([expect.objectContaining({ change_id: renamed.change_id })]);
+        expect((await agent.get(`/api/v1/tasks/${created.task.id}`)).body.task.title).toBe('Replant');
+
+        const reverted = okOf(await call('revert_change', { change_id: renamed.change_id }));
+        expect(reverted).toEqual({ change_id: expect.stringMatching(/^chg_/), reverted: 1, skipped: [] });
+        expect((await agent.get(`/api/v1/tasks/${created.task.id}`)).body.task).toMatchObject({
+          title: 'Plant',
+          version: 3,
+        });
+        expect(toolErrorOf(await call('revert_change', { change_id: renamed.change_id })).code).toBe('conflict');
+        expect(toolErrorOf(await call('revert_change', { change_id: 'chg_nope' })).code).toBe('not_found');
+        expect(toolErrorOf(await call('revert_change', {})).code).toBe('validation_failed');
+        const bobChange = await t.app.deps.db
+          .selectFrom('history')
+          .select('change_id')
+          .where('entity_id', '=', bobTask.id)
+          .executeTakeFirstOrThrow();
+        expect(toolErrorOf(await call('revert_change', { change_id: bobChange.change_id })).code).toBe('not_found');
+        expect(
+          (await t.app.deps.db.selectFrom('tasks').select('title').where('id', '=', bobTask.id).executeTakeFirst())
+            ?.title,
+        ).toBe('Bob only');
+
+        // force: undo the creation anyway.
+        const forced = okOf(await call('revert_change', { change_id: created.change_id, force: true }));
+        expect(forced.reverted).toBe(1);
+        expect((await agent.get(`/api/v1/tasks/${created.task.id}`)).status).toBe(404);
+      });
+
       it("get_history reads a tree's history as GET /trees/{id}/history does", async () => {
         const tree = await makeTree(agent);
         const created = okOf(await call('create_task', { tree_id: tree.id, title: 'Weed' }));
@@ -189,6 +233,11 @@ describe.each(databases)('MCP task, comment and history tools (%s)', (kind) => {
     const outside = await makeTree(agent, { name: 'Outside' });
     const inTask = await makeTask(agent, inside.id);
     const outTask = await makeTask(agent, outside.id);
+    const outChange = await t.app.deps.db
+      .selectFrom('history')
+      .select('change_id')
+      .where('entity_id', '=', outTask.id)
+      .executeTakeFirstOrThrow();
     const scoped = await makeToken(alice, { scopes: ['read', 'write'], tree_ids: [inside.id] });
     const mcp = await connectMcp(t.url, scoped.value);
     const call = (name: string, args: Record<string, unknown>) => mcp.client.callTool({ name, arguments: args });
@@ -202,6 +251,7 @@ describe.each(databases)('MCP task, comment and history tools (%s)', (kind) => {
         ['add_comment', { task_id: outTask.id, body: 'x' }],
         ['list_comments', { task_id: outTask.id }],
         ['get_history', { tree_id: outside.id }],
+        ['revert_change', { change_id: outChange.change_id }],
       ] as const) {
         expect(toolErrorOf(await call(name, args)).code, name).toBe('not_found');
       }

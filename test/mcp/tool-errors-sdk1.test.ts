@@ -38,6 +38,11 @@ describe.each(databases)('MCP tool errors through the SDK 1.x client (%s)', (kin
       ])
     ).body.attachment;
 
+    const otherChange = await t.app.deps.db
+      .selectFrom('history')
+      .select('change_id')
+      .where('entity_id', '=', other.task.id)
+      .executeTakeFirstOrThrow();
     const refusals: Record<string, Refusal[]> = {
       list_trees: [
         [{ limit: 0 }, 'validation_failed'],
@@ -127,6 +132,11 @@ describe.each(databases)('MCP tool errors through the SDK 1.x client (%s)', (kin
         [{ tree_id: me.tree.id, tasks: [] }, 'validation_failed'],
         [{ tree_id: me.tree.id, tasks: [{ title: 'ok' }, { title: ' ' }] }, 'validation_failed'],
       ],
+      revert_change: [
+        [{ change_id: 'chg_unknown' }, 'not_found'],
+        [{ change_id: otherChange.change_id }, 'not_found'],
+        [{ change_id: 'chg_x', force: 'yes' }, 'validation_failed'],
+      ],
       update_tasks: [
         [{ updates: [{ id: other.task.id, expected_version: 1 }] }, 'not_found'],
         [{ updates: [{ id: me.task.id, expected_version: 99 }] }, 'precondition_failed'],
@@ -189,6 +199,8 @@ describe.each(databases)('MCP tool errors through the SDK 1.x client (%s)', (kin
       await call('add_comment', { task_id: tasks[1].id, body: 'on it' });
       await call('list_comments', { task_id: tasks[1].id });
       await call('get_history', { tree_id: me.tree.id });
+      const { change_id } = await call('update_task', { id: tasks[0].id, expected_version: 2, notes: 'n' });
+      expect(await call('revert_change', { change_id })).toMatchObject({ reverted: 1, skipped: [] });
       expect(await call('delete_task', { id: tasks[1].id, expected_version: 3 })).toMatchObject({ ok: true });
     } finally {
       await sdk.close();
