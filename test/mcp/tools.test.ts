@@ -6,9 +6,7 @@ import type { Client as Rest } from '../helpers/client.js';
 import { connectMcp, toolErrorOf, type McpConnection } from '../helpers/mcp.js';
 import { upload } from '../helpers/files.js';
 import { startTestAppWithSpeech } from '../helpers/fake-speech.js';
-
-const ALL_TOOLS = ['complete_task', 'create_task', 'get_task', 'list_tasks', 'list_trees', 'search'];
-const READ_TOOLS = ['get_task', 'list_tasks', 'list_trees', 'search'];
+import { ALL_TOOLS, READ_TOOLS } from './tool-names.js';
 
 function textOf(result: any): string {
   return result.content?.[0]?.text ?? '';

@@ -123,7 +123,7 @@ export async function getVersionedTask(deps: Deps, actor: Actor, id: string): Pr
 }
 
 /** A task's project must be a project of the task's tree. @throws not_found (unknown or foreign), conflict (other tree) */
-async function checkProject(trx: Trx, actor: Actor, projectId: string, treeId: string): Promise<void> {
+export async function checkProject(trx: Trx, actor: Actor, projectId: string, treeId: string): Promise<void> {
   const { project } = await projectAccess(trx, actor, projectId);
   if (project.tree_id !== treeId) {
     throw new DomainError('conflict', "The project belongs to another tree than the task's.", [
@@ -214,7 +214,7 @@ export async function createTask(deps: Deps, actor: Actor, input: TaskInput): Pr
 }
 
 /** The history entry of a created task. */
-function createdEntry(
+export function createdEntry(
   ownerId: string,
   row: { id: string; tree_id: string; title: string; status: string },
 ): HistoryEntryInput {

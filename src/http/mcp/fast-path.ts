@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Actor } from '../../domain/actor.js';
 import type { Deps } from '../../domain/deps.js';
-import type { ReportInternal, ToolSpec } from './tool-table.js';
+import type { ReportInternal, ToolSpec } from './tool-spec.js';
 import { callTool, SERVER_INFO, visibleTool } from './tools.js';
 import type { McpAnswer } from './sdk-transport.js';
 

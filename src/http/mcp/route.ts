@@ -15,7 +15,7 @@ import { describeFailure, INTERNAL_MESSAGE } from '../errors.js';
 import { clientOf } from '../journal-hook.js';
 import { buildMcpServer, type CallChanges } from './tools.js';
 import { writtenChangeId } from '../../domain/change.js';
-import type { ReportInternal } from './tool-table.js';
+import type { ReportInternal } from './tool-spec.js';
 import { classify, clientInfoProblem, focusOf, isInitialize, operationOf, outlineOf, rpcErrorOf } from './messages.js';
 import { allowsBatches, BATCH_REFUSED, initializeRevision, serveBatch } from './batch.js';
 import { answerFast, fastLegacyCall, fastModernCall, type DoorHeaders } from './fast-path.js';

@@ -11,7 +11,8 @@ import { newChange, type Change } from '../../domain/change.js';
 import type { Deps } from '../../domain/deps.js';
 import { DomainError } from '../../domain/errors.js';
 import { listTrees, getTreeSnapshot } from '../../domain/trees/trees.js';
-import { internalFailure, toolTable, type ReportInternal, type ToolSpec } from './tool-table.js';
+import { toolTable } from './tool-table.js';
+import { internalFailure, type ReportInternal, type ToolSpec } from './tool-spec.js';
 
 export const SERVER_INFO = { name: 'task-tree', version: '0.8.3' };
 
@@ -70,7 +71,7 @@ function visibleTools(actor: Actor): Visible {
  * REST ones: a tool the credential cannot use (domain capabilities) is absent from tools/list and
  * calling it is an unknown tool, exactly as if it did not exist; a call's arguments are checked
  * as a REST body, and every refusal is a tool error carrying CONTRACT §1's error as JSON text
- * (tool-table.ts `toolError`). The handlers take the actor from each request, so a server can serve many.
+ * (tool-spec.ts `toolError`). The handlers take the actor from each request, so a server can serve many.
  */
 function serveTools(server: McpServer, deps: Deps, visible: Visible): void {
   server.server.setRequestHandler('tools/list', () => ({ tools: visible.map((tool) => tool.definition) }));

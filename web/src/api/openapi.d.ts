@@ -475,6 +475,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tasks/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create and update up to 50 tasks at once, all or nothing
+         * @description One change (one Change-Id, one revert undoes it): every item is written, or none. Each update names the version the task must still have (as If-Match does). Any bad item fails the whole batch with its error's code, and details naming every bad item by index and op: [{index, op, path, message}] for validation, [{index, op}] for not found, [{index, op, current_version}] for versions. Results list the items in input order. Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
+         */
+        post: operations["batchTasks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tasks/{id}": {
         parameters: {
             query?: never;
@@ -1360,6 +1380,22 @@ export interface components {
             /** @description The change a revert undid with this entry; null otherwise */
             reverts: string | null;
         };
+        /** TaskInput */
+        TaskInput: {
+            tree_id: string;
+            project_id?: string | null;
+            /** @description must hold a character that is not white space */
+            title: string;
+            text?: string;
+            notes?: string;
+            /** @enum {string} */
+            status?: "todo" | "open" | "done" | "deferred" | "archived";
+            /** @description YYYY-MM-DD (kept as a date) or a timestamp with a zone and 0 to 6 fractional digits, returned in UTC with the digits given */
+            deadline?: string | null;
+            /** @description e.g. #6b8e23 */
+            color?: string;
+            position?: number;
+        };
         /** AgentCall */
         AgentCall: {
             id: string;
@@ -1522,21 +1558,37 @@ export interface components {
             color?: string;
             position?: number;
         };
-        /** TaskInput */
-        TaskInput: {
-            tree_id: string;
-            project_id?: string | null;
-            /** @description must hold a character that is not white space */
-            title: string;
-            text?: string;
-            notes?: string;
-            /** @enum {string} */
-            status?: "todo" | "open" | "done" | "deferred" | "archived";
-            /** @description YYYY-MM-DD (kept as a date) or a timestamp with a zone and 0 to 6 fractional digits, returned in UTC with the digits given */
-            deadline?: string | null;
-            /** @description e.g. #6b8e23 */
-            color?: string;
-            position?: number;
+        /**
+         * TaskBatchInput
+         * @description 1 to 50 items in all, creates and updates together
+         */
+        TaskBatchInput: {
+            create?: components["schemas"]["TaskInput"][];
+            update?: {
+                id: string;
+                /** @description the version read last; a record that has another refuses the write (412 precondition_failed) */
+                version: number;
+                tree_id?: string;
+                project_id?: string | null;
+                /** @description must hold a character that is not white space */
+                title?: string;
+                text?: string;
+                notes?: string;
+                /** @enum {string} */
+                status?: "todo" | "open" | "done" | "deferred" | "archived";
+                /** @description YYYY-MM-DD (kept as a date) or a timestamp with a zone and 0 to 6 fractional digits, returned in UTC with the digits given */
+                deadline?: string | null;
+                /** @description e.g. #6b8e23 */
+                color?: string;
+                position?: number;
+            }[];
+        };
+        /** TaskBatchResult */
+        TaskBatchResult: {
+            /** @description the creates, in input order */
+            created: components["schemas"]["Task"][];
+            /** @description the updates, in input order */
+            updated: components["schemas"]["Task"][];
         };
         /** TaskPatch */
         TaskPatch: {
@@ -5218,6 +5270,143 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited (with Retry-After) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    batchTasks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Account guard: the signed-in user id */
+                "x-service-user"?: string;
+                /** @description Replay protection for 7 days */
+                "idempotency-key"?: string;
+                /** @description Required with the session cookie */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description 1 to 50 items in all, creates and updates together */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskBatchInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Change-Id": components["headers"]["Change-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskBatchResult"];
+                };
+            };
+            /** @description validation_failed, invalid_json, invalid_signature, invalid_cursor, cursor_expired, account_guard_required, idempotency_key_not_allowed */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthenticated: missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description csrf_failed, session_required, insufficient_scope, plan_read_only, plan_limit_reached, forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: unknown, foreign or no longer accessible */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description precondition_failed: If-Match names no current ETag of the record; nothing changed. details: [{current_version}]; the ETag header holds the current tag */
+            412: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
