@@ -124,7 +124,12 @@ browserDescribe.each(databases)('the MCP App in a host (%s)', (kind) => {
     await shot(w.page, 'mcp-app-host');
 
     // By keyboard: Tab reaches the nodes, Enter chooses; the title is text, never markup.
-    await app.locator(`[data-task-id="${gate.id}"]`).focus();
+    const frame = w.page.frames().find((f) => f !== w.page.mainFrame())!;
+    const focused = () =>
+      frame.evaluate('document.activeElement && document.activeElement.getAttribute("data-task-id")');
+    await app.locator('h1').click();
+    for (let i = 0; i < 12 && (await focused()) !== gate.id; i++) await w.page.keyboard.press('Tab');
+    expect(await focused()).toBe(gate.id);
     await w.page.keyboard.press('Enter');
     expect(await app.locator('.app-chosen-title').textContent()).toBe('Mend the gate <b>&</b>');
     expect(await app.locator('.app-chosen-status').textContent()).toBe(
@@ -135,7 +140,6 @@ browserDescribe.each(databases)('the MCP App in a host (%s)', (kind) => {
     await app.locator(`[data-project-id="${apples.id}"]`).click();
     expect(await app.locator('.app-chosen-title').textContent()).toBe('Project Apples');
 
-    const frame = w.page.frames().find((f) => f !== w.page.mainFrame())!;
     await expectAccessible(frame, 'the MCP App');
     expect(consoleErrors).toEqual([]);
     expect(w.pageErrors).toEqual([]);
