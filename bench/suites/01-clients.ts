@@ -40,21 +40,29 @@ export async function run(): Promise<void> {
       try {
         // A population of its own for every case: at these rates one case spends about half of
         // each token's 600 a minute, so cases sharing tokens would run into each other's 429s.
+        // BENCH_CASE=auth/me measures only the cases whose name holds that text (`a|b`: either).
+        const only = process.env.BENCH_CASE?.split('|');
+        const chosen = (name: string) => only === undefined || only.some((part) => name.includes(part));
         const populations: Client[][] = [];
-        for (let i = 0; i < CASE_COUNT; i++) populations.push(await population(server));
+        for (let i = 0; i < CASE_COUNT; i++)
+          // A batch case creates 50 tasks a request: Grove's tasks per tree leave it room for minutes.
+          populations.push(
+            chosen(CASE_NAMES[i]!) ? await population(server, 25, 20, i >= BATCH_CASES ? 'grove' : 'sprout') : [],
+          );
         await server.asProcess();
         let rest: [measured: Measurement, base: Measurement] | null = null;
-        // BENCH_CASE=auth/me measures only the cases whose name holds that text.
-        const only = process.env.BENCH_CASE;
-        for (const [name, options, target] of (await cases(server, populations)).filter(
-          ([n]) => only === undefined || n.includes(only),
-        )) {
+        let create: Measurement | null = null;
+        for (const [name, options, target] of (await cases(server, populations)).filter(([n]) => chosen(n))) {
           const [measured, base] = await bracketed(baseline.url, name, options);
           if (name === 'GET /api/v1/tasks/{id}') rest = [measured, base];
+          if (name === CASE_NAMES[3]) create = measured;
           const ofRest =
-            name.startsWith('POST /mcp') && rest !== null ? `; ${shareOfRest([measured, base], rest)}` : '';
+            name.startsWith('POST /mcp tools/call get_task') && rest !== null
+              ? `; ${shareOfRest([measured, base], rest)}`
+              : '';
+          const ofCreate = name.includes('of 50') ? `; ${tasksPerSecond(measured, create)}` : '';
           report(base);
-          report(measured, base, target + ofRest);
+          report(measured, base, target + ofRest + ofCreate);
         }
       } finally {
         await server.close();
@@ -79,7 +87,28 @@ function shareOfRest([mcp, mcpBase]: [Measurement, Measurement], [rest, restBase
   return `${measured.toFixed(2)} of REST (${againstBaselines.toFixed(2)} against the baselines)`;
 }
 
-const CASE_COUNT = 6;
+/** Tasks a second of a batch case, against the single creates of POST /api/v1/tasks when they ran too. */
+function tasksPerSecond(batch: Measurement, single: Measurement | null): string {
+  const tasks = batch.requestsPerSecond * BATCH_SIZE;
+  const ratio = single === null ? '' : ` = ${(tasks / single.requestsPerSecond).toFixed(1)}× the single creates`;
+  return `${tasks.toFixed(0)} tasks/s${ratio}`;
+}
+
+/** The cases in order; bench/profile.ts names them too. */
+export const CASE_NAMES = [
+  'GET /api/v1/auth/me',
+  'GET /api/v1/tasks/{id}',
+  'GET /api/v1/tasks/{id}, If-None-Match → 304',
+  'POST /api/v1/tasks (history, search index, journal)',
+  'POST /mcp tools/call get_task, 2025-11-25 session',
+  'POST /mcp tools/call get_task, 2026-07-28 (no session)',
+  'POST /api/v1/tasks/batch, create of 50',
+  'POST /mcp tools/call create_tasks of 50, 2025-11-25 session',
+] as const;
+const CASE_COUNT = CASE_NAMES.length;
+/** The batch cases come last, from this one. */
+const BATCH_CASES = 6;
+const BATCH_SIZE = 50;
 
 /**
  * Every case of this suite against a running service, in order; bench/profile.ts picks one of
@@ -94,6 +123,7 @@ export async function cases(server: BenchServer, populations: Client[][]): Promi
     const answer = await fetch(`${server.url}/api/v1/tasks/${c.taskId}`, { headers: bearer(c) });
     etags.set(c.taskId, answer.headers.get('etag')!);
   }
+  const batch = Array.from({ length: BATCH_SIZE }, (_, i) => ({ ...NEW_TASK, title: `${NEW_TASK.title} ${i}` }));
   const getTask = (id: string) =>
     JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_task', arguments: { id } } });
   return [
@@ -177,6 +207,38 @@ export async function cases(server: BenchServer, populations: Client[][]): Promi
         })),
       },
       'target ≥ 7,000 req/s and ≥ 0.4 of REST',
+    ],
+    [
+      'POST /api/v1/tasks/batch, create of 50',
+      {
+        url: server.url,
+        method: 'POST',
+        requests: of(6).map((c) => ({
+          path: '/api/v1/tasks/batch',
+          headers: { ...bearer(c), 'content-type': 'application/json' },
+          body: JSON.stringify({ create: batch.map((task) => ({ tree_id: c.treeId, ...task })) }),
+        })),
+      },
+      'target: tasks/s ≥ 5× the single creates (SQLite), p99 < 50 ms',
+    ],
+    [
+      'POST /mcp tools/call create_tasks of 50, 2025-11-25 session',
+      {
+        url: `${server.url}/mcp`,
+        method: 'POST',
+        requests: await Promise.all(
+          of(7).map(async (c) => ({
+            headers: { ...MCP_HEADERS, ...bearer(c), ...(await openSession(server, c)) },
+            body: JSON.stringify({
+              jsonrpc: '2.0',
+              id: 2,
+              method: 'tools/call',
+              params: { name: 'create_tasks', arguments: { tree_id: c.treeId, tasks: batch } },
+            }),
+          })),
+        ),
+      },
+      'target: tasks/s ≥ 5× the single creates (SQLite), p99 < 50 ms',
     ],
   ];
 }

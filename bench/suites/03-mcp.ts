@@ -67,7 +67,7 @@ async function fastPath(kind: 'sqlite' | 'postgres'): Promise<void> {
     await withPath.asProcess();
     await without.asProcess();
     const mcp = async (server: BenchServer, clients: Awaited<ReturnType<typeof seeded>>) =>
-      (await clientCases(server, clients)).filter(([name]) => name.startsWith('POST /mcp'));
+      (await clientCases(server, clients)).filter(([name]) => name.startsWith('POST /mcp tools/call get_task'));
     const [on, off] = [await mcp(withPath, populations[0]), await mcp(without, populations[1])];
     for (const [i, [name, options]] of on.entries()) {
       const [slow, fast] = await alternate([`${name}, MCP_FAST_PATH=off`, off[i]![1]], [`${name}, fast path`, options]);

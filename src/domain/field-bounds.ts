@@ -48,3 +48,5 @@ export const NOT_BLANK_MESSAGE = 'must hold a character that is not white space'
 
 /** `#` and six hex digits, as a JSON Schema pattern and for the domain check. */
 export const COLOR_PATTERN = '^#[a-fA-F0-9]{6}$';
+/** Items in one task batch, creates and updates together (CONTRACT §17). */
+export const BATCH_MAX = 50;

@@ -56,3 +56,8 @@ export async function checkPrecondition<F>(
   requirePrecondition(precondition, rowOf(current));
   return current;
 }
+
+/** The precondition of a write that names the version it read (MCP `expected_version`, a batch's `version`). */
+export function versionIs(expected: number): Precondition {
+  return (current) => current.version === expected;
+}

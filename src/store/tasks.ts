@@ -160,3 +160,15 @@ export async function insertTasks(trx: Trx, rows: NewTaskRow[]): Promise<void> {
       .execute();
   }
 }
+
+/**
+ * Inserts created tasks (at most a batch's 50) in one statement and their history entries in
+ * another; answers the stored rows in the order given.
+ */
+export async function insertTaskRows(trx: Trx, rows: NewTaskRow[], entries: NewHistoryRow[]): Promise<TaskRow[]> {
+  if (rows.length === 0) return [];
+  const inserted = await trx.insertInto('tasks').values(rows).returningAll().execute();
+  await trx.insertInto('history').values(entries).execute();
+  const byId = new Map(inserted.map((row) => [row.id, row]));
+  return rows.map((row) => byId.get(row.id)!);
+}

@@ -79,6 +79,59 @@ describe.each(databases)('MCP tool errors through the SDK 1.x client (%s)', (kin
         [{ task_id: elsewhere.id, attachment_id: mine.id }, 'conflict'],
         [{ task_id: me.task.id }, 'validation_failed'],
       ],
+      get_tree: [
+        [{ id: other.tree.id }, 'not_found'],
+        [{}, 'validation_failed'],
+      ],
+      list_projects: [
+        [{ tree_id: other.tree.id }, 'not_found'],
+        [{ limit: 0 }, 'validation_failed'],
+      ],
+      create_project: [
+        [{ tree_id: other.tree.id, name: 'x' }, 'not_found'],
+        [{ tree_id: me.tree.id }, 'validation_failed'],
+      ],
+      update_project: [
+        [{ id: 'prj_unknown', expected_version: 1, name: 'x' }, 'not_found'],
+        [{ id: 'prj_unknown', name: 'x' }, 'validation_failed'],
+      ],
+      update_task: [
+        [{ id: other.task.id, expected_version: 1, title: 'x' }, 'not_found'],
+        [{ id: me.task.id, expected_version: 99, title: 'x' }, 'precondition_failed'],
+        [{ id: me.task.id, title: 'x' }, 'validation_failed'],
+      ],
+      delete_task: [
+        [{ id: other.task.id, expected_version: 1 }, 'not_found'],
+        [{ id: me.task.id, expected_version: 99 }, 'precondition_failed'],
+        [{ id: me.task.id }, 'validation_failed'],
+      ],
+      assign_task: [
+        [{ id: other.task.id, expected_version: 1, user_ids: [] }, 'not_found'],
+        [{ id: me.task.id, expected_version: 99, user_ids: [] }, 'precondition_failed'],
+        [{ id: me.task.id, expected_version: 1 }, 'validation_failed'],
+      ],
+      add_comment: [
+        [{ task_id: other.task.id, body: 'x' }, 'not_found'],
+        [{ task_id: me.task.id, body: '' }, 'validation_failed'],
+      ],
+      list_comments: [
+        [{ task_id: other.task.id }, 'not_found'],
+        [{ task_id: me.task.id, cursor: 'forged' }, 'invalid_cursor'],
+      ],
+      get_history: [
+        [{ tree_id: other.tree.id }, 'not_found'],
+        [{ tree_id: me.tree.id, limit: 0 }, 'validation_failed'],
+      ],
+      create_tasks: [
+        [{ tree_id: other.tree.id, tasks: [{ title: 'x' }] }, 'not_found'],
+        [{ tree_id: me.tree.id, tasks: [] }, 'validation_failed'],
+        [{ tree_id: me.tree.id, tasks: [{ title: 'ok' }, { title: ' ' }] }, 'validation_failed'],
+      ],
+      update_tasks: [
+        [{ updates: [{ id: other.task.id, expected_version: 1 }] }, 'not_found'],
+        [{ updates: [{ id: me.task.id, expected_version: 99 }] }, 'precondition_failed'],
+        [{ updates: [{ id: me.task.id }] }, 'validation_failed'],
+      ],
     };
 
     const sdk = await connectSdk1(t.url, me.token);
@@ -113,6 +166,33 @@ describe.each(databases)('MCP tool errors through the SDK 1.x client (%s)', (kin
     expect((await me.person.browser.get(`/api/v1/tasks?tree_id=${me.tree.id}`)).body.items).toHaveLength(2);
     expect((await other.person.browser.get(`/api/v1/tasks?tree_id=${other.tree.id}`)).body.items).toHaveLength(1);
     expect(await t.app.deps.db.selectFrom('speech_jobs').selectAll().execute()).toEqual([]);
+  });
+
+  it("accepts every write tool's result against its output schema", async () => {
+    const me = await someone(t, ['read', 'write']);
+    const sdk = await connectSdk1(t.url, me.token);
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const result = await sdk.client.callTool({ name, arguments: args });
+      expect(result.isError, `${name} ${JSON.stringify(result.content)}`).toBeFalsy();
+      return result.structuredContent as any;
+    };
+    try {
+      await sdk.client.listTools();
+      const { project } = await call('create_project', { tree_id: me.tree.id, name: 'Beds' });
+      await call('update_project', { id: project.id, expected_version: 1, name: 'Raised beds' });
+      await call('list_projects', { tree_id: me.tree.id });
+      await call('get_tree', { id: me.tree.id });
+      const { tasks } = await call('create_tasks', { tree_id: me.tree.id, tasks: [{ title: 'a' }, { title: 'b' }] });
+      await call('update_tasks', { updates: [{ id: tasks[0].id, expected_version: 1, status: 'done' }] });
+      await call('update_task', { id: tasks[1].id, expected_version: 1, title: 'B' });
+      await call('assign_task', { id: tasks[1].id, expected_version: 2, user_ids: [me.person.user.id] });
+      await call('add_comment', { task_id: tasks[1].id, body: 'on it' });
+      await call('list_comments', { task_id: tasks[1].id });
+      await call('get_history', { tree_id: me.tree.id });
+      expect(await call('delete_task', { id: tasks[1].id, expected_version: 3 })).toMatchObject({ ok: true });
+    } finally {
+      await sdk.close();
+    }
   });
 
   it('keeps results the client accepts, and -32602 only for a tool it was not shown', async () => {

@@ -32,7 +32,7 @@ import { DomainError } from '../errors.js';
 import { newId } from '../ids.js';
 import { refreshTaskStatistics } from '../../store/statistics.js';
 import { insertLooseTaskAlone, insertTask, insertTasks, lastSiblingPosition } from '../../store/tasks.js';
-import { write } from '../write.js';
+import { write, type Write } from '../write.js';
 import { carryToTree, lockedTaskAccess, readLocked, recordInTrees, writableTree } from './move.js';
 import { nextVersion } from '../../store/task-version.js';
 import { checkPrecondition, type Precondition } from '../precondition.js';
@@ -122,7 +122,7 @@ export async function getVersionedTask(deps: Deps, actor: Actor, id: string): Pr
 }
 
 /** A task's project must be a project of the task's tree. @throws not_found (unknown or foreign), conflict (other tree) */
-async function checkProject(trx: Trx, actor: Actor, projectId: string, treeId: string): Promise<void> {
+export async function checkProject(trx: Trx, actor: Actor, projectId: string, treeId: string): Promise<void> {
   const { project } = await projectAccess(trx, actor, projectId);
   if (project.tree_id !== treeId) {
     throw new DomainError('conflict', "The project belongs to another tree than the task's.", [
@@ -213,7 +213,7 @@ export async function createTask(deps: Deps, actor: Actor, input: TaskInput): Pr
 }
 
 /** The history entry of a created task. */
-function createdEntry(
+export function createdEntry(
   ownerId: string,
   row: { id: string; tree_id: string; title: string; status: string },
 ): HistoryEntryInput {
@@ -293,64 +293,77 @@ export async function updateTask(
 ): Promise<Task> {
   requireWrite(actor);
   const deadline = checkTaskFields(patch);
-  return write(deps, actor, async (w) => {
-    const { trx, now } = w;
-    const readable = async () => {
-      const found = await taskAccess(trx, actor, id);
-      requireTreeWrite(found.access);
-      return found;
-    };
-    const first = await readable();
-    const destination = patch.tree_id === undefined ? null : await writableTree(trx, actor, patch.tree_id);
-    const moves = patch.tree_id !== undefined || patch.project_id !== undefined;
-    const settled = async (found: typeof first) =>
-      moves ? readLocked(w, found, () => taskAccess(trx, actor, id), destination) : found;
-    const { task, access } = await checkPrecondition(
-      w,
-      precondition,
-      'tasks',
-      await settled(first),
-      taskOf,
-      async () => settled(await readable()),
-      'always',
-    );
-    const target = destination ?? access;
-    const movingTree = target.tree.id !== task.tree_id;
-    const projectId = patch.project_id !== undefined ? patch.project_id : movingTree ? null : task.project_id;
-    if (projectId !== null && (movingTree || projectId !== task.project_id))
-      await checkProject(trx, actor, projectId, target.tree.id);
-    const status = patch.status ?? task.status;
-    const next = {
-      tree_id: target.tree.id,
-      project_id: projectId,
-      title: patch.title ?? task.title,
-      text: patch.text ?? task.text,
-      notes: patch.notes ?? task.notes,
-      status,
-      deadline: deadline === undefined ? task.deadline : deadline,
-      color: patch.color ?? task.color,
-      position: patch.position ?? task.position,
-    };
-    const changes = diff(task as unknown as Record<string, unknown>, next);
-    if (Object.keys(changes).length === 0) return presentTask(task);
-    if (movingTree) await carryToTree(w, access, target, { projectIds: [], taskIds: [id] });
-    const completedAt = status === 'done' ? (task.status === 'done' ? task.completed_at : now) : null;
-    const updated = await trx
-      .updateTable('tasks')
-      .set({
-        ...changedFields(next, changes),
-        // A move's carry has raised the version already: one change, one step.
-        ...(movingTree ? { owner_id: target.ownerId } : { version: nextVersion }),
-        completed_at: completedAt,
-        updated_at: now,
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const action = movingTree ? 'moved' : changes.status?.to === 'done' ? 'completed' : 'updated';
-    await recordInTrees(w, access, target, { entity: 'task', entityId: id, action, changes });
-    return presentTask(updated);
-  });
+  return write(deps, actor, (w) => updateTaskIn(w, id, patch, deadline, precondition));
+}
+
+/**
+ * updateTask's work inside a write that may hold more (a batch: task-batch.ts), its fields
+ * checked already (`deadline` is checkTaskFields' answer for `patch`).
+ * @throws not_found, forbidden, precondition_failed, conflict, plan_limit_reached
+ */
+export async function updateTaskIn(
+  w: Write,
+  id: string,
+  patch: TaskPatch,
+  deadline: string | null | undefined,
+  precondition?: Precondition,
+): Promise<Task> {
+  const { trx, now, actor } = w;
+  const readable = async () => {
+    const found = await taskAccess(trx, actor, id);
+    requireTreeWrite(found.access);
+    return found;
+  };
+  const first = await readable();
+  const destination = patch.tree_id === undefined ? null : await writableTree(trx, actor, patch.tree_id);
+  const moves = patch.tree_id !== undefined || patch.project_id !== undefined;
+  const settled = async (found: typeof first) =>
+    moves ? readLocked(w, found, () => taskAccess(trx, actor, id), destination) : found;
+  const { task, access } = await checkPrecondition(
+    w,
+    precondition,
+    'tasks',
+    await settled(first),
+    taskOf,
+    async () => settled(await readable()),
+    'always',
+  );
+  const target = destination ?? access;
+  const movingTree = target.tree.id !== task.tree_id;
+  const projectId = patch.project_id !== undefined ? patch.project_id : movingTree ? null : task.project_id;
+  if (projectId !== null && (movingTree || projectId !== task.project_id))
+    await checkProject(trx, actor, projectId, target.tree.id);
+  const status = patch.status ?? task.status;
+  const next = {
+    tree_id: target.tree.id,
+    project_id: projectId,
+    title: patch.title ?? task.title,
+    text: patch.text ?? task.text,
+    notes: patch.notes ?? task.notes,
+    status,
+    deadline: deadline === undefined ? task.deadline : deadline,
+    color: patch.color ?? task.color,
+    position: patch.position ?? task.position,
+  };
+  const changes = diff(task as unknown as Record<string, unknown>, next);
+  if (Object.keys(changes).length === 0) return presentTask(task);
+  if (movingTree) await carryToTree(w, access, target, { projectIds: [], taskIds: [id] });
+  const completedAt = status === 'done' ? (task.status === 'done' ? task.completed_at : now) : null;
+  const updated = await trx
+    .updateTable('tasks')
+    .set({
+      ...changedFields(next, changes),
+      // A move's carry has raised the version already: one change, one step.
+      ...(movingTree ? { owner_id: target.ownerId } : { version: nextVersion }),
+      completed_at: completedAt,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const action = movingTree ? 'moved' : changes.status?.to === 'done' ? 'completed' : 'updated';
+  await recordInTrees(w, access, target, { entity: 'task', entityId: id, action, changes });
+  return presentTask(updated);
 }
 
 /** The MCP `complete_task` tool and any door that only marks work done. */

@@ -2,14 +2,26 @@ import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox
 import type { ValidateFunction } from 'ajv';
 import { IdParams } from '../schemas/common.js';
 import {
+  CursorQuery,
+  ExpectedVersion,
+  Project,
+  ProjectInput,
+  ProjectList,
+  ProjectListQuery,
+  ProjectPatch,
+  Task,
+  TaskBatchUpdate,
   TaskInput,
   TaskList,
   TaskListQuery,
   TaskOnly,
+  TaskPatch,
   TreeList,
   TreeListQuery,
   TreeSnapshot,
 } from '../schemas/data.js';
+import { AssigneesInput, Comment, CommentList, HistoryList, PostInput } from '../schemas/teams.js';
+import { BATCH_MAX } from '../../domain/fields.js';
 import { AttachmentLink } from '../rest/attachments.js';
 import { Attachment, SpeechJob } from '../../domain/schemas/files.js';
 import { SearchQuery } from '../schemas/data.js';
@@ -49,6 +61,25 @@ function input<S extends TObject>(schema: S): ToolInput<Static<S>> {
 /** `{ task_id, attachment_id }`: the path id and the JSON body of POST /tasks/{id}/transcriptions. */
 const Transcribe = Type.Object({ task_id: IdParams.properties.id, ...TranscribeAttachment.properties });
 
+const id = IdParams.properties.id;
+
+/** `expected_version` (CONTRACT §16.2) is the REST batch's `version`: the version the record must still have. */
+const expected_version = ExpectedVersion;
+
+/** Tool arguments built here are closed to unknown properties, as REST bodies are. */
+const closed = { additionalProperties: false } as const;
+
+/** `update_tasks`' items are the REST batch's updates, with `version` named `expected_version`. */
+const { version: _version, id: batchId, ...batchUpdateFields } = TaskBatchUpdate.properties;
+const TaskUpdateItem = Type.Object({ id: batchId, expected_version, ...batchUpdateFields }, closed);
+const { tree_id: _treeId, ...taskInputFields } = TaskInput.properties;
+const TaskInTree = Type.Object(taskInputFields, { additionalProperties: false });
+
+/** The change a write made (CONTRACT §16.3): null when it changed nothing. */
+const change_id = Type.Union([Type.String({ description: 'chg_…' }), Type.Null()], {
+  description: 'the change this call wrote (null when it changed nothing); revert_change undoes it',
+});
+
 export const inputs = {
   ListTrees: input(TreeListQuery),
   ListTasks: input(TaskListQuery),
@@ -58,6 +89,19 @@ export const inputs = {
   AttachmentId: input(IdParams),
   Transcribe: input(Transcribe),
   TreeId: input(IdParams),
+  /** SPEC's complete_task takes the version as optional (CONTRACT §16.2). */
+  CompleteTask: input(Type.Object({ id, expected_version: Type.Optional(expected_version) })),
+  ListProjects: input(ProjectListQuery),
+  CreateProject: input(ProjectInput),
+  UpdateProject: input(Type.Object({ id, expected_version, ...ProjectPatch.properties }, closed)),
+  UpdateTask: input(Type.Object({ id, expected_version, ...TaskPatch.properties }, closed)),
+  DeleteTask: input(Type.Object({ id, expected_version })),
+  AssignTask: input(Type.Object({ id, expected_version, ...AssigneesInput.properties }, closed)),
+  AddComment: input(Type.Object({ task_id: id, ...PostInput.properties })),
+  ListComments: input(Type.Object({ task_id: id, ...CursorQuery.properties })),
+  GetHistory: input(Type.Object({ tree_id: id, ...CursorQuery.properties })),
+  CreateTasks: input(Type.Object({ tree_id: id, tasks: Type.Array(TaskInTree, { minItems: 1, maxItems: BATCH_MAX }) })),
+  UpdateTasks: input(Type.Object({ updates: Type.Array(TaskUpdateItem, { minItems: 1, maxItems: BATCH_MAX }) })),
 };
 
 export const outputs = {
@@ -67,4 +111,12 @@ export const outputs = {
   AttachmentLink: plain(AttachmentLink, { Attachment }),
   OneJob: plain(OneJob, { SpeechJob }),
   TreeSnapshot: plain(TreeSnapshot),
+  ProjectPage: plain(ProjectList),
+  ProjectChange: plain(Type.Object({ project: Project, change_id })),
+  TaskChange: plain(Type.Object({ task: Task, change_id })),
+  Deleted: plain(Type.Object({ ok: Type.Literal(true), change_id })),
+  CommentChange: plain(Type.Object({ comment: Comment, change_id })),
+  CommentPage: plain(CommentList),
+  HistoryPage: plain(HistoryList),
+  TasksChange: plain(Type.Object({ tasks: Type.Array(Task, { description: 'in input order' }), change_id })),
 };

@@ -4,6 +4,7 @@ import type { Deps } from '../../domain/deps.js';
 import { DomainError } from '../../domain/errors.js';
 import { INTERNAL_MESSAGE, validationDetails } from '../errors.js';
 import type { ToolInput } from './schemas.js';
+import { itemDetails, withoutOp } from '../batch-details.js';
 
 /** One MCP tool: the capability that shows it, its REST-derived schemas, and the one domain call it makes. */
 export interface ToolSpec {
@@ -34,12 +35,33 @@ export function toolError(code: string, message: string, details?: unknown[]): C
 /** What a tool reports when something broke on our side: the cause goes to the log, never to the client. */
 export type ReportInternal = (err: unknown) => void;
 
+/** How a tool answers besides its domain call's value. */
+export interface ToolOptions {
+  /**
+   * A write (CONTRACT §16.3): its result carries `change_id`, the change the call wrote (null
+   * when it changed nothing).
+   */
+  writes?: boolean;
+  /**
+   * A batch (CONTRACT §17): the property of the arguments that holds its items; details of an
+   * error inside an item name it by `index`, with the path inside the item.
+   */
+  items?: string;
+}
+
+/** The change a call wrote, if any. */
+function changeIdOf(_actor: Actor): string | null {
+  return null;
+}
+
 export function tool<T>(
   capability: Capability,
   definition: Omit<Tool, 'inputSchema' | 'outputSchema'> & { outputSchema: Record<string, unknown> },
   input: ToolInput<T>,
   call: (deps: Deps, actor: Actor, args: T) => Promise<object>,
+  options: ToolOptions = {},
 ): ToolSpec {
+  const { items, writes = false } = options;
   const listed = { ...definition, inputSchema: input.json } as Tool;
   return {
     definition: listed,
@@ -47,20 +69,29 @@ export function tool<T>(
     async run(deps, actor, args) {
       // Arguments are checked as a REST body is: exact types, bounds, no unknown properties.
       if (!input.check(args)) {
-        const details = validationDetails(input.check.errors ?? [], 'body').map(({ path, message }) => ({
-          path,
-          message,
-        }));
+        const found = validationDetails(input.check.errors ?? [], 'body');
+        const details =
+          items === undefined
+            ? found.map(({ path, message }) => ({ path, message }))
+            : itemDetails(found, { [items]: undefined });
+        const first = details[0] as { index?: number; path?: string; message?: string } | undefined;
+        const where = first?.index !== undefined ? `${items} item ${first.index} ` : 'arguments ';
         return toolError(
           'validation_failed',
-          `arguments ${details[0]?.path ?? '/'} ${details[0]?.message ?? 'are invalid'}`,
+          `${where}${first?.path ?? '/'} ${first?.message ?? 'are invalid'}`,
           details,
         );
       }
       try {
-        return ok(await call(deps, actor, args));
+        const value = await call(deps, actor, args);
+        return ok(writes ? { ...value, change_id: changeIdOf(actor) } : value);
       } catch (err) {
-        if (err instanceof DomainError) return toolError(err.code, err.message, err.details);
+        if (err instanceof DomainError)
+          return toolError(
+            err.code,
+            err.message,
+            items !== undefined && err.details !== undefined ? withoutOp(err.details) : err.details,
+          );
         throw err;
       }
     },

@@ -3,6 +3,7 @@ import { completeTask, createTask, getTask, listTasks } from '../../domain/trees
 import { searchTasks } from '../../domain/trees/search.js';
 import { getAttachment } from '../../domain/files/attachments.js';
 import { createTranscription } from '../../domain/files/speech.js';
+import { versionIs } from '../../domain/precondition.js';
 import { inputs, outputs } from './schemas.js';
 import { readOnly, tool, type ToolSpec } from './tool-spec.js';
 import { agentTools } from './agent-tools.js';
@@ -14,7 +15,8 @@ const specTools: ToolSpec[] = [
     {
       name: 'list_trees',
       title: 'List trees',
-      description: 'Trees you can see, in creation order, paged with cursors.',
+      description:
+        'Trees you can see, in creation order, paged with cursors. Start here to find the tree ids other tools take.',
       outputSchema: outputs.TreePage,
       annotations: readOnly,
     },
@@ -41,7 +43,7 @@ const specTools: ToolSpec[] = [
     {
       name: 'get_task',
       title: 'Get a task',
-      description: 'One task by id.',
+      description: 'One task by id, with its current version. Read it before changing a task.',
       outputSchema: outputs.OneTask,
       annotations: readOnly,
     },
@@ -68,12 +70,14 @@ const specTools: ToolSpec[] = [
     {
       name: 'create_task',
       title: 'Create a task',
-      description: 'Creates a task in a tree (and optionally a project of that tree).',
-      outputSchema: outputs.OneTask,
+      description:
+        'Creates one task in a tree (and optionally a project of that tree). For several tasks at once use create_tasks.',
+      outputSchema: outputs.TaskChange,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     inputs.CreateTask,
     async (deps, actor, args) => ({ task: await createTask(deps, actor, args) }),
+    { writes: true },
   ),
 
   tool(
@@ -81,12 +85,20 @@ const specTools: ToolSpec[] = [
     {
       name: 'complete_task',
       title: 'Complete a task',
-      description: 'Marks a task done.',
-      outputSchema: outputs.OneTask,
+      description: 'Marks a task done; the quickest way to close one finished task.',
+      outputSchema: outputs.TaskChange,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    inputs.TaskId,
-    async (deps, actor, { id }) => ({ task: await completeTask(deps, actor, id) }),
+    inputs.CompleteTask,
+    async (deps, actor, { id, expected_version }) => ({
+      task: await completeTask(
+        deps,
+        actor,
+        id,
+        expected_version === undefined ? undefined : versionIs(expected_version),
+      ),
+    }),
+    { writes: true },
   ),
 
   tool(

@@ -8,14 +8,43 @@ import {
   listTasks,
   updateTask,
 } from '../../domain/trees/tasks.js';
+import { runTaskBatch } from '../../domain/trees/task-batch.js';
+import { DomainError } from '../../domain/errors.js';
+import { versionIs } from '../../domain/precondition.js';
 import { answeredUnchanged } from '../etag.js';
+import { validationDetails } from '../errors.js';
+import { itemDetails } from '../batch-details.js';
 import { ifMatch } from '../if-match.js';
 import { taskTag } from '../record-etags.js';
 import { access } from '../access.js';
 import { ConditionalWriteHeaders, errors, IdParams, Ok, ReadHeaders, WriteHeaders } from '../schemas/common.js';
-import { TaskInput, TaskList, TaskListQuery, TaskOnly, TaskPatch } from '../schemas/data.js';
+import {
+  TaskBatchInput,
+  TaskBatchResult,
+  TaskInput,
+  TaskList,
+  TaskListQuery,
+  TaskOnly,
+  TaskPatch,
+} from '../schemas/data.js';
 
 const tags = ['Tasks'];
+
+/**
+ * A batch body's validation failure as CONTRACT §17 names it: each detail inside an item carries
+ * the item's `index` and `op`. Any other part's failure (headers) is answered as usual.
+ */
+function batchValidation(error: Error & { validation?: unknown; validationContext?: string }): Error {
+  if (error.validationContext !== 'body' || !Array.isArray(error.validation)) return error;
+  const details = itemDetails(validationDetails(error.validation, 'body'), { create: 'create', update: 'update' });
+  const first = details[0] as { index?: number; op?: string; path?: string; message?: string } | undefined;
+  const where = first?.index !== undefined ? `item ${first.index} of ${first.op}: ` : '';
+  return new DomainError(
+    'validation_failed',
+    `Nothing was written: ${where}body ${first?.path ?? '/'} ${first?.message ?? 'is invalid'}`,
+    details,
+  );
+}
 
 export const taskRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
@@ -57,6 +86,42 @@ export const taskRoutes =
           .code(201)
           .header('etag', taskTag(request, task.id, task.version))
           .send({ task });
+      },
+    );
+
+    app.post(
+      '/tasks/batch',
+      {
+        config: { access: access.write() },
+        attachValidation: true,
+        schema: {
+          operationId: 'batchTasks',
+          tags,
+          summary: 'Create and update up to 50 tasks at once, all or nothing',
+          description:
+            'One change (one Change-Id, one revert undoes it): every item is written, or none. ' +
+            "Each update names the version the task must still have (as If-Match does). Any bad item fails the whole batch with its error's code, and details naming every bad item by index and op: " +
+            '[{index, op, path, message}] for validation, [{index, op}] for not found, [{index, op, current_version}] for versions. Results list the items in input order.',
+          body: TaskBatchInput,
+          headers: WriteHeaders,
+          response: { 200: TaskBatchResult, ...errors(401, 403, 404, 409, 412) },
+        },
+      },
+      async (request) => {
+        if (request.validationError !== undefined) throw batchValidation(request.validationError);
+        const { create, update } = request.body;
+        return runTaskBatch(deps, request.actor!, {
+          ...(create !== undefined ? { create } : {}),
+          ...(update !== undefined
+            ? {
+                update: update.map(({ id, version, ...patch }) => ({
+                  id,
+                  patch,
+                  precondition: versionIs(version),
+                })),
+              }
+            : {}),
+        });
       },
     );
 

@@ -10,6 +10,7 @@ import {
 } from '../../domain/schemas/records.js';
 import { CURSOR_MAX_LENGTH, DEFAULT_LIMIT, MAX_LIMIT } from '../../domain/paging.js';
 import {
+  BATCH_MAX,
   COLOR_PATTERN,
   DEADLINE_MAX,
   DESCRIPTION_MAX,
@@ -85,6 +86,30 @@ export const TaskPatch = Type.Partial(Type.Object(taskFields), {
   title: 'TaskPatch',
 });
 
+/** The version a write names as the one the record must still have (CONTRACT §16.2). */
+export const ExpectedVersion = Type.Integer({
+  minimum: 1,
+  description: 'the version read last; a record that has another refuses the write (412 precondition_failed)',
+});
+
+/** An update of POST /tasks/batch: the task, the version it must still have, and any of TaskPatch's fields. */
+export const TaskBatchUpdate = Type.Object(
+  { id: Id, version: ExpectedVersion, ...TaskPatch.properties },
+  { additionalProperties: false, title: 'TaskBatchUpdate' },
+);
+export const TaskBatchInput = Type.Object(
+  {
+    create: Type.Optional(Type.Array(TaskInput, { maxItems: BATCH_MAX })),
+    update: Type.Optional(Type.Array(TaskBatchUpdate, { maxItems: BATCH_MAX })),
+  },
+  {
+    additionalProperties: false,
+    $id: 'TaskBatchInput',
+    title: 'TaskBatchInput',
+    description: `1 to ${BATCH_MAX} items in all, creates and updates together`,
+  },
+);
+
 function optional<T extends TProperties>(fields: T) {
   return Type.Partial(Type.Object(fields)).properties;
 }
@@ -92,6 +117,13 @@ function optional<T extends TProperties>(fields: T) {
 export const TreeOnly = Type.Object({ tree: Tree });
 export const ProjectOnly = Type.Object({ project: Project });
 export const TaskOnly = Type.Object({ task: Task });
+export const TaskBatchResult = Type.Object(
+  {
+    created: Type.Array(Task, { description: 'the creates, in input order' }),
+    updated: Type.Array(Task, { description: 'the updates, in input order' }),
+  },
+  { $id: 'TaskBatchResult', title: 'TaskBatchResult' },
+);
 export const TreeSnapshot = Type.Object(
   {
     tree: Tree,
