@@ -3,17 +3,18 @@ import { existsSync, mkdirSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WEB_DIR } from '../../src/http/web.js';
+import { TREE_APP_FILE } from '../../src/http/mcp/tree-app.js';
 
 const ROOT = join(WEB_DIR, '..', '..');
 const LOCK = join(ROOT, 'dist', '.web-build.lock');
 
 /**
- * The browser app as `npm run build` (and so `npm ci`) leaves it. A checkout that has not built it
- * yet builds it here once; parallel test files wait on a lock directory instead of building twice.
+ * What `npm run build` (and so `npm ci`) leaves at `file`, from the Vite `config`. A checkout that
+ * has not built it yet builds it here once; parallel test files wait on a lock directory instead
+ * of building twice.
  */
-export async function ensureWebBuilt(): Promise<string> {
-  const index = join(WEB_DIR, 'index.html');
-  if (existsSync(index)) return WEB_DIR;
+async function ensureBuilt(file: string, config: string): Promise<void> {
+  if (existsSync(file)) return;
   mkdirSync(join(ROOT, 'dist'), { recursive: true });
   for (;;) {
     try {
@@ -21,17 +22,25 @@ export async function ensureWebBuilt(): Promise<string> {
       break;
     } catch {
       await sleep(250);
-      if (existsSync(index)) return WEB_DIR;
+      if (existsSync(file)) return;
     }
   }
   try {
-    if (!existsSync(index))
-      execFileSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
-        cwd: ROOT,
-        stdio: 'inherit',
-      });
+    if (!existsSync(file))
+      execFileSync('npx', ['vite', 'build', '--config', config, '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
   } finally {
     rmdirSync(LOCK);
   }
+}
+
+/** The browser app, dist/web. */
+export async function ensureWebBuilt(): Promise<string> {
+  await ensureBuilt(join(WEB_DIR, 'index.html'), 'web/vite.config.ts');
   return WEB_DIR;
+}
+
+/** The MCP App's one document, dist/mcp-app/tree.html (CONTRACT §17). */
+export async function ensureMcpAppBuilt(): Promise<string> {
+  await ensureBuilt(TREE_APP_FILE, 'web/mcp-app.vite.config.ts');
+  return TREE_APP_FILE;
 }

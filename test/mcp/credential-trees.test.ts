@@ -11,6 +11,7 @@ import { makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeTask, makeTree } from '../helpers/data.js';
 import { upload } from '../helpers/files.js';
 import { connectMcp } from '../helpers/mcp.js';
+import { TREE_APP_URI } from '../../src/http/mcp/tree-app.js';
 import { browserFetch, hiddenFields, REDIRECT, treeChoice } from '../helpers/oauth.js';
 
 /**
@@ -164,7 +165,8 @@ describe.each(databases)('tree-scoped credentials over MCP (%s)', (kind) => {
       const found = await client.callTool({ name: 'search', arguments: { q: 'leeks' } });
       expect((found.structuredContent as any).items.map((x: any) => x.id)).toEqual([taskA]);
       const resources = await client.listResources();
-      expect(resources.resources.map((r) => r.uri)).toEqual([`service://tree/${treeA}`]);
+      // The MCP App (ui://tasktree/tree.html) holds no data: every credential that reads sees it.
+      expect(resources.resources.map((r) => r.uri)).toEqual([TREE_APP_URI, `service://tree/${treeA}`]);
       const readA = await client.readResource({ uri: `service://tree/${treeA}` });
       expect(JSON.parse((readA.contents[0] as any).text).tree.id).toBe(treeA);
       const real = await client.readResource({ uri: `service://tree/${treeB}` }).catch((err: Error) => err);

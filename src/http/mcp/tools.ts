@@ -13,6 +13,7 @@ import { DomainError } from '../../domain/errors.js';
 import { listTrees, getTreeSnapshot } from '../../domain/trees/trees.js';
 import { toolTable } from './tool-table.js';
 import { internalFailure, type ReportInternal, type ToolSpec } from './tool-spec.js';
+import { registerTreeApp } from './tree-app.js';
 
 export const SERVER_INFO = { name: 'task-tree', version: '0.8.3' };
 
@@ -108,7 +109,8 @@ export function buildMcpServer(deps: Deps, actor: Actor, focus: ServerFocus = {}
   const server = new McpServer(SERVER_INFO, { capabilities: CAPABILITIES });
   if (focus.tools !== false) serveTools(server, deps, visibleTools(actor));
   if (can(actor, 'read')) {
-    if (focus.resources !== false)
+    if (focus.resources !== false) {
+      registerTreeApp(server);
       server.registerResource(
         'tree',
         new ResourceTemplate('service://tree/{id}', {
@@ -140,6 +142,7 @@ export function buildMcpServer(deps: Deps, actor: Actor, focus: ServerFocus = {}
           }
         },
       );
+    }
   }
 
   return server;

@@ -4,6 +4,7 @@ import { createProject, listProjects, updateProject } from '../../domain/trees/p
 import { versionIs } from '../../domain/precondition.js';
 import { inputs, outputs } from './schemas.js';
 import { readOnly, tool, type ToolSpec } from './tool-spec.js';
+import { TREE_APP_TOOL_META } from './tree-app.js';
 
 /** A write that adds or changes a record and may be repeated with care. */
 export const changes: ToolAnnotations = {
@@ -23,6 +24,7 @@ export const getTreeTool: ToolSpec = tool(
       'A whole tree at once: the tree, all its projects and its tasks that are not archived. Use it to see how work is organised before changing it.',
     outputSchema: outputs.TreeSnapshot,
     annotations: readOnly,
+    _meta: TREE_APP_TOOL_META,
   },
   inputs.TreeId,
   (deps, actor, { id }) => getTreeSnapshot(deps, actor, id),

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 
 /** Debian's chromium (apt-get install -y chromium), or CHROMIUM_PATH. */
@@ -91,7 +91,7 @@ const axeSource: string = (require('axe-core') as { source: string }).source;
  * axe-core in the page. evaluate() runs through the DevTools protocol, which the page's CSP does not
  * govern, so the app's real policy stays on while it is scanned.
  */
-export async function expectAccessible(page: Page, name: string): Promise<void> {
+export async function expectAccessible(page: Page | Frame, name: string): Promise<void> {
   await page.evaluate(axeSource);
   // A string, not a function: the root tsconfig has no DOM types, and this runs in the page.
   const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>

@@ -559,4 +559,11 @@ export const en = {
     showing: 'Only the search’s matches are listed.',
     showAll: 'Show the whole tree',
   },
+  mcpApp: {
+    waiting: 'Waiting for the tree…',
+    hint: 'Choose a leaf to see its task here.',
+    status: 'Status: {{status}}',
+    failed: 'The tree could not be drawn: {{message}}',
+    cancelled: 'The tree was not fetched.',
+  },
 };
