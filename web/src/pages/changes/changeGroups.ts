@@ -57,9 +57,12 @@ export function undoneChanges(changes: readonly ChangeGroup[]): ReadonlySet<stri
   return new Set(changes.flatMap((c) => (c.reverts !== null ? [c.reverts] : [])));
 }
 
+/** Doors only an API credential uses (a browser session and the CLI are the person themselves). */
+const AGENT_DOORS = new Set(['token', 'oauth', 'mcp']);
+
 /** An agent's change: made with a personal token or an OAuth grant. */
 export function isAgent(change: Pick<ChangeGroup, 'credentialId' | 'client' | 'via'>): boolean {
-  return change.credentialId !== null || change.client !== null;
+  return change.credentialId !== null || change.client !== null || AGENT_DOORS.has(change.via);
 }
 
 /** What a change did, counted: per entity in the order first met, each action with its count. */
