@@ -9,6 +9,7 @@ import * as exportCommand from './commands/export.js';
 import * as purge from './commands/purge.js';
 import * as backup from './commands/backup.js';
 import * as restore from './commands/restore.js';
+import * as changes from './commands/changes.js';
 import { packageVersion } from './version.js';
 import { UsageError } from './usage.js';
 
@@ -18,7 +19,7 @@ export function buildProgram(): Command {
     .description('Task Tree: run the service and manage it from the shell. Reads the same environment as the server.')
     .version(packageVersion(), '-V, --version', 'print the version')
     .exitOverride();
-  for (const command of [serve, migrate, user, plan, token, exportCommand, backup, restore, purge])
+  for (const command of [serve, migrate, user, plan, token, exportCommand, backup, restore, purge, changes])
     command.register(program);
   return program;
 }

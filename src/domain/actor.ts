@@ -1,6 +1,7 @@
 import { DomainError } from './errors.js';
 import { effectivePlan, planLimits, type PlanName } from './plans.js';
 import type { UserRow } from '../store/rows.js';
+import { newChange, type Change } from './change.js';
 
 import { scopeNames } from './schemas/agents.js';
 
@@ -19,6 +20,13 @@ export interface Actor {
   via: Via;
   /** The personal token or OAuth grant id; null for sessions and the CLI. */
   credentialId: string | null;
+  /** The personal token's name or the OAuth client's name, for history entries; null for sessions and the CLI. */
+  client: string | null;
+  /**
+   * The change this actor's writes belong to (CONTRACT §16.3): minted with the actor at each door,
+   * once per request, MCP tool call or CLI command. The write runner stamps it on every entry.
+   */
+  change: Change;
   scopes: ReadonlySet<Scope>;
   plan: PlanName;
   /**
@@ -42,6 +50,8 @@ export function userActor(user: ActorUser, via: 'session' | 'cli'): Actor {
     user,
     via,
     credentialId: null,
+    client: null,
+    change: newChange(),
     scopes: allScopes,
     plan: effectivePlan(user.plan, user.plan_expires_at),
     trees: null,

@@ -21,6 +21,7 @@ export const errorStatus = {
   idempotency_in_progress: 409,
   token_limit_reached: 409,
   conflict: 409,
+  revert_conflict: 409,
   precondition_failed: 412,
   export_too_large: 413,
   payload_too_large: 413,

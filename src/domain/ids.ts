@@ -14,6 +14,7 @@ export type IdKind =
   | 'mbr'
   | 'agc'
   | 'his'
+  | 'chg'
   | 'ses'
   | 'rst'
   | 'evf'

@@ -5,7 +5,7 @@ import type { NewHistoryRow } from '../store/rows.js';
 import type { HistoryEntryInput } from './trees/history.js';
 import { inTransaction } from '../store/db.js';
 import { groupCommit } from '../store/group-commit.js';
-import { insertHistory } from '../store/history.js';
+import { insertHistory, insertHistoryRows } from '../store/history.js';
 import { lockTrees } from '../store/locks.js';
 import { newId, nowIso } from './ids.js';
 
@@ -19,6 +19,8 @@ export interface Write extends PlainWrite {
   readonly actor: Actor;
   /** Appends a history entry of this write (CONTRACT §10), inside its transaction. */
   record(entry: HistoryEntryInput): Promise<void>;
+  /** Appends many history entries of this write with multi-row statements (imports, cascades), in order. */
+  recordAll(entries: readonly HistoryEntryInput[]): Promise<void>;
   /**
    * The stored form of a history entry of this write, for a store function that writes it with
    * the row it tells of in one statement (insertTask). `record` writes the same row.
@@ -84,14 +86,31 @@ export async function write<T>(
   options: WriteOptions<T> = {},
 ): Promise<T> {
   const { alone } = options;
+  // Entries stamped by the attempt that counts: a group commit may undo an attempt and run it again.
+  let stamped = 0;
+  const count = () => void stamped++;
   const tryAlone =
     alone === undefined
       ? undefined
-      : () => {
+      : async () => {
           const now = nowIso();
-          return alone({ db: deps.db, actor, now, entry: entryStamper(actor, now) });
+          stamped = 0;
+          const done = await alone({ db: deps.db, actor, now, entry: entryStamper(actor, now, count) });
+          if (done === undefined) stamped = 0;
+          return done;
         };
-  return run(deps, options.batch, (trx, effects) => work(writeIn(trx, actor, effects)), tryAlone);
+  const result = await run(
+    deps,
+    options.batch,
+    (trx, effects) => {
+      stamped = 0;
+      return work(writeIn(trx, actor, effects, count));
+    },
+    tryAlone,
+  );
+  // Committed: the change this write belongs to has written history (the Change-Id of CONTRACT §16.3).
+  if (stamped > 0) actor.change.written = true;
+  return result;
 }
 
 /**
@@ -128,30 +147,42 @@ function plainWriteIn(trx: Trx, effects: (() => Promise<void>)[]): PlainWrite {
   return { trx, now: nowIso(), afterCommit: (effect) => void effects.push(effect) };
 }
 
-/** Stamps the history entries of one write: the one place that says who wrote them, when and how. */
-function entryStamper(actor: Actor, now: string): (input: HistoryEntryInput) => NewHistoryRow {
-  return (input) => ({
-    id: newId('his'),
-    owner_id: input.ownerId,
-    tree_id: input.treeId,
-    at: now,
-    actor_id: actor.user.id,
-    via: actor.via,
-    entity: input.entity,
-    entity_id: input.entityId,
-    action: input.action,
-    changes: JSON.stringify(input.changes ?? {}),
-  });
+/**
+ * Stamps the history entries of one write: the one place that says who wrote them, when, how,
+ * and in which change (CONTRACT §16.3: the actor's change, credential and client).
+ */
+function entryStamper(actor: Actor, now: string, stamped: () => void): (input: HistoryEntryInput) => NewHistoryRow {
+  return (input) => {
+    stamped();
+    return {
+      id: newId('his'),
+      owner_id: input.ownerId,
+      tree_id: input.treeId,
+      at: now,
+      actor_id: actor.user.id,
+      via: actor.via,
+      entity: input.entity,
+      entity_id: input.entityId,
+      action: input.action,
+      changes: JSON.stringify(input.changes ?? {}),
+      change_id: actor.change.id,
+      credential_id: actor.credentialId,
+      client: actor.client,
+      reverts: input.reverts ?? null,
+      restore: input.restore === undefined ? null : JSON.stringify(input.restore),
+    };
+  };
 }
 
-function writeIn(trx: Trx, actor: Actor, effects: (() => Promise<void>)[]): Write {
+function writeIn(trx: Trx, actor: Actor, effects: (() => Promise<void>)[], stamped: () => void): Write {
   const plain = plainWriteIn(trx, effects);
-  const entry = entryStamper(actor, plain.now);
+  const entry = entryStamper(actor, plain.now, stamped);
   return {
     ...plain,
     actor,
     entry,
     record: (input) => insertHistory(trx, entry(input)),
+    recordAll: (inputs) => insertHistoryRows(trx, inputs.map(entry)),
     lockTrees: (treeIds) => lockTrees(trx, treeIds),
   };
 }

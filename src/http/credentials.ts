@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../domain/deps.js';
 import { userActor, type Actor } from '../domain/actor.js';
+import { newChange } from '../domain/change.js';
 import { DomainError } from '../domain/errors.js';
 import { effectivePlan } from '../domain/plans.js';
 import { authenticateToken, cachedToken, touchToken } from '../domain/agents/tokens.js';
@@ -67,6 +68,8 @@ function actAsToken(deps: Deps, request: FastifyRequest, found: TokenOwner): voi
     user: found.user,
     via: 'token',
     credentialId: found.token.id,
+    client: found.token.name,
+    change: newChange(),
     scopes: found.scopes,
     plan: effectivePlan(found.user.plan, found.user.plan_expires_at),
     trees: found.trees,
@@ -94,6 +97,8 @@ async function resolveOAuth(deps: Deps, request: FastifyRequest, value: string):
     user: found.user,
     via: 'oauth',
     credentialId: found.grantId,
+    client: found.clientName,
+    change: newChange(),
     scopes: found.scopes,
     plan: effectivePlan(found.user.plan, found.user.plan_expires_at),
     trees: found.trees,

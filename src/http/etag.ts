@@ -99,6 +99,9 @@ function cachedOrFresh(request: FastifyRequest, reply: FastifyReply, payload: un
   reply.header('vary', 'Authorization, Cookie');
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     reply.header('cache-control', 'no-store');
+    // A write that appended history names its change (CONTRACT §16.3).
+    const change = request.actor?.change;
+    if (change?.written === true) reply.header('change-id', change.id);
     return payload;
   }
   reply.header('cache-control', 'private, no-cache');

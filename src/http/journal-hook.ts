@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Deps } from '../domain/deps.js';
 import { isApiCall } from '../domain/actor.js';
+import { writtenChangeId } from '../domain/change.js';
 
 const operations = new Map<string, string>();
 
@@ -41,6 +42,7 @@ export function makeJournalHook(deps: Deps, prefix: string) {
         duration_ms: reply.elapsedTime,
         token_id: actor.credentialId,
         client: request.credentialClient ?? clientOf(request),
+        change_id: writtenChangeId(actor.change),
       });
     }
     done();

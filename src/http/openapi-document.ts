@@ -11,6 +11,7 @@ type Json = Record<string, any>;
 export const MARK_COUNTED = 'x-tt-rate-limited';
 export const MARK_REPLAYABLE = 'x-tt-replayable';
 export const MARK_RECORD_ETAG = 'x-tt-record-etag';
+export const MARK_CHANGE = 'x-tt-change';
 
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
 
@@ -27,6 +28,11 @@ export const responseHeaders: Json = {
   'Idempotent-Replayed': {
     description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key',
     schema: { type: 'string', enum: ['true'] },
+  },
+  'Change-Id': {
+    description:
+      'The change (chg_…) this write made, when it appended history: filter the tree history by it, or undo it with POST /changes/{id}/revert. Absent when the write changed nothing',
+    schema: { type: 'string' },
   },
   'WWW-Authenticate': {
     description: 'Bearer challenge; names the missing scope on insufficient_scope',
@@ -61,6 +67,8 @@ function declareHeaders(method: string, operation: Json): void {
   const counted = operation[MARK_COUNTED] === true;
   const replayable = operation[MARK_REPLAYABLE] === true;
   const recordETag = operation[MARK_RECORD_ETAG] === true;
+  const change = operation[MARK_CHANGE] === true;
+  delete operation[MARK_CHANGE];
   delete operation[MARK_COUNTED];
   delete operation[MARK_REPLAYABLE];
   delete operation[MARK_RECORD_ETAG];
@@ -78,6 +86,7 @@ function declareHeaders(method: string, operation: Json): void {
       headers.ETag = ref('ETag');
     // A write of one record answers with its tag; a failed If-Match with the current one.
     if ((recordETag && (status === '200' || status === '201')) || status === '412') headers.ETag = ref('ETag');
+    if (change && (status === '200' || status === '201')) headers['Change-Id'] = ref('Change-Id');
     if (replayable && (status === '200' || status === '201'))
       headers['Idempotent-Replayed'] = ref('Idempotent-Replayed');
     if (Object.keys(headers).length > 0) response.headers = { ...response.headers, ...headers };

@@ -4,7 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { RouteAccess } from './access.js';
 import { errors } from './schemas/common.js';
-import { finishDocument, MARK_COUNTED, MARK_RECORD_ETAG, MARK_REPLAYABLE } from './openapi-document.js';
+import { finishDocument, MARK_CHANGE, MARK_COUNTED, MARK_RECORD_ETAG, MARK_REPLAYABLE } from './openapi-document.js';
 
 export const API_VERSION = '0.8.3';
 
@@ -68,6 +68,11 @@ const tags = [
   { name: 'Sharing', description: 'Members of a tree and invitations (the owner on Grove)' },
   { name: 'Teamwork', description: 'Assignees, comments, tree messages, history and CSV import on a tree' },
   {
+    name: 'Changes',
+    description:
+      'Undo: every write is a change (Change-Id, history change_id); revert one, or a credential’s changes in a tree',
+  },
+  {
     name: 'Billing',
     description: "Plans bought in the browser (test mode), changed only by the provider's verified webhook",
   },
@@ -106,6 +111,8 @@ function documentRoute(
     [MARK_COUNTED]: counted,
     [MARK_REPLAYABLE]: replayable,
     [MARK_RECORD_ETAG]: config?.recordETag === true,
+    // Data writes of a signed-in user append history, and answer its change (CONTRACT §16.3).
+    [MARK_CHANGE]: access?.who === 'user' && access.write && method !== 'GET',
   };
   if (config?.documentedBody !== undefined) documented.body = config.documentedBody;
   return documented;

@@ -15,6 +15,8 @@ export type StoredCall = [
   duration_ms: number,
   token_id: string,
   client: string | null,
+  /** Absent in calls stored before changes existed (CONTRACT §16.3). */
+  change_id?: string | null,
 ];
 
 /**

@@ -142,6 +142,16 @@ export interface HistoryTable {
   action: string;
   /** JSON text: {field: {from, to}} */
   changes: string;
+  /** The change (CONTRACT §16.3) the entry belongs to: `chg_…`. */
+  change_id: string;
+  /** The personal token or OAuth grant that wrote it; null for a browser session or the CLI. */
+  credential_id: string | null;
+  /** The token's name or the OAuth client's name; null otherwise. */
+  client: string | null;
+  /** The change a revert undid with this entry; null otherwise. */
+  reverts: string | null;
+  /** JSON text `{field: {from, to}}`: what undoing this entry needs that `changes` does not show; never answered. */
+  restore: string | null;
 }
 
 export interface McpSessionTable {

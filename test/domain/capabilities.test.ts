@@ -9,12 +9,15 @@ import {
   type Via,
 } from '../../src/domain/actor.js';
 import type { PlanName } from '../../src/domain/plans.js';
+import { newChange } from '../../src/domain/change.js';
 
 function actor(scopes: Scope[], plan: PlanName, via: Via = 'token'): Actor {
   return {
     user: { id: 'usr_1' } as Actor['user'],
     via,
     credentialId: via === 'token' || via === 'mcp' ? 'pat_1' : null,
+    client: null,
+    change: newChange(),
     scopes: new Set(scopes),
     plan,
     trees: null,

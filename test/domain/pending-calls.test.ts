@@ -31,6 +31,7 @@ describe('pending journal calls', () => {
         duration_ms: 2.6,
         token_id: 'oag_grant',
         client: 'Claude "Desktop"',
+        change_id: 'chg_one',
       }),
       at,
     );
@@ -48,8 +49,18 @@ describe('pending journal calls', () => {
       3,
       'oag_grant',
       'Claude "Desktop"',
+      'chg_one',
     ]);
-    expect(second!.slice(1)).toEqual(['2026-11-24T12:00:00.005Z', 'rest', 'GET /tasks/{id}', 200, 0, 'pat_one', null]);
+    expect(second!.slice(1)).toEqual([
+      '2026-11-24T12:00:00.005Z',
+      'rest',
+      'GET /tasks/{id}',
+      200,
+      0,
+      'pat_one',
+      null,
+      null,
+    ]);
     expect(third!.slice(1)).toEqual([
       '2026-11-24T12:00:00.006Z',
       'rest',
@@ -57,6 +68,7 @@ describe('pending journal calls', () => {
       200,
       2 ** 31 - 1,
       'pat_one',
+      null,
       null,
     ]);
     const ids = batch!.calls.map((stored) => stored[0]);

@@ -27,7 +27,7 @@ describe.each(databases)('CSV import (%s)', (kind) => {
   });
   afterAll(async () => t.stop());
 
-  it('imports every row with RFC 4180 quoting, a BOM, CRLF, project paths and assignees, as one history entry', async () => {
+  it('imports every row with RFC 4180 quoting, a BOM, CRLF, project paths and assignees, as one change', async () => {
     const tree = await makeTree(owner.browser);
     const invited = await owner.browser.post(`/api/v1/trees/${tree.id}/members`, {
       email: member.email,
@@ -65,12 +65,19 @@ describe.each(databases)('CSV import (%s)', (kind) => {
       tasks: 1,
     });
     const history = (await owner.browser.get(`/api/v1/trees/${tree.id}/history`)).body.items;
+    // One `imported` entry per record created (CONTRACT §16.3), each import one change.
     const imports = history.filter((h: any) => h.action === 'imported');
-    expect(imports.map((h: any) => h.changes)).toEqual([
-      { projects: { from: 0, to: 0 }, tasks: { from: 0, to: 1 } },
-      { projects: { from: 0, to: 2 }, tasks: { from: 0, to: 3 } },
+    expect(imports.map((h: any) => h.entity)).toEqual(['task', 'task', 'task', 'task', 'project', 'project']);
+    expect(imports[0].changes).toEqual({ title: { from: null, to: 'Graft' }, status: { from: null, to: 'todo' } });
+    expect(imports.filter((h: any) => h.entity === 'project').map((h: any) => h.changes.name.to)).toEqual([
+      'Apples',
+      'Orchard',
     ]);
-    expect(history.filter((h: any) => h.entity === 'task')).toEqual([]);
+    expect(new Set(imports.slice(1).map((h: any) => h.change_id)).size).toBe(1);
+    expect(imports[0].change_id).not.toBe(imports[1].change_id);
+    expect(
+      history.filter((h: any) => h.action !== 'imported' && h.entity !== 'member').map((h: any) => h.entity),
+    ).toEqual(['tree']);
   });
 
   it('validates and counts on a dry run without writing anything', async () => {

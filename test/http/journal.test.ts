@@ -80,6 +80,7 @@ describe.each(databases)('agent call journal (%s)', (kind) => {
       duration_ms: expect.any(Number),
       token_id: made.token.id,
       client: 'curl',
+      change_id: null,
     });
     expect(items.find((item) => item.operation === 'initialize')!.client).toBe('vitest-agent');
     const text = JSON.stringify(items);

@@ -234,9 +234,17 @@ describe.each(databases)('moves out of a shared tree carry everything along (%s)
       expect(JSON.stringify(history)).not.toContain(SECRET);
       const movedEntry = (entity: string, id: string) => [entity, id, { tree_id: { from: treeA.id, to: treeB.id } }];
       // The listing is newest first, the export oldest first.
+      // Each record the project's move carried has its own entry (CONTRACT §16.3), naming only the trees.
+      const oldestFirst = [
+        movedEntry('task', moved.task),
+        movedEntry('project', moved.project),
+        movedEntry('project', moved.child),
+        movedEntry('task', moved.taskInProject),
+        movedEntry('task', moved.taskInChild),
+      ];
       for (const [entries, expected] of [
-        [history, [movedEntry('project', moved.project), movedEntry('task', moved.task)]],
-        [body.history, [movedEntry('task', moved.task), movedEntry('project', moved.project)]],
+        [history, [...oldestFirst].reverse()],
+        [body.history, oldestFirst],
       ] as const) {
         expect(
           entries.filter((h: any) => h.action === 'moved').map((h: any) => [h.entity, h.entity_id, h.changes]),

@@ -423,6 +423,23 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     expectStatus(await csv('title\nGraft\n', '?dry_run=true'), 200, 'import, dry run');
     expectStatus(await csv('title\nGraft\n'), 201, 'import');
     expectStatus(await csv('title,bogus\nx,y\n'), 400, 'import a bad file');
+    // Changes and undo: the import is one change; undone, then its undo undone (redo).
+    const imported = await csv('title\nUndone\n');
+    const reverted = await agent.post(`/api/v1/changes/${imported.headers.get('change-id')}/revert`);
+    expectStatus(reverted, 200, 'revert a change');
+    expectStatus(await agent.post(`/api/v1/changes/${reverted.body.change_id}/revert?force=true`), 200, 'redo');
+    expectStatus(await agent.post('/api/v1/changes/chg_unknown/revert'), 404, 'revert an unknown change');
+    const since = { credential_id: token.id, since: '2020-01-01T00:00:00Z' };
+    expectStatus(
+      await agent.post(`/api/v1/trees/${treeId}/revert`, { ...since, since: 'yesterday' }),
+      400,
+      'revert since no time',
+    );
+    expectStatus(
+      await agent.post(`/api/v1/trees/${treeId}/revert`, { ...since, credential_id: 'pat_none' }),
+      200,
+      'revert nothing',
+    );
     expectStatus(await agent.delete(`/api/v1/members/${memberId}`), 200, 'revoke member');
     expectStatus(await agent.delete('/api/v1/members/mbr_unknown'), 404, 'revoke an unknown member');
     // Email verification: an invitation to a verified email reaches the account without its link.

@@ -179,6 +179,7 @@ describe.each(databases)('assignees, comments, messages and history (%s)', (kind
         entity_id: tree.id,
         action: 'updated',
         changes: '{}',
+        change_id: 'chg_ancient',
       })
       .execute();
     const all: any[] = [];

@@ -70,7 +70,7 @@ export class Journal {
   async latest(ownerId: string, limit = JOURNAL_LATEST): Promise<AgentCall[]> {
     await this.flush();
     const calls = await latestAgentCalls(this.db, ownerId, limit);
-    return calls.map(([id, at, surface, operation, status, duration_ms, token_id, client]) => ({
+    return calls.map(([id, at, surface, operation, status, duration_ms, token_id, client, change_id]) => ({
       id,
       at,
       surface: surface as AgentCall['surface'],
@@ -79,6 +79,7 @@ export class Journal {
       duration_ms,
       token_id,
       client,
+      change_id: change_id ?? null,
     }));
   }
 }

@@ -9,11 +9,13 @@ export interface CallRecord {
   duration_ms: number;
   token_id: string;
   client: string | null;
+  /** The change the call wrote (CONTRACT §16.3); null when it wrote nothing. Absent: null. */
+  change_id?: string | null;
 }
 
 const OPERATION_MAX = 200;
-/** Int32 fields per call: owner, surface, operation, token and client (as word numbers), status, duration. */
-const FIELDS = 7;
+/** Int32 fields per call: owner, surface, operation, token and client (as word numbers), status, duration, change (a word number). */
+const FIELDS = 8;
 const NO_CLIENT = -1;
 
 /**
@@ -49,6 +51,7 @@ export class PendingCalls {
     fields[base + 4] = call.client === null ? NO_CLIENT : this.word(call.client);
     fields[base + 5] = call.status;
     fields[base + 6] = Math.min(2 ** 31 - 1, Math.max(0, Math.round(call.duration_ms)));
+    fields[base + 7] = call.change_id == null ? NO_CLIENT : this.word(call.change_id);
   }
 
   /**
@@ -83,6 +86,7 @@ export class PendingCalls {
     const atMs = this.at[i]!;
     const words = this.words;
     const client = f[base + 4]!;
+    const change = f[base + 7]!;
     return [
       newId('agc', atMs),
       times.of(atMs),
@@ -92,6 +96,7 @@ export class PendingCalls {
       f[base + 6]!,
       words[f[base + 3]!]!,
       client === NO_CLIENT ? null : words[client]!,
+      change === NO_CLIENT ? null : words[change]!,
     ];
   }
 

@@ -55,6 +55,11 @@ export const AgentCall = Type.Object(
     duration_ms: Type.Integer(),
     token_id: Type.String(),
     client: Nullable(Type.String()),
+    change_id: Nullable(
+      Type.String({
+        description: 'The change (chg_…) the call wrote, as its history entries name it; null when it wrote nothing',
+      }),
+    ),
   },
   { $id: 'AgentCall', title: 'AgentCall' },
 );

@@ -69,10 +69,23 @@ export const HistoryEntry = Type.Object(
     tree_id: Type.String(),
     actor_id: Type.String(),
     via: Type.String({ description: 'session, token, oauth, mcp or cli' }),
-    entity: Type.String(),
+    entity: Type.String({ description: 'tree, project, task, comment, message, attachment or member' }),
     entity_id: Type.String(),
-    action: Type.String({ description: 'created, updated, deleted, moved, completed, imported, …' }),
+    action: Type.String({
+      description:
+        'created, updated, deleted, moved, completed or imported (an assignment is an updated task whose changes hold assignee_ids). A deleted task or project holds every field of the record as {from: value, to: null}',
+    }),
     changes: Type.Record(Type.String(), Type.Object({ from: Type.Unknown(), to: Type.Unknown() })),
+    change_id: Type.String({
+      description: 'The change (chg_…) the entry belongs to: one request, MCP tool call, CLI command, import or revert',
+    }),
+    credential_id: Nullable(
+      Type.String({
+        description: 'The personal token (pat_…) or OAuth grant that wrote it; null for a browser session or the CLI',
+      }),
+    ),
+    client: Nullable(Type.String({ description: "The token's name or the OAuth client's name; null otherwise" })),
+    reverts: Nullable(Type.String({ description: 'The change a revert undid with this entry; null otherwise' })),
   },
   { $id: 'HistoryEntry', title: 'HistoryEntry' },
 );

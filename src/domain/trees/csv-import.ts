@@ -13,6 +13,7 @@ import { nestingProblem } from './nesting.js';
 import { DEFAULT_COLOR } from '../records.js';
 import { newId } from '../ids.js';
 import { write } from '../write.js';
+import type { Changes, HistoryEntryInput } from './history.js';
 
 export interface ImportResult {
   created: { projects: number; tasks: number };
@@ -110,7 +111,7 @@ async function resolveProjects(
   access: TreeAccess,
   paths: string[][],
   now: string,
-): Promise<{ ids: Map<string, string>; created: number }> {
+): Promise<{ ids: Map<string, string>; created: { id: string; parent_id: string | null; name: string }[] }> {
   const existing = await trx
     .selectFrom('projects')
     .select(['id', 'parent_id', 'name'])
@@ -168,7 +169,7 @@ async function resolveProjects(
       })
       .execute();
   }
-  return { ids, created: toCreate.length };
+  return { ids, created: toCreate };
 }
 
 class DryRun extends Error {
@@ -180,7 +181,8 @@ class DryRun extends Error {
 /**
  * Imports a CSV file into a tree as the current actor, in one transaction: every row or none.
  * Every bad row is reported (`details: [{row, column, message}]`); plan limits are counted for
- * the whole file before anything is written; the import is one history entry. A dry run does
+ * the whole file before anything is written; each project and task created is an `imported`
+ * history entry, all of one change. A dry run does
  * all of it and rolls back.
  * @throws insufficient_scope, plan_read_only, not_found, forbidden, validation_failed, payload_too_large, plan_limit_reached
  */
@@ -269,15 +271,22 @@ export async function importCsv(
           .insertInto('task_assignees')
           .values(assigned.slice(start, start + CHUNK))
           .execute();
-      const created = { projects: projects.created, tasks: rows.length };
-      await w.record({
+      const created = { projects: projects.created.length, tasks: rows.length };
+      // One entry per record the import created (CONTRACT §16.3), projects first.
+      const imported = (entity: 'project' | 'task', entityId: string, changes: Changes): HistoryEntryInput => ({
         ownerId: access.ownerId,
         treeId,
-        entity: 'import',
-        entityId: treeId,
+        entity,
+        entityId,
         action: 'imported',
-        changes: { projects: { from: 0, to: created.projects }, tasks: { from: 0, to: created.tasks } },
+        changes,
       });
+      await w.recordAll([
+        ...projects.created.map((p) => imported('project', p.id, { name: { from: null, to: p.name } })),
+        ...rows.map((t) =>
+          imported('task', t.id, { title: { from: null, to: t.title }, status: { from: null, to: t.status } }),
+        ),
+      ]);
       if (options.dryRun) throw new DryRun({ created, dry_run: true });
       return { created };
     });

@@ -21,6 +21,10 @@ export interface HistoryEntryInput {
   entityId: string;
   action: HistoryAction;
   changes?: Changes;
+  /** The change a revert undid with this entry (CONTRACT §16.3). */
+  reverts?: string;
+  /** What undoing this entry needs that `changes` does not show (kept, never answered). */
+  restore?: Changes;
 }
 
 /** The changed fields between a row and a patch, for the history entry of an update. */
@@ -54,7 +58,17 @@ export function presentHistory(h: Selectable<HistoryTable>): HistoryEntry {
     entity_id: h.entity_id,
     action: h.action,
     changes: JSON.parse(h.changes) as Changes,
+    change_id: h.change_id,
+    credential_id: h.credential_id,
+    client: h.client,
+    reverts: h.reverts,
   };
+}
+
+/** A history page's filters (CONTRACT §16.3): one change, or one credential's entries. */
+export interface HistoryFilters extends PageInput {
+  change_id?: string;
+  credential_id?: string;
 }
 
 /** The oldest moment the owner's plan keeps history for (CONTRACT §4: 7, 90 or 365 days). */
@@ -71,12 +85,17 @@ export async function listHistory(
   deps: Deps,
   actor: Actor,
   treeId: string,
-  input: PageInput,
+  input: HistoryFilters,
 ): Promise<Page<HistoryEntry>> {
   requireRead(actor);
   const access = await treeAccess(deps.db, actor, treeId);
   const limit = checkLimit(input.limit);
-  const binding = { actorKey: actor.user.id, endpoint: 'history', filters: { tree_id: treeId }, limit };
+  const filters = {
+    tree_id: treeId,
+    ...(input.change_id !== undefined ? { change_id: input.change_id } : {}),
+    ...(input.credential_id !== undefined ? { credential_id: input.credential_id } : {}),
+  };
+  const binding = { actorKey: actor.user.id, endpoint: 'history', filters, limit };
   const before = input.cursor === undefined ? null : decodeCursor(deps.config.secret, binding, input.cursor).last;
   let query = deps.db
     .selectFrom('history')
@@ -85,6 +104,8 @@ export async function listHistory(
     .where('owner_id', '=', access.ownerId)
     .where('at', '>=', historyWindowStart(access.ownerPlan));
   if (before !== null) query = query.where('seq', '<', before);
+  if (input.change_id !== undefined) query = query.where('change_id', '=', input.change_id);
+  if (input.credential_id !== undefined) query = query.where('credential_id', '=', input.credential_id);
   const rows = await query
     .orderBy('seq', 'desc')
     .limit(limit + 1)

@@ -184,11 +184,14 @@ export async function recordInTrees(
     return;
   }
   await w.record({ ...entry, ownerId: to.ownerId, treeId: to.tree.id, changes: withoutSourcePlace(changes) });
+  // The place it had in the tree it left is kept for a revert (CONTRACT §16.3), never shown.
+  const place = Object.fromEntries(Object.entries(changes).filter(([field]) => PLACE_FIELDS.includes(field)));
   await w.record({
     ...entry,
     ownerId: from.ownerId,
     treeId: from.tree.id,
     changes: { tree_id: { from: from.tree.id, to: to.tree.id } },
+    ...(Object.keys(place).length > 0 ? { restore: { ...entry.restore, ...place } } : {}),
   });
 }
 
@@ -202,4 +205,35 @@ function withoutSourcePlace(changes: Changes): Changes {
     else if (change.to !== null) kept[field] = { from: null, to: change.to };
   }
   return kept;
+}
+
+/**
+ * Every record a project's move across trees carried along besides the project (its descendant
+ * projects and the tasks of the whole subtree) gets its own `moved` entry in both trees, naming
+ * only the trees (CONTRACT §16.3: each record a change alters has its entry; §19: nothing else).
+ * Written after the project's own entries, so a revert moves the project back first.
+ */
+export async function recordCarried(
+  w: Write,
+  from: TreeAccess,
+  to: TreeAccess,
+  subtree: readonly string[],
+  projectId: string,
+): Promise<void> {
+  const tasks =
+    subtree.length === 0
+      ? []
+      : await w.trx.selectFrom('tasks').select('id').where('project_id', 'in', subtree).orderBy('seq').execute();
+  const carried: [HistoryEntryInput['entity'], string][] = [
+    ...subtree.filter((id) => id !== projectId).map((id): [HistoryEntryInput['entity'], string] => ['project', id]),
+    ...tasks.map((t): [HistoryEntryInput['entity'], string] => ['task', t.id]),
+  ];
+  if (carried.length === 0) return;
+  const changes = { tree_id: { from: from.tree.id, to: to.tree.id } };
+  await w.recordAll(
+    carried.flatMap(([entity, entityId]) => [
+      { ownerId: to.ownerId, treeId: to.tree.id, entity, entityId, action: 'moved' as const, changes },
+      { ownerId: from.ownerId, treeId: from.tree.id, entity, entityId, action: 'moved' as const, changes },
+    ]),
+  );
 }

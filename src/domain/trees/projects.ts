@@ -22,10 +22,11 @@ import { DomainError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { deleteProjects, subtreeIds } from '../../store/project-tree.js';
 import { checkNestingDepth } from './nesting.js';
-import { carryToTree, readLocked, recordInTrees, writableTree } from './move.js';
-import { write } from '../write.js';
+import { carryToTree, readLocked, recordCarried, recordInTrees, writableTree } from './move.js';
+import { write, type Write } from '../write.js';
 import { checkPrecondition, type Precondition } from '../precondition.js';
 import { nextVersion } from '../../store/task-version.js';
+import { cascadeEntries } from './deleted-entries.js';
 
 export interface ProjectInput {
   tree_id: string;
@@ -171,63 +172,76 @@ export async function updateProject(
 ): Promise<Project> {
   requireWrite(actor);
   checkProjectFields(patch);
-  return write(deps, actor, async (w) => {
-    const { trx } = w;
-    const first = await writableProject(trx, actor, id);
-    const destination = patch.tree_id === undefined ? null : await writableTree(trx, actor, patch.tree_id);
-    const moves = patch.tree_id !== undefined || patch.parent_id !== undefined;
-    const settled = async (found: typeof first) =>
-      moves ? readLocked(w, found, () => projectAccess(trx, actor, id), destination) : found;
-    const { project, access } = await checkPrecondition(
-      w,
-      precondition,
-      'projects',
-      await settled(first),
-      projectOf,
-      async () => settled(await writableProject(trx, actor, id)),
-      'always',
-    );
-    const target = destination ?? access;
-    const movingTree = target.tree.id !== project.tree_id;
-    // A project moved to another tree lands at its top level unless a parent there is named.
-    const parentId = patch.parent_id !== undefined ? patch.parent_id : movingTree ? null : project.parent_id;
-    if (parentId !== null && (movingTree || parentId !== project.parent_id)) {
-      await checkParent(trx, actor, parentId, target.tree.id);
-    }
-    const subtree = movingTree || parentId !== project.parent_id ? await subtreeIds(trx, id) : [id];
-    if (parentId !== null && subtree.includes(parentId)) {
-      throw new DomainError('conflict', 'A project cannot be moved under itself or one of its descendants.', [
-        { path: '/parent_id', message: 'would make a cycle' },
-      ]);
-    }
-    if (movingTree || parentId !== project.parent_id) await checkNestingDepth(trx, parentId, id);
-    const { now } = w;
-    if (movingTree) await carryToTree(w, access, target, { projectIds: subtree, taskIds: [] });
-    const next = {
-      tree_id: target.tree.id,
-      parent_id: parentId,
-      name: patch.name ?? project.name,
-      description: patch.description ?? project.description,
-      color: patch.color ?? project.color,
-      position: patch.position ?? project.position,
-    };
-    const changes = diff(project as unknown as Record<string, unknown>, next);
-    if (Object.keys(changes).length === 0) return presentProject(project);
-    const updated = await trx
-      .updateTable('projects')
-      .set({
-        ...changedFields(next, changes),
-        // A move's carry has raised the version already (the project is in the subtree it carries).
-        ...(movingTree ? { owner_id: target.ownerId } : { version: nextVersion }),
-        updated_at: now,
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const action = movingTree || changes.parent_id !== undefined ? 'moved' : 'updated';
-    await recordInTrees(w, access, target, { entity: 'project', entityId: id, action, changes });
-    return presentProject(updated);
-  });
+  return write(deps, actor, async (w) => presentProject(await patchProject(w, id, patch, precondition)));
+}
+
+/**
+ * updateProject's work inside a write, for it and for a revert (revert.ts): the same locks,
+ * checks, carry, version and history entry. Answers the row as it is after the write.
+ * @throws not_found, forbidden, precondition_failed, conflict (cycle, other tree), plan_limit_reached
+ */
+export async function patchProject(
+  w: Write,
+  id: string,
+  patch: ProjectPatch,
+  precondition?: Precondition,
+): Promise<ProjectRow> {
+  const { trx, actor } = w;
+  const first = await writableProject(trx, actor, id);
+  const destination = patch.tree_id === undefined ? null : await writableTree(trx, actor, patch.tree_id);
+  const moves = patch.tree_id !== undefined || patch.parent_id !== undefined;
+  const settled = async (found: typeof first) =>
+    moves ? readLocked(w, found, () => projectAccess(trx, actor, id), destination) : found;
+  const { project, access } = await checkPrecondition(
+    w,
+    precondition,
+    'projects',
+    await settled(first),
+    projectOf,
+    async () => settled(await writableProject(trx, actor, id)),
+    'always',
+  );
+  const target = destination ?? access;
+  const movingTree = target.tree.id !== project.tree_id;
+  // A project moved to another tree lands at its top level unless a parent there is named.
+  const parentId = patch.parent_id !== undefined ? patch.parent_id : movingTree ? null : project.parent_id;
+  if (parentId !== null && (movingTree || parentId !== project.parent_id)) {
+    await checkParent(trx, actor, parentId, target.tree.id);
+  }
+  const subtree = movingTree || parentId !== project.parent_id ? await subtreeIds(trx, id) : [id];
+  if (parentId !== null && subtree.includes(parentId)) {
+    throw new DomainError('conflict', 'A project cannot be moved under itself or one of its descendants.', [
+      { path: '/parent_id', message: 'would make a cycle' },
+    ]);
+  }
+  if (movingTree || parentId !== project.parent_id) await checkNestingDepth(trx, parentId, id);
+  const { now } = w;
+  if (movingTree) await carryToTree(w, access, target, { projectIds: subtree, taskIds: [] });
+  const next = {
+    tree_id: target.tree.id,
+    parent_id: parentId,
+    name: patch.name ?? project.name,
+    description: patch.description ?? project.description,
+    color: patch.color ?? project.color,
+    position: patch.position ?? project.position,
+  };
+  const changes = diff(project as unknown as Record<string, unknown>, next);
+  if (Object.keys(changes).length === 0) return project;
+  const updated = await trx
+    .updateTable('projects')
+    .set({
+      ...changedFields(next, changes),
+      // A move's carry has raised the version already (the project is in the subtree it carries).
+      ...(movingTree ? { owner_id: target.ownerId } : { version: nextVersion }),
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const action = movingTree || changes.parent_id !== undefined ? 'moved' : 'updated';
+  await recordInTrees(w, access, target, { entity: 'project', entityId: id, action, changes });
+  if (movingTree) await recordCarried(w, access, target, subtree, id);
+  return updated;
 }
 
 async function countTasksIn(trx: Trx, projectIds: string[]): Promise<number> {
@@ -247,47 +261,55 @@ export async function deleteProject(
   options: { cascade?: boolean; precondition?: Precondition } = {},
 ): Promise<void> {
   requireWrite(actor);
-  await write(deps, actor, async (w) => {
-    const { trx } = w;
-    // Locked like a move: the subtree and its counts must not change under the delete.
-    const locked = async () => {
-      const first = await writableProject(trx, actor, id);
-      return readLocked(w, first, () => projectAccess(trx, actor, id), null);
-    };
-    const { project, access } = await checkPrecondition(
-      w,
-      options.precondition,
-      'projects',
-      await locked(),
-      projectOf,
-      locked,
+  await write(deps, actor, (w) => removeProject(w, deps, id, options));
+}
+
+/**
+ * deleteProject's work inside a write, for it and for a revert: the subtree goes whole, each
+ * removed record with its own entry holding every field (CONTRACT §16.3).
+ * @throws not_found, forbidden, precondition_failed, conflict (not empty without cascade)
+ */
+export async function removeProject(
+  w: Write,
+  deps: Deps,
+  id: string,
+  options: { cascade?: boolean; precondition?: Precondition } = {},
+): Promise<void> {
+  const { trx, actor } = w;
+  // Locked like a move: the subtree and its counts must not change under the delete.
+  const locked = async () => {
+    const first = await writableProject(trx, actor, id);
+    return readLocked(w, first, () => projectAccess(trx, actor, id), null);
+  };
+  const { project, access } = await checkPrecondition(
+    w,
+    options.precondition,
+    'projects',
+    await locked(),
+    projectOf,
+    locked,
+  );
+  const subtree = await subtreeIds(trx, id);
+  const taskCount = await countTasksIn(trx, subtree);
+  if (options.cascade !== true && (subtree.length > 1 || taskCount > 0)) {
+    throw new DomainError(
+      'conflict',
+      'The project has child projects or tasks; delete with ?cascade=true to remove them too.',
+      [{ projects: subtree.length - 1, tasks: taskCount }],
     );
-    const subtree = await subtreeIds(trx, id);
-    const taskCount = await countTasksIn(trx, subtree);
-    if (options.cascade !== true && (subtree.length > 1 || taskCount > 0)) {
-      throw new DomainError(
-        'conflict',
-        'The project has child projects or tasks; delete with ?cascade=true to remove them too.',
-        [{ projects: subtree.length - 1, tasks: taskCount }],
-      );
-    }
-    w.afterCommit(await collectDoomed(trx, deps, { projectIds: subtree }));
-    // The whole subtree in one statement (tasks cascade from their project, one level), never a
-    // cascade down the parent chain, which nests one step per level in the database.
-    await deleteProjects(trx, subtree);
-    await chargeTree(trx, access, { projects: -subtree.length, tasks: -taskCount });
-    await w.record({
-      ownerId: access.ownerId,
-      treeId: project.tree_id,
-      entity: 'project',
-      entityId: id,
-      action: 'deleted',
-      changes: {
-        name: { from: project.name, to: null },
-        ...(subtree.length > 1 || taskCount > 0
-          ? { removed: { from: { projects: subtree.length - 1, tasks: taskCount }, to: null } }
-          : {}),
-      },
-    });
-  });
+  }
+  // Every removed record, read whole before it goes: each gets its own restorable entry (CONTRACT §16.3).
+  const [projects, tasks] =
+    subtree.length > 1 || taskCount > 0
+      ? await Promise.all([
+          trx.selectFrom('projects').selectAll().where('id', 'in', subtree).execute(),
+          trx.selectFrom('tasks').selectAll().where('project_id', 'in', subtree).orderBy('seq').execute(),
+        ])
+      : [[project], []];
+  w.afterCommit(await collectDoomed(trx, deps, { projectIds: subtree }));
+  // The whole subtree in one statement (tasks cascade from their project, one level), never a
+  // cascade down the parent chain, which nests one step per level in the database.
+  await deleteProjects(trx, subtree);
+  await chargeTree(trx, access, { projects: -subtree.length, tasks: -taskCount });
+  await w.recordAll(cascadeEntries(access.ownerId, projects, tasks));
 }

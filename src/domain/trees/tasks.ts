@@ -32,9 +32,10 @@ import { DomainError } from '../errors.js';
 import { newId } from '../ids.js';
 import { refreshTaskStatistics } from '../../store/statistics.js';
 import { insertLooseTaskAlone, insertTask, insertTasks, lastSiblingPosition } from '../../store/tasks.js';
-import { write } from '../write.js';
+import { write, type Write } from '../write.js';
 import { carryToTree, lockedTaskAccess, readLocked, recordInTrees, writableTree } from './move.js';
 import { nextVersion } from '../../store/task-version.js';
+import { deletedTaskEntry } from './deleted-entries.js';
 import { checkPrecondition, type Precondition } from '../precondition.js';
 
 export interface TaskInput {
@@ -229,7 +230,7 @@ function createdEntry(
 
 /**
  * The fast path for many tasks in one tree (seeding, imports): the same rules and limits as
- * createTask, one transaction, multi-row inserts, and one `imported` history entry.
+ * createTask, one transaction, multi-row inserts, and an `imported` history entry per task.
  */
 export async function insertTasksBulk(
   deps: Deps,
@@ -259,14 +260,8 @@ export async function insertTasksBulk(
       );
     }
     await insertTasks(w.trx, rows);
-    await w.record({
-      ownerId: access.ownerId,
-      treeId,
-      entity: 'task',
-      entityId: treeId,
-      action: 'imported',
-      changes: { tasks: { from: 0, to: rows.length } },
-    });
+    // One entry per task (CONTRACT §16.3), all of one change.
+    await w.recordAll(rows.map((row) => ({ ...createdEntry(access.ownerId, row), action: 'imported' as const })));
     return rows.length;
   });
   // Search plans from fresh statistics once an import has changed the table's size a lot.
@@ -293,64 +288,100 @@ export async function updateTask(
 ): Promise<Task> {
   requireWrite(actor);
   const deadline = checkTaskFields(patch);
-  return write(deps, actor, async (w) => {
-    const { trx, now } = w;
-    const readable = async () => {
-      const found = await taskAccess(trx, actor, id);
-      requireTreeWrite(found.access);
-      return found;
-    };
-    const first = await readable();
-    const destination = patch.tree_id === undefined ? null : await writableTree(trx, actor, patch.tree_id);
-    const moves = patch.tree_id !== undefined || patch.project_id !== undefined;
-    const settled = async (found: typeof first) =>
-      moves ? readLocked(w, found, () => taskAccess(trx, actor, id), destination) : found;
-    const { task, access } = await checkPrecondition(
-      w,
-      precondition,
-      'tasks',
-      await settled(first),
-      taskOf,
-      async () => settled(await readable()),
-      'always',
-    );
-    const target = destination ?? access;
-    const movingTree = target.tree.id !== task.tree_id;
-    const projectId = patch.project_id !== undefined ? patch.project_id : movingTree ? null : task.project_id;
-    if (projectId !== null && (movingTree || projectId !== task.project_id))
-      await checkProject(trx, actor, projectId, target.tree.id);
-    const status = patch.status ?? task.status;
-    const next = {
-      tree_id: target.tree.id,
-      project_id: projectId,
-      title: patch.title ?? task.title,
-      text: patch.text ?? task.text,
-      notes: patch.notes ?? task.notes,
-      status,
-      deadline: deadline === undefined ? task.deadline : deadline,
-      color: patch.color ?? task.color,
-      position: patch.position ?? task.position,
-    };
-    const changes = diff(task as unknown as Record<string, unknown>, next);
-    if (Object.keys(changes).length === 0) return presentTask(task);
-    if (movingTree) await carryToTree(w, access, target, { projectIds: [], taskIds: [id] });
-    const completedAt = status === 'done' ? (task.status === 'done' ? task.completed_at : now) : null;
-    const updated = await trx
-      .updateTable('tasks')
-      .set({
-        ...changedFields(next, changes),
-        // A move's carry has raised the version already: one change, one step.
-        ...(movingTree ? { owner_id: target.ownerId } : { version: nextVersion }),
-        completed_at: completedAt,
-        updated_at: now,
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const action = movingTree ? 'moved' : changes.status?.to === 'done' ? 'completed' : 'updated';
-    await recordInTrees(w, access, target, { entity: 'task', entityId: id, action, changes });
-    return presentTask(updated);
+  return write(deps, actor, async (w) => presentTask(await patchTask(w, id, patch, deadline, precondition)));
+}
+
+/** What a revert sets besides a patch's fields: the completion time as it was (CONTRACT §16.3). */
+export interface TaskRestore {
+  completedAt?: string | null;
+}
+
+/**
+ * updateTask's work inside a write, for it and for a revert (revert.ts): the same checks, carry,
+ * version and history entry. `deadline` is the patch's deadline in its stored form. Answers the
+ * row as it is after the write (unchanged when the patch changes nothing).
+ * @throws not_found, forbidden, precondition_failed, conflict, plan_limit_reached
+ */
+export async function patchTask(
+  w: Write,
+  id: string,
+  patch: TaskPatch,
+  deadline: string | null | undefined,
+  precondition?: Precondition,
+  restore: TaskRestore = {},
+): Promise<TaskRow> {
+  const { trx, now, actor } = w;
+  const readable = async () => {
+    const found = await taskAccess(trx, actor, id);
+    requireTreeWrite(found.access);
+    return found;
+  };
+  const first = await readable();
+  const destination = patch.tree_id === undefined ? null : await writableTree(trx, actor, patch.tree_id);
+  const moves = patch.tree_id !== undefined || patch.project_id !== undefined;
+  const settled = async (found: typeof first) =>
+    moves ? readLocked(w, found, () => taskAccess(trx, actor, id), destination) : found;
+  const { task, access } = await checkPrecondition(
+    w,
+    precondition,
+    'tasks',
+    await settled(first),
+    taskOf,
+    async () => settled(await readable()),
+    'always',
+  );
+  const target = destination ?? access;
+  const movingTree = target.tree.id !== task.tree_id;
+  const projectId = patch.project_id !== undefined ? patch.project_id : movingTree ? null : task.project_id;
+  if (projectId !== null && (movingTree || projectId !== task.project_id))
+    await checkProject(trx, actor, projectId, target.tree.id);
+  const status = patch.status ?? task.status;
+  const next = {
+    tree_id: target.tree.id,
+    project_id: projectId,
+    title: patch.title ?? task.title,
+    text: patch.text ?? task.text,
+    notes: patch.notes ?? task.notes,
+    status,
+    deadline: deadline === undefined ? task.deadline : deadline,
+    color: patch.color ?? task.color,
+    position: patch.position ?? task.position,
+  };
+  const changes = diff(task as unknown as Record<string, unknown>, next);
+  const completedAt =
+    restore.completedAt !== undefined && status === 'done'
+      ? restore.completedAt
+      : status === 'done'
+        ? task.status === 'done'
+          ? task.completed_at
+          : now
+        : null;
+  if (Object.keys(changes).length === 0 && completedAt === task.completed_at) return task;
+  if (movingTree) await carryToTree(w, access, target, { projectIds: [], taskIds: [id] });
+  const updated = await trx
+    .updateTable('tasks')
+    .set({
+      ...changedFields(next, changes),
+      // A move's carry has raised the version already: one change, one step.
+      ...(movingTree ? { owner_id: target.ownerId } : { version: nextVersion }),
+      completed_at: completedAt,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const action = movingTree ? 'moved' : changes.status?.to === 'done' ? 'completed' : 'updated';
+  // The completion time a status change moves is kept for a revert (CONTRACT §16.3), never shown.
+  const kept =
+    completedAt !== task.completed_at ? { completed_at: { from: task.completed_at, to: completedAt } } : undefined;
+  await recordInTrees(w, access, target, {
+    entity: 'task',
+    entityId: id,
+    action,
+    changes,
+    ...(kept !== undefined ? { restore: kept } : {}),
   });
+  return updated;
 }
 
 /** The MCP `complete_task` tool and any door that only marks work done. */
@@ -361,27 +392,26 @@ export function completeTask(deps: Deps, actor: Actor, id: string, precondition?
 /** @throws not_found, forbidden, precondition_failed */
 export async function deleteTask(deps: Deps, actor: Actor, id: string, precondition?: Precondition): Promise<void> {
   requireWrite(actor);
-  await write(deps, actor, async (w) => {
-    const { trx } = w;
-    // Locked like a move: the counter charged must be the tree's the task is in at commit.
-    const { task, access } = await checkPrecondition(
-      w,
-      precondition,
-      'tasks',
-      await lockedTaskAccess(w, id),
-      taskOf,
-      () => lockedTaskAccess(w, id),
-    );
-    w.afterCommit(await collectDoomed(trx, deps, { taskIds: [id] }));
-    await trx.deleteFrom('tasks').where('id', '=', id).execute();
-    await chargeTree(trx, access, { tasks: -1 });
-    await w.record({
-      ownerId: access.ownerId,
-      treeId: task.tree_id,
-      entity: 'task',
-      entityId: id,
-      action: 'deleted',
-      changes: { title: { from: task.title, to: null } },
-    });
-  });
+  await write(deps, actor, (w) => removeTask(w, deps, id, precondition));
+}
+
+/**
+ * deleteTask's work inside a write, for it and for a revert: the task goes with what hangs off it,
+ * and its entry holds every field (CONTRACT §16.3). @throws not_found, forbidden, precondition_failed
+ */
+export async function removeTask(w: Write, deps: Deps, id: string, precondition?: Precondition): Promise<void> {
+  const { trx } = w;
+  // Locked like a move: the counter charged must be the tree's the task is in at commit.
+  const { task, access } = await checkPrecondition(
+    w,
+    precondition,
+    'tasks',
+    await lockedTaskAccess(w, id),
+    taskOf,
+    () => lockedTaskAccess(w, id),
+  );
+  w.afterCommit(await collectDoomed(trx, deps, { taskIds: [id] }));
+  await trx.deleteFrom('tasks').where('id', '=', id).execute();
+  await chargeTree(trx, access, { tasks: -1 });
+  await w.record(deletedTaskEntry(access.ownerId, task));
 }

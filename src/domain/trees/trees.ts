@@ -210,28 +210,36 @@ export async function updateTree(
 ): Promise<TreeVersions> {
   requireWrite(actor);
   checkTreeFields(patch);
-  return write(deps, actor, async (w) => {
-    const { trx } = w;
-    const { access, versions } = await ownedTree(w, id, precondition, 'always');
-    const changes = diff(access.tree as unknown as Record<string, unknown>, { name: patch.name, style: patch.style });
-    if (Object.keys(changes).length === 0) return versions ?? snapshotVersions(trx, access);
-    const { now } = w;
-    const updated: TreeRow = await trx
-      .updateTable('trees')
-      .set({
-        ...(patch.name !== undefined ? { name: patch.name } : {}),
-        ...(patch.style !== undefined ? { style: patch.style } : {}),
-        updated_at: now,
-        version: nextVersion,
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await w.record({ ownerId: access.ownerId, treeId: id, entity: 'tree', entityId: id, action: 'updated', changes });
-    // The projects and tasks the precondition saw, this write left as they were.
-    if (versions !== undefined) return { ...versions, tree: presentTree(updated, access) };
-    return snapshotVersions(trx, { ...access, tree: updated });
-  });
+  return write(deps, actor, (w) => patchTree(w, id, patch, precondition));
+}
+
+/** updateTree's work inside a write, for it and for a revert (revert.ts). @throws not_found, forbidden, precondition_failed */
+export async function patchTree(
+  w: Write,
+  id: string,
+  patch: TreePatch,
+  precondition?: Precondition<TreeCurrent>,
+): Promise<TreeVersions> {
+  const { trx } = w;
+  const { access, versions } = await ownedTree(w, id, precondition, 'always');
+  const changes = diff(access.tree as unknown as Record<string, unknown>, { name: patch.name, style: patch.style });
+  if (Object.keys(changes).length === 0) return versions ?? snapshotVersions(trx, access);
+  const { now } = w;
+  const updated: TreeRow = await trx
+    .updateTable('trees')
+    .set({
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.style !== undefined ? { style: patch.style } : {}),
+      updated_at: now,
+      version: nextVersion,
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await w.record({ ownerId: access.ownerId, treeId: id, entity: 'tree', entityId: id, action: 'updated', changes });
+  // The projects and tasks the precondition saw, this write left as they were.
+  if (versions !== undefined) return { ...versions, tree: presentTree(updated, access) };
+  return snapshotVersions(trx, { ...access, tree: updated });
 }
 
 /**

@@ -38,6 +38,8 @@ export function initializeRevision(messages: unknown[]): string | undefined {
 export interface BatchRecord {
   operation: string;
   status: number;
+  /** The message's JSON-RPC id, when it is a request (its tool call's change is found by it). */
+  id?: string | number | null;
 }
 
 export interface BatchOutcome {
@@ -95,6 +97,7 @@ export async function serveBatch(
     ...run.map((message) => ({
       operation: operationOf(outlineOf(message)),
       status: isRequest(message) ? answer.status : 202,
+      ...(isRequest(message) ? { id: message.id } : {}),
     })),
     ...refused.map((message) => ({ operation: operationOf(outlineOf(message)), status: 429 })),
   ];

@@ -13,7 +13,8 @@ import { countMore, header, makePipeline } from '../pipeline.js';
 import { access } from '../access.js';
 import { describeFailure, INTERNAL_MESSAGE } from '../errors.js';
 import { clientOf } from '../journal-hook.js';
-import { buildMcpServer } from './tools.js';
+import { buildMcpServer, type CallChanges } from './tools.js';
+import { writtenChangeId } from '../../domain/change.js';
 import type { ReportInternal } from './tool-table.js';
 import { classify, clientInfoProblem, focusOf, isInitialize, operationOf, outlineOf, rpcErrorOf } from './messages.js';
 import { allowsBatches, BATCH_REFUSED, initializeRevision, serveBatch } from './batch.js';
@@ -105,9 +106,24 @@ function withoutJsonModeNotice<T>(build: () => T): T {
   }
 }
 
-/** The actor, and where a tool's internal failure is logged, travel to the server factory with the auth info. */
-function authInfoOf(actor: Actor, report: ReportInternal): AuthInfo {
-  return { token: '', clientId: actor.credentialId ?? '', scopes: [...actor.scopes], extra: { actor, report } };
+/**
+ * The actor, where a tool's internal failure is logged, and the changes of the request's tool
+ * calls travel to the server factory with the auth info.
+ */
+function authInfoOf(actor: Actor, report: ReportInternal, changes: CallChanges): AuthInfo {
+  return {
+    token: '',
+    clientId: actor.credentialId ?? '',
+    scopes: [...actor.scopes],
+    extra: { actor, report, changes },
+  };
+}
+
+/** The change a journaled call wrote: the fast path's (the request's own), else its tool call's. */
+function changeOfCall(actor: Actor, changes: CallChanges, id?: unknown): string | null {
+  if (id !== undefined) return writtenChangeId(changes.get(id));
+  for (const change of changes.values()) if (change.written) return change.id;
+  return writtenChangeId(actor.change);
 }
 
 function reporter(request: FastifyRequest): ReportInternal {
@@ -165,7 +181,8 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
     const body = request.body;
     const outline = outlineOf(body);
     let client = request.credentialClient ?? clientOf(request);
-    const journal = (status: number, operation = operationOf(outline)) =>
+    const changes: CallChanges = new Map();
+    const journal = (status: number, operation = operationOf(outline), messageId?: unknown) =>
       deps.journal.record(actor.user.id, {
         surface: 'mcp',
         operation,
@@ -173,6 +190,7 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
         duration_ms: performance.now() - started,
         token_id: actor.credentialId ?? '',
         client,
+        change_id: changeOfCall(actor, changes, messageId),
       });
     const answer = (status: number, payload: unknown) => {
       reply.code(status);
@@ -196,7 +214,7 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       }
       const response = await modern.fetch(webRequest(request, deps.config.publicUrl), {
         parsedBody: body,
-        authInfo: authInfoOf(actor, reporter(request)),
+        authInfo: authInfoOf(actor, reporter(request), changes),
       });
       journal(response.status);
       return send(reply, response);
@@ -232,7 +250,7 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
         buildMcpServer(deps, actor, focusOf(outlineOf(messages))),
         webRequest(request, deps.config.publicUrl),
         messages,
-        authInfoOf(actor, reporter(request)),
+        authInfoOf(actor, reporter(request), changes),
       );
     if (outline.batch) {
       // Each message counted and journaled as if it came alone (batch.ts).
@@ -242,7 +260,7 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
         serve,
         request.id,
       );
-      for (const record of outcome.records) journal(record.status, record.operation);
+      for (const record of outcome.records) journal(record.status, record.operation, record.id ?? null);
       return answer(outcome.answer.status, outcome.answer.body);
     }
     const fast = fastPath ? fastLegacyCall(body, headers, actor) : undefined;

@@ -51,10 +51,19 @@ export const inputs = {
   Transcribe: input(Transcribe),
 };
 
+/** A write's task and the change it made (CONTRACT §16.3): null when it changed nothing. */
+const TaskChanged = Type.Object({
+  ...TaskOnly.properties,
+  change_id: Type.Union([Type.String(), Type.Null()], {
+    description: 'The change (chg_…) this call wrote, as the history entries name it; null when nothing changed',
+  }),
+});
+
 export const outputs = {
   TreePage: plain(TreeList),
   TaskPage: plain(TaskList),
   OneTask: plain(TaskOnly),
+  TaskChanged: plain(TaskChanged),
   AttachmentLink: plain(AttachmentLink, { Attachment }),
   OneJob: plain(OneJob, { SpeechJob }),
 };

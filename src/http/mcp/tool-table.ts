@@ -2,6 +2,7 @@ import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotoco
 import type { Capability, Actor } from '../../domain/actor.js';
 import type { Deps } from '../../domain/deps.js';
 import { DomainError } from '../../domain/errors.js';
+import { writtenChangeId } from '../../domain/change.js';
 import { listTrees } from '../../domain/trees/trees.js';
 import { completeTask, createTask, getTask, listTasks } from '../../domain/trees/tasks.js';
 import { searchTasks } from '../../domain/trees/search.js';
@@ -136,11 +137,14 @@ export const toolTable: ToolSpec[] = [
       name: 'create_task',
       title: 'Create a task',
       description: 'Creates a task in a tree (and optionally a project of that tree).',
-      outputSchema: outputs.OneTask,
+      outputSchema: outputs.TaskChanged,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     inputs.CreateTask,
-    async (deps, actor, args) => ({ task: await createTask(deps, actor, args) }),
+    async (deps, actor, args) => {
+      const task = await createTask(deps, actor, args);
+      return { task, change_id: writtenChangeId(actor.change) };
+    },
   ),
 
   tool(
@@ -149,11 +153,14 @@ export const toolTable: ToolSpec[] = [
       name: 'complete_task',
       title: 'Complete a task',
       description: 'Marks a task done.',
-      outputSchema: outputs.OneTask,
+      outputSchema: outputs.TaskChanged,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     inputs.TaskId,
-    async (deps, actor, { id }) => ({ task: await completeTask(deps, actor, id) }),
+    async (deps, actor, { id }) => {
+      const task = await completeTask(deps, actor, id);
+      return { task, change_id: writtenChangeId(actor.change) };
+    },
   ),
 
   tool(

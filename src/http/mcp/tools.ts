@@ -7,6 +7,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/server';
 import { can, type Actor } from '../../domain/actor.js';
+import { newChange, type Change } from '../../domain/change.js';
 import type { Deps } from '../../domain/deps.js';
 import { DomainError } from '../../domain/errors.js';
 import { listTrees, getTreeSnapshot } from '../../domain/trees/trees.js';
@@ -30,10 +31,27 @@ export interface ServerFocus {
 /** The actor and the failure reporter of one request travel with its auth info (route.ts `authInfoOf`). */
 interface RequestContext {
   http?: { authInfo?: { extra?: Record<string, unknown> } };
+  mcpReq?: { id?: unknown };
 }
 
 function actorOf(ctx: RequestContext): Actor {
   return ctx.http?.authInfo?.extra?.actor as Actor;
+}
+
+/**
+ * The changes of one HTTP request's tool calls, by JSON-RPC id: each tool call is a change of its
+ * own (CONTRACT §16.3), even in a batch, and the route journals each with its change.
+ */
+export type CallChanges = Map<unknown, Change>;
+
+/** The actor of one tool call: the request's actor with a change of the call's own. */
+function callActor(ctx: RequestContext): Actor {
+  const actor = actorOf(ctx);
+  const changes = ctx.http?.authInfo?.extra?.changes as CallChanges | undefined;
+  if (changes === undefined) return actor;
+  const change = newChange();
+  changes.set(ctx.mcpReq?.id, change);
+  return { ...actor, change };
 }
 
 function reportOf(ctx: RequestContext): ReportInternal | undefined {
@@ -59,7 +77,7 @@ function serveTools(server: McpServer, deps: Deps, visible: Visible): void {
     const tool = visible.find((t) => t.definition.name === request.params.name);
     if (tool === undefined)
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-    return callTool(deps, tool, actorOf(ctx), request.params.arguments, reportOf(ctx));
+    return callTool(deps, tool, callActor(ctx), request.params.arguments, reportOf(ctx));
   });
 }
 

@@ -14,6 +14,7 @@ import { discussionRoutes } from './discussion.js';
 import { importRoutes } from './import.js';
 import { billingRoutes } from './billing.js';
 import { oauthConnectionRoutes } from './oauth-connections.js';
+import { changeRoutes } from './changes.js';
 
 /** Every REST resource, mounted under /api/v1 behind the shared pipeline. One line per resource file. */
 export const restRoutes: ((deps: Deps) => FastifyPluginAsyncTypebox)[] = [
@@ -31,4 +32,5 @@ export const restRoutes: ((deps: Deps) => FastifyPluginAsyncTypebox)[] = [
   importRoutes,
   billingRoutes,
   oauthConnectionRoutes,
+  changeRoutes,
 ];

@@ -41,7 +41,7 @@ const errorDescriptions: Record<number, string> = {
   401: 'unauthenticated: missing, unknown, expired or revoked credential',
   403: 'csrf_failed, session_required, insufficient_scope, plan_read_only, plan_limit_reached, forbidden',
   404: 'not_found: unknown, foreign or no longer accessible',
-  409: 'account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict',
+  409: 'account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes)',
   412: 'precondition_failed: If-Match names no current ETag of the record; nothing changed. details: [{current_version}]; the ETag header holds the current tag',
   413: 'payload_too_large, export_too_large',
   415: 'unsupported_media_type',

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Name, Nullable } from './common.js';
+import { CursorQuery } from './data.js';
 import { Comment, HistoryEntry, Invitation, Member, Message, Role } from '../../domain/schemas/teams.js';
 import { EMAIL_MAX, ID_MAX, POST_BODY_MAX } from '../../domain/fields.js';
 
@@ -59,4 +60,19 @@ export const CommentOnly = Type.Object({ comment: Comment });
 export const CommentList = Type.Object({ items: Type.Array(Comment), next_cursor: Nullable(Type.String()) });
 export const MessageOnly = Type.Object({ message: Message });
 export const MessageList = Type.Object({ items: Type.Array(Message), next_cursor: Nullable(Type.String()) });
+/** A history page's filters (CONTRACT §16.3): one change, or one credential's entries. */
+export const HistoryQuery = Type.Object({
+  ...CursorQuery.properties,
+  change_id: Type.Optional(
+    Type.String({ minLength: 1, maxLength: ID_MAX, description: 'Only the entries of this change (chg_…)' }),
+  ),
+  credential_id: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: ID_MAX,
+      description: 'Only the entries written with this personal token (pat_…) or OAuth grant',
+    }),
+  ),
+});
+
 export const HistoryList = Type.Object({ items: Type.Array(HistoryEntry), next_cursor: Nullable(Type.String()) });

@@ -20,6 +20,7 @@ import * as treeActivity from './2026-11-27-0020-tree-activity.js';
 import * as credentialTrees from './2026-11-27-0021-credential-trees.js';
 import * as recordVersions from './2026-11-27-0022-record-versions.js';
 import * as taskDeadlines from './2026-11-27-0023-task-deadlines.js';
+import * as changes from './2026-11-27-0024-changes.js';
 
 /** Every migration, in order. Names are frozen once released; add new files, never edit old ones. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-0021-credential-trees': credentialTrees,
   '2026-11-27-0022-record-versions': recordVersions,
   '2026-11-27-0023-task-deadlines': taskDeadlines,
+  '2026-11-27-0024-changes': changes,
 };

@@ -884,7 +884,7 @@ export interface paths {
         };
         /**
          * What changed in the tree, newest first, inside the owner's plan window
-         * @description Bearer token scope read, or a signed-in browser session.
+         * @description Each entry names its change (change_id), the credential and client that wrote it, and the change a revert undid (reverts). Filter by change_id or credential_id. Bearer token scope read, or a signed-in browser session.
          */
         get: operations["listTreeHistory"];
         put?: never;
@@ -1030,6 +1030,46 @@ export interface paths {
          * @description A signed-in browser session only; a Bearer token gets 403 session_required.
          */
         delete: operations["revokeOAuthConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/changes/{id}/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo one change
+         * @description Undoes the change's history entries newest first, in one transaction: created records are deleted, fields set back, deleted records restored with their ids. The revert is a change of its own (its entries name the undone change in `reverts`); reverting it redoes the change. Entries of comments, messages, attachments and members are listed in `skipped` and left as they are. Needs write access to every tree the change touched (owner or editor). 409 revert_conflict when a record it touched was changed again later (details name the later changes; force=true proceeds); 409 conflict when it was reverted already; 404 when unknown, foreign, outside the credential’s trees or purged with the history window; 403 plan_limit_reached when restoring would pass a plan limit. Nothing changes on any failure. Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
+         */
+        post: operations["revertChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trees/{id}/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a credential's changes in a tree since a moment
+         * @description Undoes every change the personal token or OAuth grant made in this tree at or after `since` (changes reverted already are left out), newest first, in one transaction, with the conflict rule of one change: a later change by anyone else on a record they touched is 409 revert_conflict unless force=true. Nothing to undo: 200 with reverted 0 and no change written. Bearer token scope write, or a signed-in browser session. A token also needs a paid plan (403 plan_read_only on Seed).
+         */
+        post: operations["revertTreeChanges"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1300,9 +1340,10 @@ export interface components {
             actor_id: string;
             /** @description session, token, oauth, mcp or cli */
             via: string;
+            /** @description tree, project, task, comment, message, attachment or member */
             entity: string;
             entity_id: string;
-            /** @description created, updated, deleted, moved, completed, imported, … */
+            /** @description created, updated, deleted, moved, completed or imported (an assignment is an updated task whose changes hold assignee_ids). A deleted task or project holds every field of the record as {from: value, to: null} */
             action: string;
             changes: {
                 [key: string]: {
@@ -1310,6 +1351,14 @@ export interface components {
                     to: unknown;
                 };
             };
+            /** @description The change (chg_…) the entry belongs to: one request, MCP tool call, CLI command, import or revert */
+            change_id: string;
+            /** @description The personal token (pat_…) or OAuth grant that wrote it; null for a browser session or the CLI */
+            credential_id: string | null;
+            /** @description The token's name or the OAuth client's name; null otherwise */
+            client: string | null;
+            /** @description The change a revert undid with this entry; null otherwise */
+            reverts: string | null;
         };
         /** AgentCall */
         AgentCall: {
@@ -1328,6 +1377,8 @@ export interface components {
             duration_ms: number;
             token_id: string;
             client: string | null;
+            /** @description The change (chg_…) the call wrote, as its history entries name it; null when it wrote nothing */
+            change_id: string | null;
         };
         /** OAuthConnection */
         OAuthConnection: {
@@ -1508,6 +1559,48 @@ export interface components {
             /** @enum {string} */
             plan: "sprout" | "grove";
         };
+        /** RevertChangeInput */
+        RevertChangeInput: Record<string, never>;
+        /** RevertResult */
+        RevertResult: {
+            /** @description The revert’s own change (chg_…); null when it undid nothing and wrote nothing */
+            change_id: string | null;
+            /** @description How many history entries were undone */
+            reverted: number;
+            /** @description Entries left as they are */
+            skipped: {
+                /** @description comment, message, attachment or member (entries a revert leaves as they are) */
+                entity: string;
+                entity_id: string;
+                action: string;
+            }[];
+        };
+        /** RevertTreeInput */
+        RevertTreeInput: {
+            /** @description The personal token (pat_…) or OAuth grant whose changes to undo */
+            credential_id: string;
+            /**
+             * @description ISO 8601 date-time with a time zone: changes at or after it are undone
+             * @example 2026-11-27T14:00:00Z
+             */
+            since: string;
+        };
+        /** TreeRevertResult */
+        TreeRevertResult: {
+            /** @description The revert’s own change (chg_…); null when it undid nothing and wrote nothing */
+            change_id: string | null;
+            /** @description How many history entries were undone */
+            reverted: number;
+            /** @description Entries left as they are */
+            skipped: {
+                /** @description comment, message, attachment or member (entries a revert leaves as they are) */
+                entity: string;
+                entity_id: string;
+                action: string;
+            }[];
+            /** @description The changes undone, newest first */
+            changes: string[];
+        };
     };
     responses: never;
     parameters: never;
@@ -1525,6 +1618,8 @@ export interface components {
         "Retry-After": number;
         /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key */
         "Idempotent-Replayed": "true";
+        /** @description The change (chg_…) this write made, when it appended history: filter the tree history by it, or undo it with POST /changes/{id}/revert. Absent when the write changed nothing */
+        "Change-Id": string;
         /** @description Bearer challenge; names the missing scope on insufficient_scope */
         "WWW-Authenticate": string;
     };
@@ -1686,7 +1781,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1812,7 +1907,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1958,7 +2053,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2083,7 +2178,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2201,7 +2296,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2346,7 +2441,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2461,7 +2556,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2605,7 +2700,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2709,7 +2804,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2842,7 +2937,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2952,7 +3047,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3066,7 +3161,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3183,7 +3278,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3292,7 +3387,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3414,7 +3509,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3574,7 +3669,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3628,6 +3723,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3675,7 +3771,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3804,7 +3900,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3857,6 +3953,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3916,7 +4013,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3999,6 +4096,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4058,7 +4156,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4200,7 +4298,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4338,7 +4436,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4392,6 +4490,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4451,7 +4550,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4582,7 +4681,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4638,6 +4737,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4697,7 +4797,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4780,6 +4880,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4839,7 +4940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4997,7 +5098,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5051,6 +5152,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -5110,7 +5212,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5241,7 +5343,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5294,6 +5396,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -5353,7 +5456,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5436,6 +5539,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -5495,7 +5599,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5648,7 +5752,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5753,7 +5857,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5877,7 +5981,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5940,6 +6044,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5998,7 +6103,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -6159,7 +6264,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -6210,6 +6315,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -6269,7 +6375,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -6519,7 +6625,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -6643,7 +6749,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -6767,7 +6873,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -6922,7 +7028,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7066,7 +7172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7130,6 +7236,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -7218,7 +7325,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7281,6 +7388,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -7364,7 +7472,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7439,6 +7547,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -7522,7 +7631,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7665,7 +7774,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7723,6 +7832,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -7806,7 +7916,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7869,6 +7979,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -7952,7 +8063,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -8025,6 +8136,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -8084,7 +8196,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -8249,7 +8361,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -8307,6 +8419,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -8383,7 +8496,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -8446,6 +8559,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -8505,7 +8619,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -8575,6 +8689,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -8651,7 +8766,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -8803,7 +8918,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -8861,6 +8976,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -8937,7 +9053,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -8982,6 +9098,10 @@ export interface operations {
                 limit?: number;
                 /** @description opaque; from next_cursor; valid 15 minutes */
                 cursor?: string;
+                /** @description Only the entries of this change (chg_…) */
+                change_id?: string;
+                /** @description Only the entries written with this personal token (pat_…) or OAuth grant */
+                credential_id?: string;
             };
             header?: {
                 /** @description Account guard: the signed-in user id */
@@ -9073,7 +9193,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -9132,6 +9252,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -9151,6 +9272,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Change-Id": components["headers"]["Change-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -9214,7 +9336,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -9341,7 +9463,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -9445,7 +9567,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -9569,7 +9691,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -9803,7 +9925,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -9913,7 +10035,263 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited (with Retry-After) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revertChange: {
+        parameters: {
+            query?: {
+                /** @description Undo even when a record was changed again later, putting back only the fields this change wrote */
+                force?: boolean;
+            };
+            header?: {
+                /** @description Account guard: the signed-in user id */
+                "x-service-user"?: string;
+                /** @description Replay protection for 7 days */
+                "idempotency-key"?: string;
+                /** @description Required with the session cookie */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RevertChangeInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Change-Id": components["headers"]["Change-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevertResult"];
+                };
+            };
+            /** @description validation_failed, invalid_json, invalid_signature, invalid_cursor, cursor_expired, account_guard_required, idempotency_key_not_allowed */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthenticated: missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description csrf_failed, session_required, insufficient_scope, plan_read_only, plan_limit_reached, forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: unknown, foreign or no longer accessible */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited (with Retry-After) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revertTreeChanges: {
+        parameters: {
+            query?: {
+                /** @description Undo even when a record was changed again later, putting back only the fields this change wrote */
+                force?: boolean;
+            };
+            header?: {
+                /** @description Account guard: the signed-in user id */
+                "x-service-user"?: string;
+                /** @description Replay protection for 7 days */
+                "idempotency-key"?: string;
+                /** @description Required with the session cookie */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RevertTreeInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Change-Id": components["headers"]["Change-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TreeRevertResult"];
+                };
+            };
+            /** @description validation_failed, invalid_json, invalid_signature, invalid_cursor, cursor_expired, account_guard_required, idempotency_key_not_allowed */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthenticated: missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description csrf_failed, session_required, insufficient_scope, plan_read_only, plan_limit_reached, forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: unknown, foreign or no longer accessible */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
