@@ -164,7 +164,7 @@ browserDescribe.each(databases)('undo what an agent did, in the browser (%s)', (
     expect(await titlesStored(seeded)).toEqual(before);
     expect(s.w.pageErrors).toEqual([]);
     expect(s.w.cspViolations).toEqual([]);
-  });
+  }, 120_000);
 
   it('undoes an agent’s call from the journal, and its link opens the change in the tree’s History', async () => {
     const seeded = await seed();
@@ -202,7 +202,7 @@ browserDescribe.each(databases)('undo what an agent did, in the browser (%s)', (
     // Then every change again.
     await page.getByRole('button', { name: 'Show all changes' }).click();
     await history.change(renamed).waitFor();
-  });
+  }, 60_000);
 
   it('undoes everything a token did in a tree since a moment, from Agent settings', async () => {
     const seeded = await seed();
@@ -231,7 +231,7 @@ browserDescribe.each(databases)('undo what an agent did, in the browser (%s)', (
     const tree = new TreePage(page);
     await tree.drawing.waitFor();
     expect(await titlesShown(tree)).toEqual(before);
-  });
+  }, 60_000);
 
   it('reads in Russian: the History tab, the agent marked, Undo', async () => {
     const seeded = await seed('ru');
@@ -256,5 +256,5 @@ browserDescribe.each(databases)('undo what an agent did, in the browser (%s)', (
     await history.dialog.waitFor({ state: 'detached' });
     await tree.leaf(beans.id).waitFor({ state: 'detached' });
     await history.panel.getByRole('status').filter({ hasText: 'Отменено: возвращена 1 запись.' }).waitFor();
-  });
+  }, 60_000);
 });

@@ -284,6 +284,8 @@ export const en = {
     taskMovedOut: '{{actor}} moved {{name}} to another tree',
     taskMovedIn: '{{actor}} moved {{name}} here from another tree',
     taskChanged: '{{actor}} changed the {{fields}} of {{name}}',
+    taskImported: '{{actor}} imported the task {{name}} from a CSV file',
+    projectImported: '{{actor}} created the project {{name}} in a CSV import',
     projectCreated: '{{actor}} created the project {{name}}',
     projectDeleted: '{{actor}} deleted the project {{name}}',
     projectRenamed: '{{actor}} renamed the project {{from}} to {{to}}',

@@ -276,6 +276,8 @@ export const ru: typeof en = {
     taskMovedOut: '{{actor}}: задача {{name}} перенесена в другое дерево',
     taskMovedIn: '{{actor}}: задача {{name}} перенесена сюда из другого дерева',
     taskChanged: '{{actor}}: у задачи {{name}} изменено: {{fields}}',
+    taskImported: '{{actor}}: задача {{name}} импортирована из CSV',
+    projectImported: '{{actor}}: проект {{name}} создан при импорте CSV',
     projectCreated: '{{actor}}: создан проект {{name}}',
     projectDeleted: '{{actor}}: удалён проект {{name}}',
     projectRenamed: '{{actor}}: проект {{from}} переименован в {{to}}',
