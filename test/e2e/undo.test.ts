@@ -246,7 +246,7 @@ browserDescribe.each(databases)('undo what an agent did, in the browser (%s)', (
     const history = await HistoryTab.open(page, 'История');
     const row = history.change(beans.change);
     await row.waitFor();
-    expect(await row.locator('.change-toggle').textContent()).toContain('задачи: создано 1');
+    expect(await row.locator('.change-toggle').textContent()).toContain('Задачи: создано 1');
     expect(await row.locator('.badge.agent').textContent()).toBe('агент');
     await expectAccessible(page, 'History tab in Russian');
     await shot(page, 'history-tab-ru-1280');

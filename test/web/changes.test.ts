@@ -96,9 +96,10 @@ describe('changes from history', () => {
       entry('h2', 'chg_b', 'project', 'created'),
       entry('h1', 'chg_a', 'task', 'created', { credential_id: null, client: null, via: 'session' }),
       entry('h0', null, 'comment', 'created'),
+      entry('hx', 'chg_t', 'tree', 'created'),
     ];
     const groups = groupChanges(entries);
-    expect(groups.map((g: { key: string }) => g.key)).toEqual(['chg_b', 'chg_a', 'h0']);
+    expect(groups.map((g: { key: string }) => g.key)).toEqual(['chg_b', 'chg_a', 'h0', 'chg_t']);
     expect(countActions(groups[0].entries)).toEqual([
       {
         entity: 'task',
@@ -111,8 +112,8 @@ describe('changes from history', () => {
     ]);
     expect(isAgent(groups[0])).toBe(true);
     expect(isAgent(groups[1])).toBe(false);
-    // Old entries without a change, and changes of comments alone, offer no Undo.
-    expect(groups.map(canUndo)).toEqual([true, true, false]);
+    // Old entries without a change, changes of comments alone and the tree's planting offer no Undo.
+    expect(groups.map(canUndo)).toEqual([true, true, false, false]);
   });
 
   it('counts an assignment apart from other updates, and knows which changes a revert undid', () => {

@@ -47,9 +47,11 @@ export function groupChanges(entries: readonly HistoryEntry[]): ChangeGroup[] {
   return groups;
 }
 
-/** A change that a revert can act on: it has an id and touched a tree, project or task. */
+/** A change that a revert can act on: it has an id and touched a tree, project or task (but did not plant the tree). */
 export function canUndo(change: ChangeGroup): boolean {
-  return change.changeId !== null && change.entries.some((e) => REVERTIBLE.has(e.entity));
+  // A tree's own creation is not offered: undoing it would take the whole tree away (delete it instead).
+  const plantsTree = change.entries.some((e) => e.entity === 'tree' && e.action === 'created');
+  return change.changeId !== null && !plantsTree && change.entries.some((e) => REVERTIBLE.has(e.entity));
 }
 
 /** Changes that a later change of the list has undone (a revert names them in `reverts`). */

@@ -16,7 +16,7 @@ const isAction = (x: string): x is Action => (ACTIONS as readonly string[]).incl
  * record), "задачи: создано 3, перемещено 1" in Russian.
  */
 export function summarize(t: T, change: Pick<ChangeGroup, 'entries'>): string {
-  return countActions(change.entries)
+  const text = countActions(change.entries)
     .map(({ entity, actions }) =>
       actions
         .map(([action, count], i) => {
@@ -28,6 +28,8 @@ export function summarize(t: T, change: Pick<ChangeGroup, 'entries'>): string {
         .join(t('changes.itemSeparator')),
     )
     .join(t('changes.groupSeparator'));
+  // A sentence's first letter: "Задачи: создано 3" (English starts with the count).
+  return text.charAt(0).toLocaleUpperCase() + text.slice(1);
 }
 
 /** Who made a change: the person's name, or the token's or OAuth client's name (an agent). */
