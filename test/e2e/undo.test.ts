@@ -110,11 +110,13 @@ browserDescribe.each(databases)('undo what an agent did, in the browser (%s)', (
     const keys = await history.rows().evaluateAll((rows) => rows.map((r) => r.getAttribute('data-change-id')));
     expect(keys.slice(0, 4)).toEqual([renamed, radishes.change, peas.change, beans.change]);
     const row = history.change(renamed);
-    expect(await row.locator('.change-toggle').textContent()).toContain('1 task changed');
+    // A change of one entry says it in a sentence, in the agent's name; the agent is marked as one.
+    expect(await row.locator('.change-summary').textContent()).toBe(
+      'Helper renamed the task “Water the tomatoes” to “Water the tomatoes at dawn”',
+    );
     expect(await row.locator('.change-who').textContent()).toBe('Helper');
     expect(await row.locator('.badge.agent').textContent()).toBe('agent');
-    await row.getByRole('button', { name: '1 task changed' }).click();
-    await row.getByText('Helper renamed the task “Water the tomatoes” to “Water the tomatoes at dawn”').waitFor();
+    expect(await row.locator('.change-meta').textContent()).toContain('via a personal token');
     await expectAccessible(page, 'History tab');
     await history.panel.scrollIntoViewIfNeeded();
     await shot(page, 'history-tab-1280');
@@ -149,7 +151,9 @@ browserDescribe.each(databases)('undo what an agent did, in the browser (%s)', (
     await history.change(peas.change).getByRole('button', { name: 'Undo', exact: true }).click();
     await history.dialog.getByRole('button', { name: 'Undo', exact: true }).click();
     await history.dialog.getByRole('heading', { name: 'Changed again since' }).waitFor();
-    await history.dialog.getByText(/Helper, an agent, .*: 1 task changed/).waitFor();
+    await history.dialog
+      .getByText(/Helper, an agent, .*: Helper renamed the task “Sow peas” to “Sow sweet peas”/)
+      .waitFor();
     await expectAccessible(page, 'undo conflict dialog');
     await shot(page, 'history-undo-conflict-1280');
     await history.dialog.getByRole('button', { name: 'Undo anyway' }).click();
@@ -233,28 +237,42 @@ browserDescribe.each(databases)('undo what an agent did, in the browser (%s)', (
     expect(await titlesShown(tree)).toEqual(before);
   }, 60_000);
 
-  it('reads in Russian: the History tab, the agent marked, Undo', async () => {
+  it('reads in Russian: the History tab, an agent’s import counted and opened, Undo', async () => {
     const seeded = await seed('ru');
     const { page } = s.w;
     await signInAs(page, seeded.person);
     await page.goto(`/trees/${seeded.garden}`);
     const tree = new TreePage(page);
     await tree.drawing.waitFor();
-    const beans = await agentCreates(seeded, 'Посеять бобы');
-    await tree.row('Посеять бобы').waitFor({ timeout: FRESH_WAIT });
-    await page.getByRole('status').filter({ hasText: 'Helper добавил «Посеять бобы»' }).waitFor();
+    const imported = await seeded.agent.request('POST', `/api/v1/trees/${seeded.garden}/import`, {
+      raw: 'title\nПосеять бобы\nПосеять горох\n',
+      contentType: 'text/csv',
+    });
+    expect(imported.status).toBe(201);
+    const change = imported.headers.get('change-id')!;
+    await tree.row('Посеять горох').waitFor({ timeout: FRESH_WAIT });
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Helper добавил .*«Посеять бобы»/ })
+      .waitFor();
     const history = await HistoryTab.open(page, 'История');
-    const row = history.change(beans.change);
+    const row = history.change(change);
     await row.waitFor();
-    expect(await row.locator('.change-toggle').textContent()).toContain('Задачи: создано 1');
+    // A change of two entries is counted, and opens to its entries.
+    const toggle = row.getByRole('button', { name: 'Задачи: импортировано 2' });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
     expect(await row.locator('.badge.agent').textContent()).toBe('агент');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await row.getByText('Helper: задача «Посеять горох» импортирована из CSV').waitFor();
     await expectAccessible(page, 'History tab in Russian');
+    await history.panel.scrollIntoViewIfNeeded();
     await shot(page, 'history-tab-ru-1280');
     await row.getByRole('button', { name: 'Отменить', exact: true }).click();
     await history.dialog.getByRole('heading', { name: 'Отменить это изменение?' }).waitFor();
     await history.dialog.getByRole('button', { name: 'Отменить', exact: true }).click();
     await history.dialog.waitFor({ state: 'detached' });
-    await tree.leaf(beans.id).waitFor({ state: 'detached' });
-    await history.panel.getByRole('status').filter({ hasText: 'Отменено: возвращена 1 запись.' }).waitFor();
+    await expect.poll(() => titlesShown(tree)).toEqual(['Water the tomatoes']);
+    await history.panel.getByRole('status').filter({ hasText: 'Отменено: возвращены 2 записи.' }).waitFor();
   }, 60_000);
 });

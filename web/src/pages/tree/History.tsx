@@ -11,7 +11,8 @@ import type { People } from './people';
 import type { Names } from './historyText';
 import { ChangeRow } from './ChangeRow';
 import { canUndo, groupChanges, undoneChanges, type ChangeGroup } from '../changes/changeGroups';
-import { summarize, whoText } from '../changes/changeText';
+import { whoText } from '../changes/changeText';
+import { changeSummary } from './changeSummary';
 import { UndoDialog } from '../changes/UndoDialog';
 import { describeLaterChanges } from '../changes/laterText';
 import { undoneText } from '../changes/undoneText';
@@ -83,7 +84,7 @@ export function History({
       : t('changes.laterChange', {
           who: whoText(t, change, people),
           when: when(change.at),
-          summary: summarize(t, change),
+          summary: changeSummary(t, change, people, names),
         });
   };
   const reverted = (result: RevertResult) => {
@@ -107,7 +108,7 @@ export function History({
         {outcome ?? ''}
       </p>
       {groups.length === 0 ? <p class="muted">{t('activity.noHistory')}</p> : null}
-      <ol class="changes">
+      <ol class="history changes">
         {groups.map((change) => (
           <ChangeRow
             key={change.key}
@@ -133,7 +134,7 @@ export function History({
         <UndoDialog
           title={t('changes.undoTitle')}
           text={t('changes.undoText', {
-            summary: summarize(t, undoing),
+            summary: changeSummary(t, undoing, people, names),
             who: whoText(t, undoing, people),
             when: when(undoing.at),
           })}
