@@ -162,6 +162,21 @@ function batchTests(kind: DatabaseKind) {
         'tools/call complete_task 200',
         'tools/call create_task 200',
       ]);
+      // Each tool call is a change of its own (CONTRACT §16.3), and its journal record names it.
+      const changes = answer.json.map((message: any) => message.result.structuredContent?.change_id ?? null);
+      const written = [changes[1], changes[2], changes[4]];
+      for (const change of written) expect(change).toMatch(/^chg_/);
+      expect(new Set(written).size).toBe(3);
+      const items = (await me.person.browser.get('/api/v1/agent-calls')).body.items.reverse();
+      expect(items.map((item: { change_id: string | null }) => item.change_id)).toEqual([
+        null,
+        null,
+        changes[1],
+        null,
+        changes[2],
+        null,
+        changes[4],
+      ]);
     });
   });
 }

@@ -20,7 +20,9 @@ import {
 } from '../../store/changes.js';
 import { historyWindowStart, type HistoryEntryInput } from './history.js';
 import { planRevert, type RecordPlan, type Skipped } from './revert-plan.js';
-import { patchTask, removeTask, type TaskPatch } from './tasks.js';
+import { patchTask, type TaskPatch } from './tasks.js';
+import { deletedTaskEntry } from './deleted-entries.js';
+import { collectDoomed } from '../cleanup.js';
 import { patchProject, removeProject, type ProjectPatch } from './projects.js';
 import { patchTree } from './trees.js';
 import { assignTask } from './assignees.js';
@@ -266,10 +268,21 @@ async function undo(
   };
   for (const p of records) if (p.kind === 'none') done(p);
 
+  // The trees records go back to or leave, as the actor may write them (the change's own, checked).
+  const accessOf = async (treeId: string): Promise<TreeAccess> => {
+    let access = trees.get(treeId);
+    if (access === undefined) {
+      access = await treeAccess(trx, actor, treeId);
+      requireTreeWrite(access);
+      trees.set(treeId, access);
+    }
+    return access;
+  };
+
   // 1. Restores: the plan's limits first, then projects (parents first), then tasks.
   const restores = plans.filter((p) => p.kind === 'restore' && !exists(p));
   for (const p of plans) if (p.kind === 'restore' && exists(p)) done(p);
-  await chargeRestores(trx, actor, restores, trees);
+  await chargeRestores(restores, accessOf, trx);
   const projectRestores = restores.filter((p) => p.entity === 'project');
   const restored = new Set<string>();
   while (projectRestores.length > 0) {
@@ -282,15 +295,13 @@ async function undo(
     );
     const [p] = projectRestores.splice(i, 1);
     reverts = p!.changeId;
-    await restoreProject(rw, p!, gone);
+    await restoreProject(rw, p!, gone, accessOf);
     restored.add(p!.id);
     done(p!);
   }
-  for (const p of restores.filter((r) => r.entity === 'task')) {
-    reverts = p.changeId;
-    await restoreTask(rw, p, gone);
-    done(p);
-  }
+  const taskRestores = restores.filter((r) => r.entity === 'task');
+  await restoreTasks(w, taskRestores, gone, accessOf);
+  for (const p of taskRestores) done(p);
 
   // 2. Fields set back: projects, tasks, then trees.
   for (const entity of ['project', 'task', 'tree'] as const) {
@@ -307,31 +318,28 @@ async function undo(
 
   // 3. What the changes created goes: tasks, then projects from the newest (children before parents).
   const removals = plans.filter((p) => p.kind === 'remove').sort((a, b) => b.firstSeq - a.firstSeq);
-  for (const entity of ['task', 'project'] as const) {
-    for (const p of removals.filter((q) => q.entity === entity)) {
-      if (kept.has(p.id)) {
-        skipped.push({ entity: p.entity, entity_id: p.id, action: 'created' });
-        continue;
-      }
-      if (!exists(p)) {
-        done(p);
-        continue;
-      }
-      reverts = p.changeId;
-      if (entity === 'task') await removeTask(rw, deps, p.id);
-      else await removeProject(rw, deps, p.id);
-      done(p);
-    }
+  const removable: RecordPlan[] = [];
+  for (const p of removals) {
+    if (kept.has(p.id)) skipped.push({ entity: p.entity, entity_id: p.id, action: 'created' });
+    else if (!exists(p)) done(p);
+    else removable.push(p);
+  }
+  const taskRemovals = removable.filter((p) => p.entity === 'task');
+  await removeTasks(w, deps, taskRemovals, accessOf);
+  for (const p of taskRemovals) done(p);
+  for (const p of removable.filter((q) => q.entity === 'project')) {
+    reverts = p.changeId;
+    await removeProject(rw, deps, p.id);
+    done(p);
   }
   return { reverted, skipped, undone };
 }
 
 /** Plan limits apply to what a revert restores (CONTRACT §16.3). @throws plan_limit_reached */
 async function chargeRestores(
-  trx: Trx,
-  actor: Actor,
   restores: readonly RecordPlan[],
-  trees: Map<string, TreeAccess>,
+  accessOf: (treeId: string) => Promise<TreeAccess>,
+  trx: Trx,
 ): Promise<void> {
   const byTree = new Map<string, { projects: number; tasks: number }>();
   for (const p of restores) {
@@ -341,22 +349,7 @@ async function chargeRestores(
     else counts.tasks++;
     byTree.set(treeId, counts);
   }
-  for (const [treeId, delta] of byTree) {
-    let access = trees.get(treeId);
-    if (access === undefined) {
-      access = await treeAccess(trx, actor, treeId);
-      requireTreeWrite(access);
-      trees.set(treeId, access);
-    }
-    await chargeTree(trx, access, delta);
-  }
-}
-
-/** The tree a restored record goes back to, as the actor may write it. */
-async function restoreAccess(w: Write, treeId: string): Promise<TreeAccess> {
-  const access = await treeAccess(w.trx, w.actor, treeId);
-  requireTreeWrite(access);
-  return access;
+  for (const [treeId, delta] of byTree) await chargeTree(trx, await accessOf(treeId), delta);
 }
 
 const str = (value: unknown) => String(value);
@@ -364,9 +357,14 @@ const strOrNull = (value: unknown) => (value === null || value === undefined ? n
 const num = (value: unknown) => Number(value);
 
 /** A deleted project back with its id and fields, its version one past the one it had (CONTRACT §16.2). */
-async function restoreProject(w: Write, p: RecordPlan, gone: ReadonlySet<string>): Promise<void> {
+async function restoreProject(
+  w: Write,
+  p: RecordPlan,
+  gone: ReadonlySet<string>,
+  accessOf: (treeId: string) => Promise<TreeAccess>,
+): Promise<void> {
   const f = p.fields;
-  const access = await restoreAccess(w, str(f.tree_id));
+  const access = await accessOf(str(f.tree_id));
   const parent = strOrNull(f.parent_id);
   const row = {
     id: p.id,
@@ -385,54 +383,133 @@ async function restoreProject(w: Write, p: RecordPlan, gone: ReadonlySet<string>
   await w.record(createdEntry(access, 'project', p.id, { name: { from: null, to: row.name } }));
 }
 
-/** A deleted task back with its id, fields and the assignees who may still see its tree. */
-async function restoreTask(w: Write, p: RecordPlan, gone: ReadonlySet<string>): Promise<void> {
-  const f = p.fields;
-  const access = await restoreAccess(w, str(f.tree_id));
-  const project = strOrNull(f.project_id);
-  const wanted = Array.isArray(f.assignee_ids) ? (f.assignee_ids as unknown[]).map(String) : [];
-  const allowed = wanted.length === 0 ? new Set<string>() : await usersWhoSee(w.trx, access, wanted);
-  const assignees = wanted.filter((id) => allowed.has(id)).sort();
-  const row = {
-    id: p.id,
-    owner_id: access.ownerId,
-    tree_id: access.tree.id,
-    project_id: project !== null && gone.has(project) ? null : project,
-    title: str(f.title),
-    text: str(f.text ?? ''),
-    notes: str(f.notes ?? ''),
-    status: str(f.status),
-    deadline: strOrNull(f.deadline),
-    color: str(f.color),
-    position: num(f.position),
-    completed_at: strOrNull(f.completed_at),
-    created_by: str(f.created_by),
-    assignee_ids: JSON.stringify(assignees),
-    created_at: str(f.created_at),
-    updated_at: w.now,
-    version: num(f.version ?? 0) + 1,
-  };
-  await w.trx.insertInto('tasks').values(row).execute();
-  if (assignees.length > 0) {
-    await w.trx
-      .insertInto('task_assignees')
-      .values(
-        assignees.map((user_id) => ({
-          task_id: p.id,
-          user_id,
-          owner_id: access.ownerId,
-          tree_id: access.tree.id,
-          created_at: w.now,
-        })),
-      )
-      .execute();
+const CHUNK = 200;
+
+/**
+ * Deleted tasks back with their ids and fields, their versions one past the ones they had, and
+ * the assignees who may still see their trees: a multi-row insert per tree (a revert of a
+ * 50-task change is one statement, not 50), each with its `created` entry.
+ */
+async function restoreTasks(
+  w: Write,
+  plans: readonly RecordPlan[],
+  gone: ReadonlySet<string>,
+  accessOf: (treeId: string) => Promise<TreeAccess>,
+): Promise<void> {
+  const byTree = new Map<string, RecordPlan[]>();
+  for (const p of plans) {
+    const treeId = str(p.fields.tree_id);
+    byTree.set(treeId, [...(byTree.get(treeId) ?? []), p]);
   }
-  await w.record(
-    createdEntry(access, 'task', p.id, {
-      title: { from: null, to: row.title },
-      status: { from: null, to: row.status },
-    }),
-  );
+  for (const [treeId, list] of byTree) {
+    const access = await accessOf(treeId);
+    const assigneesOf = (p: RecordPlan) =>
+      Array.isArray(p.fields.assignee_ids) ? (p.fields.assignee_ids as unknown[]).map(String) : [];
+    const wanted = [...new Set(list.flatMap(assigneesOf))];
+    const allowed = wanted.length === 0 ? new Set<string>() : await usersWhoSee(w.trx, access, wanted);
+    const rows = list.map((p) => {
+      const f = p.fields;
+      const project = strOrNull(f.project_id);
+      return {
+        id: p.id,
+        owner_id: access.ownerId,
+        tree_id: access.tree.id,
+        project_id: project !== null && gone.has(project) ? null : project,
+        title: str(f.title),
+        text: str(f.text ?? ''),
+        notes: str(f.notes ?? ''),
+        status: str(f.status),
+        deadline: strOrNull(f.deadline),
+        color: str(f.color),
+        position: num(f.position),
+        completed_at: strOrNull(f.completed_at),
+        created_by: str(f.created_by),
+        assignee_ids: JSON.stringify(
+          assigneesOf(p)
+            .filter((id) => allowed.has(id))
+            .sort(),
+        ),
+        created_at: str(f.created_at),
+        updated_at: w.now,
+        version: num(f.version ?? 0) + 1,
+      };
+    });
+    for (let start = 0; start < rows.length; start += CHUNK) {
+      await w.trx
+        .insertInto('tasks')
+        .values(rows.slice(start, start + CHUNK))
+        .execute();
+    }
+    const assigned = rows.flatMap((row) =>
+      (JSON.parse(row.assignee_ids) as string[]).map((user_id) => ({
+        task_id: row.id,
+        user_id,
+        owner_id: access.ownerId,
+        tree_id: access.tree.id,
+        created_at: w.now,
+      })),
+    );
+    for (let start = 0; start < assigned.length; start += CHUNK) {
+      await w.trx
+        .insertInto('task_assignees')
+        .values(assigned.slice(start, start + CHUNK))
+        .execute();
+    }
+    await w.recordAll(
+      rows.map((row, i) => ({
+        ...createdEntry(access, 'task', row.id, {
+          title: { from: null, to: row.title },
+          status: { from: null, to: row.status },
+        }),
+        reverts: list[i]!.changeId,
+      })),
+    );
+  }
+}
+
+/**
+ * Tasks the changes created, removed as deleteTask removes one (what hangs off them goes, each
+ * entry holds every field), a tree at a time: one delete statement, not one per task.
+ */
+async function removeTasks(
+  w: Write,
+  deps: Deps,
+  plans: readonly RecordPlan[],
+  accessOf: (treeId: string) => Promise<TreeAccess>,
+): Promise<void> {
+  if (plans.length === 0) return;
+  const changeOf = new Map(plans.map((p) => [p.id, p.changeId]));
+  // Read again: setting fields back (a project carried back to its tree) may have moved them.
+  const rows: TaskRow[] = [];
+  const ids = plans.map((p) => p.id);
+  for (let start = 0; start < ids.length; start += 500) {
+    rows.push(
+      ...(await w.trx
+        .selectFrom('tasks')
+        .selectAll()
+        .where('id', 'in', ids.slice(start, start + 500))
+        .orderBy('seq')
+        .execute()),
+    );
+  }
+  const byTree = new Map<string, TaskRow[]>();
+  for (const row of rows) byTree.set(row.tree_id, [...(byTree.get(row.tree_id) ?? []), row]);
+  await w.lockTrees(byTree.keys());
+  for (const [treeId, list] of byTree) {
+    const access = await accessOf(treeId);
+    const taskIds = list.map((row) => row.id);
+    w.afterCommit(await collectDoomed(w.trx, deps, { taskIds }));
+    for (let start = 0; start < taskIds.length; start += 500) {
+      await w.trx
+        .deleteFrom('tasks')
+        .where('id', 'in', taskIds.slice(start, start + 500))
+        .execute();
+    }
+    await chargeTree(w.trx, access, { tasks: -list.length });
+    await w.recordAll(
+      list.map((row) => ({ ...deletedTaskEntry(access.ownerId, row), reverts: changeOf.get(row.id)! })),
+    );
+  }
 }
 
 function createdEntry(

@@ -38,8 +38,12 @@ export function initializeRevision(messages: unknown[]): string | undefined {
 export interface BatchRecord {
   operation: string;
   status: number;
-  /** The message's JSON-RPC id, when it is a request (its tool call's change is found by it). */
-  id?: string | number | null;
+  /**
+   * The message's place in the batch, when it is a request: the SDK's transport numbers a batch's
+   * messages by their place (its handlers see that number as the request id), so a tool call's
+   * change is found by it (tools.ts `callActor`).
+   */
+  index?: number;
 }
 
 export interface BatchOutcome {
@@ -94,10 +98,10 @@ export async function serveBatch(
     error === null ? [] : refused.filter(isRequest).map((message) => ({ jsonrpc: '2.0', id: message.id, error }));
   const answers = [...((answer.body as unknown[] | undefined) ?? []), ...refusals];
   const records = [
-    ...run.map((message) => ({
+    ...run.map((message, index) => ({
       operation: operationOf(outlineOf(message)),
       status: isRequest(message) ? answer.status : 202,
-      ...(isRequest(message) ? { id: message.id } : {}),
+      ...(isRequest(message) ? { index } : {}),
     })),
     ...refused.map((message) => ({ operation: operationOf(outlineOf(message)), status: 429 })),
   ];

@@ -260,7 +260,7 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
         serve,
         request.id,
       );
-      for (const record of outcome.records) journal(record.status, record.operation, record.id ?? null);
+      for (const record of outcome.records) journal(record.status, record.operation, record.index ?? null);
       return answer(outcome.answer.status, outcome.answer.body);
     }
     const fast = fastPath ? fastLegacyCall(body, headers, actor) : undefined;

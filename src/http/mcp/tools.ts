@@ -39,8 +39,9 @@ function actorOf(ctx: RequestContext): Actor {
 }
 
 /**
- * The changes of one HTTP request's tool calls, by JSON-RPC id: each tool call is a change of its
- * own (CONTRACT §16.3), even in a batch, and the route journals each with its change.
+ * The changes of one HTTP request's tool calls, by the request id the SDK's handler sees (in a
+ * batch, the message's place in it): each tool call is a change of its own (CONTRACT §16.3), even
+ * in a batch, and the route journals each with its change.
  */
 export type CallChanges = Map<unknown, Change>;
 
