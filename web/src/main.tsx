@@ -7,6 +7,7 @@ import './styles/base.css';
 import './styles/layout.css';
 import './styles/controls.css';
 import './styles/daily.css';
+import './styles/changes.css';
 
 /** Who is signed in decides the language of the very first paint, so ask before rendering. */
 async function start(): Promise<void> {

@@ -15,6 +15,7 @@ const Trees = lazy(() => import('./pages/trees/TreesPage').then((m) => m.TreesPa
 const Upcoming = lazy(() => import('./pages/upcoming/UpcomingPage').then((m) => m.UpcomingPage));
 const Sharing = lazy(() => import('./pages/sharing/SharingPage').then((m) => m.SharingPage));
 const TreePage = lazy(() => import('./pages/tree/TreePage').then((m) => m.TreePage));
+const Change = lazy(() => import('./pages/changes/ChangePage').then((m) => m.ChangePage));
 const Agents = lazy(() => import('./pages/agents/AgentsPage').then((m) => m.AgentsPage));
 const Account = lazy(() => import('./pages/AccountPage').then((m) => m.AccountPage));
 const Billing = lazy(() => import('./pages/billing/BillingPage').then((m) => m.BillingPage));
@@ -54,6 +55,7 @@ export const routes: { path: string; component: ComponentType<object> }[] = [
   { path: '/trees/:id', component: signedIn(TreePage) },
   { path: '/trees/:id/sharing', component: signedIn(Sharing) },
   { path: '/agents', component: signedIn(Agents) },
+  { path: '/changes/:id', component: signedIn(Change) },
   { path: '/account', component: signedIn(Account) },
   { path: '/billing', component: signedIn(Billing) },
   { path: '/*', component: NotFound },

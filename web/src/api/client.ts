@@ -105,6 +105,8 @@ export function describeError(
       return t('errors.notFound');
     case 'precondition_failed':
       return t('errors.changedMeanwhile');
+    case 'revert_conflict':
+      return t('errors.revertConflict');
   }
   if (status >= 500) return t('errors.server');
   return t('errors.unknown', { status });
@@ -144,6 +146,8 @@ export interface RequestOptions {
   quiet401?: boolean;
   /** The record's ETag as the app last got it: the write is refused (412) when the record changed since. */
   ifMatch?: string;
+  /** A read's ETag as the app last got it: 304 (answered as a null body) when nothing changed since. */
+  ifNoneMatch?: string;
 }
 
 /** A JSON answer with the record's ETag, which a conditional write sends back as If-Match (CONTRACT §16.2). */
@@ -163,6 +167,7 @@ export async function apiTagged<T>(
   if (method !== 'GET') Object.assign(headers, csrfHeader());
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (options.ifMatch !== undefined) headers['If-Match'] = options.ifMatch;
+  if (options.ifNoneMatch !== undefined) headers['If-None-Match'] = options.ifNoneMatch;
   let response: Response;
   try {
     response = await fetch(`/api/v1${path}`, {
@@ -170,10 +175,14 @@ export async function apiTagged<T>(
       headers,
       credentials: 'same-origin',
       body: body !== undefined ? JSON.stringify(body) : undefined,
+      // A revalidation is answered by the server, never by the browser's cache.
+      ...(options.ifNoneMatch !== undefined ? { cache: 'no-store' as const } : {}),
     });
   } catch {
     throw new ApiError(0, 'network', describeError(0, 'network', null));
   }
+  if (response.status === 304 && options.ifNoneMatch !== undefined)
+    return { body: null as T, etag: response.headers.get('ETag') ?? options.ifNoneMatch };
   const text = await response.text();
   let parsed: unknown = null;
   try {

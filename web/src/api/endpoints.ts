@@ -7,6 +7,7 @@ import type {
   Comment,
   HistoryEntry,
   Invitation,
+  RevertResult,
   Invited,
   Member,
   MemberRole,
@@ -138,10 +139,25 @@ export const messages = {
     api<{ message: Message }>('POST', `/trees/${enc(treeId)}/messages`, { body }).then((a) => a.message),
 };
 
-/** History is long: one page at a time, newest first, the next on "Load more". */
+/** History is long: one page at a time, newest first, the next on "Load more"; or one change's entries. */
 export const history = {
-  page: (treeId: string, cursor?: string) =>
-    api<Page<HistoryEntry>>('GET', `/trees/${enc(treeId)}/history${query({ limit: 50, cursor })}`),
+  page: (treeId: string, cursor?: string, filter: { change_id?: string } = {}) =>
+    api<Page<HistoryEntry>>('GET', `/trees/${enc(treeId)}/history${query({ limit: 50, cursor, ...filter })}`),
+};
+
+/**
+ * Undo (CONTRACT §16.3). A 409 `revert_conflict` names the later changes in its details; with
+ * `force` the revert goes on, putting back only the fields the change wrote.
+ */
+export const changes = {
+  revert: (id: string, force = false) =>
+    api<RevertResult>('POST', `/changes/${enc(id)}/revert${force ? '?force=true' : ''}`, {}),
+  /** Every change the credential made in the tree since `since` (ISO 8601 with a zone). */
+  revertSince: (treeId: string, credentialId: string, since: string, force = false) =>
+    api<RevertResult>('POST', `/trees/${enc(treeId)}/revert${force ? '?force=true' : ''}`, {
+      credential_id: credentialId,
+      since,
+    }),
 };
 
 export const billing = {

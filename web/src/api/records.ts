@@ -45,9 +45,21 @@ const shownTask = (task: { id: string; version?: number }): Shown => ({
   read: async () => (await readTask(task.id)).version,
 });
 
+/**
+ * The snapshot again, only if it changed since `etag` (If-None-Match): null on 304, which costs
+ * the server no snapshot. A new snapshot's tag is remembered, as a read's is.
+ */
+async function revalidateTree(id: string, etag: string): Promise<{ snapshot: TreeSnapshot; etag: string } | null> {
+  const answer = await apiTagged<TreeSnapshot | null>('GET', `/trees/${enc(id)}`, undefined, { ifNoneMatch: etag });
+  if (answer.body === null || answer.etag === null) return null;
+  remember('tree', id, answer.etag, answer.body.tree.version);
+  return { snapshot: answer.body, etag: answer.etag };
+}
+
 export const trees = {
   list: () => allPages<TreeListItem>('/trees'),
   get: readTree,
+  revalidate: revalidateTree,
   create: async (name: string, style: TreeStyleName) => {
     const { body, etag } = await apiTagged<{ tree: Tree }>('POST', '/trees', { name, style });
     remember('tree', body.tree.id, etag, body.tree.version);

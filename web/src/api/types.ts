@@ -36,7 +36,8 @@ export type Token = Schemas['Token'];
 export type Scope = Token['scopes'][number];
 export const SCOPES = allOf<Scope>()(['read', 'write', 'attachments']);
 export type OAuthConnection = Schemas['OAuthConnection'];
-export type AgentCall = Schemas['AgentCall'];
+/** A journal record; `change_id` names what the call wrote (CONTRACT §16.3), null when it wrote nothing. */
+export type AgentCall = Schemas['AgentCall'] & { change_id?: string | null };
 export type Attachment = Schemas['Attachment'];
 export type SpeechStatus = Answer<'getSpeechStatus'>;
 export type SpeechJob = Schemas['SpeechJob'];
@@ -54,7 +55,37 @@ export type Invitation = Answer<'listInvitations'>['items'][number];
 export type Invited = Answer<'inviteMember', 201>;
 export type Comment = Answer<'listComments'>['items'][number];
 export type Message = Answer<'listMessages'>['items'][number];
-export type HistoryEntry = Schemas['HistoryEntry'];
+/**
+ * What every history entry carries about its change (CONTRACT §16.3): the change, the credential
+ * (`pat_…` or an OAuth grant id; null for a browser session or the CLI), the token's or OAuth
+ * client's name, and the change a revert undid.
+ */
+export interface ChangeStamp {
+  change_id: string | null;
+  credential_id: string | null;
+  client: string | null;
+  reverts: string | null;
+}
+export type HistoryEntry = Schemas['HistoryEntry'] & Partial<ChangeStamp>;
+/** A record a revert left as it is (comments, messages, attachments, members). */
+export interface SkippedEntry {
+  entity: string;
+  entity_id: string;
+  action: string;
+}
+/** `POST /changes/{id}/revert` and `POST /trees/{id}/revert` (the latter also lists the changes undone). */
+export interface RevertResult {
+  change_id: string | null;
+  reverted: number;
+  skipped: SkippedEntry[];
+  changes?: string[];
+}
+/** One detail of a 409 `revert_conflict`: a later change that touched a record the revert would put back. */
+export interface LaterChange {
+  entity: string;
+  entity_id: string;
+  change_id: string;
+}
 export type ImportResult = Answer<'importTasks'>;
 /** A refused CSV row, from the details of the import's validation_failed (the document types details as unknown). */
 export interface RowProblem {

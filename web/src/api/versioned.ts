@@ -26,6 +26,11 @@ export function remember(kind: RecordKind, id: string, etag: string | null, vers
   if (etag !== null) known.set(keyOf(kind, id), { etag, version });
 }
 
+/** The ETag last got for a record, whatever its version: what a revalidation sends as If-None-Match. */
+export function knownTag(kind: RecordKind, id: string): string | undefined {
+  return known.get(keyOf(kind, id))?.etag;
+}
+
 export function forget(kind: RecordKind, id: string): void {
   known.delete(keyOf(kind, id));
 }

@@ -24,6 +24,11 @@ function appLink(event: MouseEvent): boolean {
   return link.pathname + link.search !== location.pathname + location.search;
 }
 
+/** Some view holds unsaved work (the open tree keeps a record under edit as the person saw it). */
+export function hasUnsavedWork(): boolean {
+  return held !== null;
+}
+
 /**
  * Installed once, before the router mounts: a window's listeners of one event run in the order
  * they were added (capture or not, for popstate), so these run first, and a "Stay" stops the

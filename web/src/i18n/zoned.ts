@@ -14,3 +14,18 @@ export function zonedToIso(local: string, timeZone: string): string | null {
   instant = wall - offsetAt(instant, timeZone);
   return new Date(instant).toISOString();
 }
+
+/** An instant as the person's own wall clock shows it, for a <input type="datetime-local"> ("2026-12-24T18:00"). */
+export function isoToZoned(instant: number, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(instant));
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
+  return `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}`;
+}

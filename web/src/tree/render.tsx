@@ -46,6 +46,7 @@ export function TreeDrawing(props: TreeDrawingProps): JSX.Element {
     >
       {picture}
       <OverdueRings layout={layout} overdue={props.overdue} />
+      <FreshMarks layout={layout} fresh={props.fresh} scale={view?.k ?? null} />
       <Nodes {...props} layout={layout} nodes={nodes} scale={view?.k ?? null} />
     </svg>
   );
@@ -69,6 +70,40 @@ function OverdueRings({ layout, overdue }: { layout: Layout; overdue?: ReadonlyS
   }, [layout, overdue]);
   if (d === '') return null;
   return <path class="tree-overdue-ring" d={d} aria-hidden="true" />;
+}
+
+/**
+ * A ring round each leaf an agent just added or changed, and the agent's name beside it (the page
+ * says the same in words outside the picture, which is an image to assistive technology).
+ */
+function FreshMarks({
+  layout,
+  fresh,
+  scale,
+}: {
+  layout: Layout;
+  fresh?: ReadonlyMap<string, string>;
+  scale: number | null;
+}): JSX.Element | null {
+  if (fresh === undefined || fresh.size === 0) return null;
+  const placed = layout.leaves.filter((l) => fresh.has(l.id));
+  if (placed.length === 0) return null;
+  return (
+    <g
+      class="tree-fresh"
+      aria-hidden="true"
+      font-size={scale === null ? LABEL_PX : Math.round((LABEL_PX / scale) * 100) / 100}
+    >
+      {placed.map((l) => (
+        <g key={l.id} transform={`translate(${l.x} ${l.y})`}>
+          <circle class="tree-ring--fresh" r="9.5" fill="none" stroke="#15803d" stroke-width="2.5" />
+          <text class="tree-fresh-name" x="12" dy="0.35em">
+            {fresh.get(l.id)}
+          </text>
+        </g>
+      ))}
+    </g>
+  );
 }
 
 /**

@@ -72,6 +72,8 @@ export interface TreeDrawingProps {
   selectedId?: string | null;
   /** Task ids whose leaves carry the overdue ring (their labels say so in words). */
   overdue?: ReadonlySet<string>;
+  /** Leaves an agent just added or changed, each with the agent's name shown beside it. */
+  fresh?: ReadonlyMap<string, string>;
   onOpenTask(id: string): void;
   onOpenProject?(id: string): void;
   labels: {

@@ -9,6 +9,8 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { Confirm } from '../../components/Confirm';
 import { TableScroll } from '../../components/TableScroll';
 import { treesText } from './TreeChoice';
+import { UndoSince } from './UndoSince';
+import { undoneSinceText } from '../changes/undoneText';
 
 /** Apps connected through OAuth (one row per consent): loading, error, empty and list branches; reloads after a revoke. */
 export function Connections() {
@@ -18,6 +20,8 @@ export function Connections() {
   // Names for a connection's trees (CONTRACT §16.1); a failure leaves them unnamed, never blocks the list.
   const trees = useLoad(() => treesApi.list().catch(() => []), []);
   const [revoking, setRevoking] = useState<OAuthConnection | null>(null);
+  const [undoing, setUndoing] = useState<OAuthConnection | null>(null);
+  const [outcome, setOutcome] = useState<string | null>(null);
   const date = (iso: string | null) => (iso === null ? t('common.never') : formatDateTime(iso, user.timezone));
 
   return (
@@ -25,6 +29,9 @@ export function Connections() {
       <h2 id="oauth-title">{t('agents.oauth')}</h2>
       <p class="section-lead">{t('agents.oauthLead')}</p>
       <ErrorNote error={list.error} onRetry={list.reload} />
+      <p class={outcome !== null ? 'note ok' : 'visually-hidden'} role="status">
+        {outcome ?? ''}
+      </p>
       {list.loading && list.data === null ? <p class="muted">{t('common.loading')}</p> : null}
       {list.data !== null && list.data.length === 0 ? <p class="empty">{t('agents.noConnections')}</p> : null}
       {list.data !== null && list.data.length > 0 ? (
@@ -56,20 +63,40 @@ export function Connections() {
                   <td>{date(connection.created_at)}</td>
                   <td>{date(connection.last_used_at)}</td>
                   <td>
-                    <button
-                      type="button"
-                      class="btn small danger"
-                      aria-describedby={`connection-${connection.id}`}
-                      onClick={() => setRevoking(connection)}
-                    >
-                      {t('agents.revoke')}
-                    </button>
+                    <span class="row">
+                      <button
+                        type="button"
+                        class="btn small"
+                        aria-describedby={`connection-${connection.id}`}
+                        onClick={() => setUndoing(connection)}
+                      >
+                        {t('changes.since.button')}
+                      </button>
+                      <button
+                        type="button"
+                        class="btn small danger"
+                        aria-describedby={`connection-${connection.id}`}
+                        onClick={() => setRevoking(connection)}
+                      >
+                        {t('agents.revoke')}
+                      </button>
+                    </span>
                   </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </TableScroll>
+      ) : null}
+      {undoing !== null ? (
+        <UndoSince
+          credentialId={undoing.id}
+          name={undoing.client_name}
+          treeIds={undoing.tree_ids}
+          trees={trees.data}
+          onDone={(result) => setOutcome(undoneSinceText(t, result))}
+          onClose={() => setUndoing(null)}
+        />
       ) : null}
       {revoking !== null ? (
         <Confirm

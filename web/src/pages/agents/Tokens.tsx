@@ -11,6 +11,8 @@ import { CreateTokenDialog } from './CreateTokenDialog';
 import { ShownOnce } from './ShownOnce';
 import { TableScroll } from '../../components/TableScroll';
 import { treesText } from './TreeChoice';
+import { UndoSince } from './UndoSince';
+import { undoneSinceText } from '../changes/undoneText';
 
 /** Personal tokens: loading, error, empty and list branches; the list reloads after every change. */
 export function Tokens() {
@@ -22,6 +24,8 @@ export function Tokens() {
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ token: Token; value: string } | null>(null);
   const [revoking, setRevoking] = useState<Token | null>(null);
+  const [undoing, setUndoing] = useState<Token | null>(null);
+  const [outcome, setOutcome] = useState<string | null>(null);
   const date = (iso: string | null) => (iso === null ? t('common.never') : formatDateTime(iso, user.timezone));
 
   return (
@@ -47,6 +51,9 @@ export function Tokens() {
         <ShownOnce name={created.token.name} value={created.value} onDone={() => setCreated(null)} />
       ) : null}
       <ErrorNote error={list.error} onRetry={list.reload} />
+      <p class={outcome !== null ? 'note ok' : 'visually-hidden'} role="status">
+        {outcome ?? ''}
+      </p>
       {list.loading && list.data === null ? <p class="muted">{t('common.loading')}</p> : null}
       {list.data !== null && list.data.length === 0 ? <p class="empty">{t('agents.noTokens')}</p> : null}
       {list.data !== null && list.data.length > 0 ? (
@@ -83,16 +90,26 @@ export function Tokens() {
                     </span>
                   </td>
                   <td>
-                    {token.status === 'active' ? (
+                    <span class="row">
                       <button
                         type="button"
-                        class="btn small danger"
+                        class="btn small"
                         aria-describedby={`token-${token.id}`}
-                        onClick={() => setRevoking(token)}
+                        onClick={() => setUndoing(token)}
                       >
-                        {t('agents.revoke')}
+                        {t('changes.since.button')}
                       </button>
-                    ) : null}
+                      {token.status === 'active' ? (
+                        <button
+                          type="button"
+                          class="btn small danger"
+                          aria-describedby={`token-${token.id}`}
+                          onClick={() => setRevoking(token)}
+                        >
+                          {t('agents.revoke')}
+                        </button>
+                      ) : null}
+                    </span>
                   </td>
                 </tr>
               ))}
@@ -108,6 +125,16 @@ export function Tokens() {
             void list.reload();
           }}
           onClose={() => setCreating(false)}
+        />
+      ) : null}
+      {undoing !== null ? (
+        <UndoSince
+          credentialId={undoing.id}
+          name={undoing.name}
+          treeIds={undoing.tree_ids}
+          trees={trees.data}
+          onDone={(result) => setOutcome(undoneSinceText(t, result))}
+          onClose={() => setUndoing(null)}
         />
       ) : null}
       {revoking !== null ? (

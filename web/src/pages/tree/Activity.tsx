@@ -8,20 +8,29 @@ import { History } from './History';
 
 type Tab = 'messages' | 'history';
 
-/** The tree's messages and its history as two tabs. */
+/** The tree's messages and its history as two tabs; a link to one change opens History on it. */
 export function Activity({
   treeId,
   people,
   names,
   canWrite,
+  fresh,
+  changeId,
+  onReverted,
+  onShowAll,
 }: {
   treeId: string;
   people: People;
   names: Names;
   canWrite: boolean;
+  /** Changes whenever the tree does, so an open History reads its first page again. */
+  fresh: unknown;
+  changeId: string | null;
+  onReverted(): void;
+  onShowAll(): void;
 }) {
   const t = useT();
-  const [tab, setTab] = useState<Tab>('messages');
+  const [tab, setTab] = useState<Tab>(changeId !== null ? 'history' : 'messages');
   return (
     <div class="card">
       <h2>{t('activity.title')}</h2>
@@ -38,7 +47,16 @@ export function Activity({
         {tab === 'messages' ? (
           <Messages treeId={treeId} people={people} canWrite={canWrite} />
         ) : (
-          <History treeId={treeId} people={people} names={names} />
+          <History
+            treeId={treeId}
+            people={people}
+            names={names}
+            canWrite={canWrite}
+            fresh={fresh}
+            changeId={changeId}
+            onReverted={onReverted}
+            onShowAll={onShowAll}
+          />
         )}
       </Tabs>
     </div>

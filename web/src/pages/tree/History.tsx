@@ -1,6 +1,6 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
-import { history, tasks } from '../../api/endpoints';
-import type { HistoryEntry, Page } from '../../api/types';
+import { useMemo, useState } from 'preact/hooks';
+import { changes as changesApi, history } from '../../api/endpoints';
+import type { HistoryEntry, Page, RevertResult } from '../../api/types';
 import { useT } from '../../i18n/use-t';
 import { useUser } from '../../session';
 import { formatDateTime } from '../../i18n/format';
@@ -8,14 +8,49 @@ import { useLoad } from '../../components/useLoad';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useSubmit } from '../../components/useSubmit';
 import type { People } from './people';
-import { describeEntry, type Names } from './historyText';
+import type { Names } from './historyText';
+import { ChangeRow } from './ChangeRow';
+import { canUndo, groupChanges, undoneChanges, type ChangeGroup } from '../changes/changeGroups';
+import { whoText } from '../changes/changeText';
+import { changeSummary } from './changeSummary';
+import { UndoDialog } from '../changes/UndoDialog';
+import { describeLaterChanges } from '../changes/laterText';
+import { undoneText } from '../changes/undoneText';
 
-/** The tree's history, newest first: one page, then the next on "Load more" (a busy tree has thousands of entries). */
-export function History({ treeId, people, names }: { treeId: string; people: People; names: Names }) {
+/**
+ * The tree's history as changes, newest first (CONTRACT §16.4): one page, then the next on "Load
+ * more" (a busy tree has thousands of entries). With `changeId`, that one change, opened.
+ * `fresh` changes when the tree did: the first page is read again.
+ */
+export function History({
+  treeId,
+  people,
+  names,
+  canWrite,
+  fresh,
+  changeId,
+  onReverted,
+  onShowAll,
+}: {
+  treeId: string;
+  people: People;
+  names: Names;
+  canWrite: boolean;
+  fresh: unknown;
+  changeId: string | null;
+  /** A change was undone: the tree is read again. */
+  onReverted(): void;
+  onShowAll(): void;
+}) {
   const t = useT();
   const user = useUser();
-  const first = useLoad<Page<HistoryEntry>>(() => history.page(treeId), [treeId]);
+  const first = useLoad<Page<HistoryEntry>>(
+    () => history.page(treeId, undefined, changeId !== null ? { change_id: changeId } : {}),
+    [treeId, fresh, changeId],
+  );
   const [more, setMore] = useState<{ items: HistoryEntry[]; cursor: string | null } | null>(null);
+  const [undoing, setUndoing] = useState<ChangeGroup | null>(null);
+  const [outcome, setOutcome] = useState<string | null>(null);
   const {
     busy,
     error,
@@ -24,6 +59,14 @@ export function History({ treeId, people, names }: { treeId: string; people: Peo
     const page = await history.page(treeId, cursor);
     setMore((old) => ({ items: [...(old?.items ?? []), ...page.items], cursor: page.next_cursor }));
   });
+  // A first page read again (the tree changed) overlaps the pages loaded after the old one: each entry once.
+  const items = useMemo(() => {
+    const all = [...(first.data?.items ?? []), ...(more?.items ?? [])];
+    const seen = new Set<string>();
+    return all.filter((x) => !seen.has(x.id) && (seen.add(x.id), true));
+  }, [first.data, more]);
+  const groups = useMemo(() => groupChanges(items), [items]);
+  const undone = useMemo(() => undoneChanges(groups), [groups]);
   if (first.data === null)
     return (
       <>
@@ -31,90 +74,76 @@ export function History({ treeId, people, names }: { treeId: string; people: Peo
         {first.loading ? <p class="muted">{t('common.loading')}</p> : null}
       </>
     );
-  const items = [...first.data.items, ...(more?.items ?? [])];
   const cursor = more !== null ? more.cursor : first.data.next_cursor;
+  const when = (at: string) => formatDateTime(at, user.timezone);
+  /** A later change this list holds, in words. */
+  const known = (id: string) => {
+    const change = groups.find((g) => g.changeId === id);
+    return change === undefined
+      ? null
+      : t('changes.laterChange', {
+          who: whoText(t, change, people),
+          when: when(change.at),
+          summary: changeSummary(t, change, people, names),
+        });
+  };
+  const reverted = (result: RevertResult) => {
+    setOutcome(undoneText(t, result));
+    setMore(null);
+    void first.reload();
+    onReverted();
+  };
+
   return (
-    <Entries items={items} people={people} names={names} timezone={user.timezone}>
+    <div class="stack">
+      {changeId !== null ? (
+        <p class="list-filter-note">
+          <span>{t('changes.onlyThis')}</span>
+          <button type="button" class="btn small" onClick={onShowAll}>
+            {t('changes.showAll')}
+          </button>
+        </p>
+      ) : null}
+      <p class={outcome !== null ? 'note ok' : 'visually-hidden'} role="status">
+        {outcome ?? ''}
+      </p>
+      {groups.length === 0 ? <p class="muted">{t('activity.noHistory')}</p> : null}
+      <ol class="history changes">
+        {groups.map((change) => (
+          <ChangeRow
+            key={change.key}
+            change={change}
+            people={people}
+            names={names}
+            timezone={user.timezone}
+            undone={change.changeId !== null && undone.has(change.changeId)}
+            undo={canWrite && canUndo(change) ? () => setUndoing(change) : undefined}
+            expanded={changeId !== null}
+          />
+        ))}
+      </ol>
       <ErrorNote error={error} />
-      {cursor !== null ? (
+      {cursor !== null && changeId === null ? (
         <div>
           <button type="button" class="btn small" onClick={() => void loadMore(cursor)} disabled={busy}>
             {t('activity.loadMore')}
           </button>
         </div>
       ) : null}
-    </Entries>
-  );
-}
-
-/** The tasks an entry names: its own, or the one a comment or file belongs to. */
-function taskIdsOf(entry: HistoryEntry): string[] {
-  const ids = entry.entity === 'task' ? [entry.entity_id] : [];
-  const taskId = entry.changes.task_id?.to;
-  if (typeof taskId === 'string') ids.push(taskId);
-  return ids;
-}
-
-/**
- * The entries as sentences. Tasks no longer in the drawing (archived, or moved to a tree the person
- * also sees) are named by reading them once; one the person cannot read stays "a task".
- */
-function Entries({
-  items,
-  people,
-  names,
-  timezone,
-  children,
-}: {
-  items: HistoryEntry[];
-  people: People;
-  names: Names;
-  timezone: string;
-  children: preact.ComponentChildren;
-}) {
-  const t = useT();
-  const [read, setRead] = useState<ReadonlyMap<string, string | null>>(new Map());
-  const missing = useMemo(
-    () => [...new Set(items.flatMap(taskIdsOf))].filter((id) => names.task(id) === null && !read.has(id)),
-    [items, names, read],
-  );
-  useEffect(() => {
-    if (missing.length === 0) return;
-    let live = true;
-    void Promise.all(
-      missing.map((id) =>
-        tasks.get(id).then(
-          (task) => [id, task.title] as const,
-          () => [id, null] as const,
-        ),
-      ),
-    ).then((found) => {
-      if (live) setRead((old) => new Map([...old, ...found]));
-    });
-    return () => {
-      live = false;
-    };
-  }, [missing]);
-  const known = useMemo<Names>(
-    () => ({ task: (id) => names.task(id) ?? read.get(id) ?? null, project: names.project }),
-    [names, read],
-  );
-
-  return (
-    <div class="stack">
-      {items.length === 0 ? <p class="muted">{t('activity.noHistory')}</p> : null}
-      <ol class="history">
-        {items.map((entry) => (
-          <li key={entry.id}>
-            <span>{describeEntry(t, entry, people, known)}</span>
-            <span class="muted small-text">
-              <time dateTime={entry.at}>{formatDateTime(entry.at, timezone)}</time>
-              {entry.via !== 'session' ? ` · ${t(`activity.viaDoor.${entry.via as 'token'}`)}` : ''}
-            </span>
-          </li>
-        ))}
-      </ol>
-      {children}
+      {undoing !== null && undoing.changeId !== null ? (
+        <UndoDialog
+          title={t('changes.undoTitle')}
+          text={t('changes.undoText', {
+            summary: changeSummary(t, undoing, people, names),
+            who: whoText(t, undoing, people),
+            when: when(undoing.at),
+          })}
+          run={(force) => changesApi.revert(undoing.changeId!, force)}
+          describeLater={(details) => describeLaterChanges(t, details, known)}
+          onDone={reverted}
+          onClose={() => setUndoing(null)}
+        />
+      ) : null}
     </div>
   );
 }

@@ -22,6 +22,8 @@ interface Props {
   onDone(task: Task, done: boolean): void;
   /** Tasks whose deadline has passed: their rows say so. */
   overdue?: ReadonlySet<string>;
+  /** Tasks an agent just added or changed, with the agent's name: their rows say so for a few seconds. */
+  fresh?: ReadonlyMap<string, string>;
 }
 
 /** The same tree as the drawing, as nested lists: projects as headings of their lists, tasks as buttons. */
@@ -35,6 +37,7 @@ export function TreeOutline({
   onOpenProject,
   onDone,
   overdue,
+  fresh,
 }: Props) {
   const t = useT();
   const user = useUser();
@@ -60,7 +63,7 @@ export function TreeOutline({
       ) : null}
       <button
         type="button"
-        class={`outline-task${task.status === 'done' ? ' done' : ''}${highlighted.has(task.id) ? ' hit' : ''}`}
+        class={`outline-task${task.status === 'done' ? ' done' : ''}${highlighted.has(task.id) ? ' hit' : ''}${fresh?.has(task.id) ? ' fresh' : ''}`}
         aria-pressed={selectedId === task.id}
         onClick={() => onOpenTask(task.id)}
       >
@@ -75,6 +78,7 @@ export function TreeOutline({
           </span>
         ) : null}
         <span class="badge grey">{statusWord[task.status]}</span>
+        {fresh?.has(task.id) ? <span class="badge fresh">{t('fresh.by', { agent: fresh.get(task.id)! })}</span> : null}
       </button>
     </li>
   );
@@ -90,7 +94,11 @@ export function TreeOutline({
     requestAnimationFrame(() => list.children[at]?.querySelector('button')?.focus());
   };
   const taskRows = (key: string, list: Task[]) => {
-    if (list.length <= FIRST_ROWS || shown.has(key) || list.some((x) => x.id === selectedId || highlighted.has(x.id)))
+    if (
+      list.length <= FIRST_ROWS ||
+      shown.has(key) ||
+      list.some((x) => x.id === selectedId || highlighted.has(x.id) || fresh?.has(x.id))
+    )
       return list.map(taskItem);
     return [
       ...list.slice(0, FIRST_ROWS).map(taskItem),

@@ -26,6 +26,8 @@ import { ArchivedList, ArchivedRows } from './Archived';
 import { saveOrCurrent } from '../../api/versioned';
 import { isOverdue, today } from '../../components/due';
 import { narrowTo } from './narrow';
+import { useFreshTree } from './useFreshTree';
+import { FreshNote } from './FreshNote';
 
 type Dialog = 'project' | 'task' | 'import' | { project: string } | null;
 
@@ -68,6 +70,17 @@ export function TreePage() {
   const hideNotice = useCallback(() => setNotice(null), []);
   const data = snapshot.data;
   usePageTitle(data?.tree.name ?? t('nav.trees'));
+  // The open task or project holds the person's edits: a fresh reading leaves it as they saw it.
+  const editing = () =>
+    new Set(
+      [selected, dialog !== null && typeof dialog === 'object' ? dialog.project : null].filter((x) => x !== null),
+    );
+  const { fresh, revalidate } = useFreshTree(id, snapshot, editing, t('changes.agent'));
+  const freshNames = useMemo<ReadonlyMap<string, string>>(
+    () => new Map([...fresh].map(([taskId, leaf]) => [taskId, leaf.agent])),
+    [fresh],
+  );
+  const changeId = query.change ?? null;
 
   const setSelected = (taskId: string | null) =>
     route(taskId === null ? `/trees/${id}` : `/trees/${id}?task=${encodeURIComponent(taskId)}`, true);
@@ -329,6 +342,7 @@ export function TreePage() {
       <div class={task !== null ? 'tree-layout' : 'tree-layout no-panel'}>
         <div class="stack">
           <div class="card drawing-card">
+            <FreshNote fresh={fresh} names={names} />
             {data.tasks.length === 0 && data.projects.length === 0 ? <p class="empty">{t('tree.emptyTree')}</p> : null}
             <TreeDrawing
               input={input}
@@ -336,6 +350,7 @@ export function TreePage() {
               highlighted={highlighted}
               selectedId={selected}
               overdue={overdue}
+              fresh={freshNames}
               onOpenTask={openTask}
               onOpenProject={openProject}
               labels={labels}
@@ -366,6 +381,7 @@ export function TreePage() {
                   projects={listed!.projects}
                   tasks={listed!.tasks}
                   overdue={overdue}
+                  fresh={freshNames}
                   selectedId={selected}
                   highlighted={highlighted}
                   canWrite={canEdit}
@@ -378,7 +394,16 @@ export function TreePage() {
               )}
             </Tabs>
           </div>
-          <Activity treeId={id} people={people} names={names} canWrite={canEdit} />
+          <Activity
+            treeId={id}
+            people={people}
+            names={names}
+            canWrite={canEdit}
+            fresh={data}
+            changeId={changeId}
+            onReverted={() => void revalidate()}
+            onShowAll={() => route(`/trees/${id}`, true)}
+          />
         </div>
         {task !== null ? (
           <TaskPanel

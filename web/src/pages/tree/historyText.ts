@@ -28,7 +28,7 @@ export function describeEntry(t: ReturnType<typeof useT>, entry: HistoryEntry, p
       const name =
         rename?.from != null && entry.action === 'deleted'
           ? quote(rename.from)
-          : rename?.to != null && entry.action === 'created'
+          : rename?.to != null && (entry.action === 'created' || entry.action === 'imported')
             ? quote(rename.to)
             : taskName(entry.entity_id);
       if (entry.action === 'created') return t('history.taskCreated', { actor, name });
@@ -43,7 +43,11 @@ export function describeEntry(t: ReturnType<typeof useT>, entry: HistoryEntry, p
         return t('history.taskMoved', { actor, name });
       }
       if (entry.action === 'completed') return t('history.taskCompleted', { actor, name });
-      if (entry.action === 'imported') return t('history.imported', { actor, count: Number(c.tasks?.to ?? 0) });
+      // One entry per imported record (CONTRACT §16.3); entries written before that counted the tasks.
+      if (entry.action === 'imported')
+        return c.tasks !== undefined
+          ? t('history.imported', { actor, count: Number(c.tasks.to ?? 0) })
+          : t('history.taskImported', { actor, name });
       if (c.title !== undefined && Object.keys(c).length === 1)
         return t('history.taskRenamed', { actor, from: quote(c.title.from), to: quote(c.title.to) });
       if (c.status !== undefined && Object.keys(c).length === 1)
@@ -58,7 +62,7 @@ export function describeEntry(t: ReturnType<typeof useT>, entry: HistoryEntry, p
     case 'project': {
       const known = names.project(entry.entity_id);
       const name =
-        rename?.to != null && entry.action === 'created'
+        rename?.to != null && (entry.action === 'created' || entry.action === 'imported')
           ? quote(rename.to)
           : rename?.from != null && entry.action === 'deleted'
             ? quote(rename.from)
@@ -66,6 +70,7 @@ export function describeEntry(t: ReturnType<typeof useT>, entry: HistoryEntry, p
               ? quote(known)
               : t('history.aProject');
       if (entry.action === 'created') return t('history.projectCreated', { actor, name });
+      if (entry.action === 'imported') return t('history.projectImported', { actor, name });
       if (entry.action === 'deleted') return t('history.projectDeleted', { actor, name });
       if (entry.action === 'moved') return t('history.projectMoved', { actor, name });
       if (c.name !== undefined && Object.keys(c).length === 1)
