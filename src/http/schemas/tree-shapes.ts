@@ -40,7 +40,7 @@ export const TreeShape = Type.Object(
     $id: 'TreeShape',
     title: 'TreeShape',
     description:
-      "What a tree's card draws (CONTRACT §18): its drawing's structure without names, titles or texts; " +
+      "What a tree's card on the Trees page draws: its drawing's structure without names, titles or texts; " +
       'laid out by the same seeded code as the tree, with positions taken as the array order.',
   },
 );
