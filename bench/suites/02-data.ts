@@ -246,10 +246,14 @@ async function casesAsAProcess(
 async function spreadDeadlines(server: BenchServer, ownerId: string): Promise<void> {
   const db = server.app.deps.db;
   if (server.kind === 'postgres') {
-    await sql`update tasks set deadline = case
-        when seq % 3 = 0 then to_char(date '2026-01-01' + (seq % 730)::int, 'YYYY-MM-DD')
-        when seq % 3 = 1 then to_char(timestamp '2026-01-01' + make_interval(days => (seq % 730)::int, hours => (seq % 24)::int), 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-      end where owner_id = ${ownerId}`.execute(db);
+    // One update of 100,000 rows: longer than the service's statement timeout on a busy machine.
+    await db.transaction().execute(async (trx) => {
+      await sql`set local statement_timeout = 0`.execute(trx);
+      await sql`update tasks set deadline = case
+          when seq % 3 = 0 then to_char(date '2026-01-01' + (seq % 730)::int, 'YYYY-MM-DD')
+          when seq % 3 = 1 then to_char(timestamp '2026-01-01' + make_interval(days => (seq % 730)::int, hours => (seq % 24)::int), 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+        end where owner_id = ${ownerId}`.execute(trx);
+    });
   } else {
     await sql`update tasks set deadline = case
         when seq % 3 = 0 then date('2026-01-01', '+' || (seq % 730) || ' days')

@@ -1,7 +1,7 @@
 // A tree's card (CONTRACT §18) draws the tree's own shape: the server's compact shape, read back by
 // the app and laid out by the same seeded code, paints exactly the tree page's picture.
 import { describe, expect, it } from 'vitest';
-import { compactShape, SHAPE_PROJECTS_MAX, SHAPE_TASKS_MAX } from '../../src/domain/trees/tree-shape.js';
+import { compactShape, evenSample, SHAPE_PROJECTS_MAX, SHAPE_TASKS_MAX } from '../../src/domain/trees/tree-shape.js';
 import type { ShapeProjectRow, ShapeTaskRow } from '../../src/store/tree-shapes.js';
 import { layoutTree } from '../../web/src/tree/layout.js';
 import { paintLeaves } from '../../web/src/tree/leafPaint.js';
@@ -21,14 +21,14 @@ function rowsOf(input: LayoutInput): { projects: ShapeProjectRow[]; tasks: Shape
       position: p.position,
       total: input.projects.length,
     })),
-    tasks: drawn.map((t) => ({
+    tasks: drawn.map((t, seq) => ({
       tree_id: input.treeId,
       id: t.id,
       project_id: t.project_id,
       status: t.status,
       color: t.color,
       position: t.position,
-      total: drawn.length,
+      seq,
     })),
   };
 }
@@ -57,7 +57,7 @@ describe('a tree’s card shape', () => {
   it.each(TREE_STYLES)('paints the tree page’s picture, %s', (style) => {
     for (const input of trees) {
       const { projects, tasks } = rowsOf(input);
-      const shape = compactShape(input.treeId, reversed(projects), reversed(tasks));
+      const shape = compactShape(input.treeId, reversed(projects), reversed(tasks), tasks.length);
       expect(shape.task_projects).toHaveLength(tasks.length);
       expect(shape.project_parents).toHaveLength(input.projects.length);
       // Sent without a word of the tree: no names, titles or ids of its records.
@@ -74,7 +74,7 @@ describe('a tree’s card shape', () => {
       { tree_id: 'x', id: 'y', parent_id: 'z', position: 3, total: 5 },
       { tree_id: 'x', id: 'z', parent_id: 'y', position: 4, total: 5 },
     ];
-    const shape = compactShape('x', projects, []);
+    const shape = compactShape('x', projects, [], 0);
     expect(shape.project_parents).toEqual([-1, 0, 1, -1, 3]);
   });
 
@@ -87,22 +87,26 @@ describe('a tree’s card shape', () => {
       total: SHAPE_PROJECTS_MAX + 10,
     }));
     const deepest = chain.at(-1)!.id;
-    const tasks: ShapeTaskRow[] = Array.from({ length: SHAPE_TASKS_MAX }, (_, i) => ({
+    const read: ShapeTaskRow[] = Array.from({ length: SHAPE_TASKS_MAX * 2 + 7 }, (_, i) => ({
       tree_id: 'x',
       id: `t${i}`,
       project_id: i % 2 === 0 ? deepest : null,
       status: i % 4 === 0 ? 'done' : 'todo',
       color: i % 3 === 0 ? '#2b6cb0' : '#6b8e23',
       position: i,
-      total: 50_000,
+      seq: i * 3,
     }));
-    const shape = compactShape('x', chain, tasks);
+    // The read sample, trimmed evenly: the drawn count exactly, each status's share kept.
+    const tasks = evenSample(read, SHAPE_TASKS_MAX);
+    expect(tasks).toHaveLength(SHAPE_TASKS_MAX);
+    const shape = compactShape('x', chain, tasks, 50_000);
     expect(shape.project_parents).toHaveLength(SHAPE_PROJECTS_MAX);
     expect(shape.task_count).toBe(50_000);
     expect(shape.project_count).toBe(SHAPE_PROJECTS_MAX + 10);
     expect(new Set(shape.task_projects)).toEqual(new Set([SHAPE_PROJECTS_MAX - 1, -1]));
-    expect(shape.colors).toEqual(['#2b6cb0', '#6b8e23']);
-    expect(shape.task_statuses.replace(/t/g, '')).toHaveLength(SHAPE_TASKS_MAX / 4);
+    expect([...shape.colors].sort()).toEqual(['#2b6cb0', '#6b8e23']);
+    const doneRead = read.filter((t) => t.status === 'done').length / read.length;
+    expect(Math.abs(shape.task_statuses.replace(/t/g, '').length - doneRead * SHAPE_TASKS_MAX)).toBeLessThanOrEqual(1);
     expect(layoutTree(shapeInput(shape), 'tidy-fan').leaves).toHaveLength(SHAPE_TASKS_MAX);
   });
 });

@@ -72,8 +72,25 @@ function projectOrder(projects: ShapeProjectRow[]): ShapeProjectRow[] {
   return order;
 }
 
-/** One tree's shape from the rows read for it (shapeProjects, shapeTasks). */
-export function compactShape(treeId: string, projects: ShapeProjectRow[], tasks: ShapeTaskRow[]): TreeShape {
+/**
+ * Exactly `max` of the rows (all when there are no more), spread evenly over them in (status,
+ * seq) order, so the sample keeps each status's share of the tree.
+ */
+export function evenSample(rows: ShapeTaskRow[], max: number): ShapeTaskRow[] {
+  if (rows.length <= max) return rows;
+  const sorted = [...rows].sort((a, b) => (a.status !== b.status ? (a.status < b.status ? -1 : 1) : a.seq - b.seq));
+  const m = sorted.length;
+  // The i-th row starts a new one of `max` equal slices.
+  return sorted.filter((_, i) => Math.floor(((i + 1) * max) / m) > Math.floor((i * max) / m));
+}
+
+/** One tree's shape from the rows read for it (shapeProjects, shapeTasks) and its count of drawn tasks. */
+export function compactShape(
+  treeId: string,
+  projects: ShapeProjectRow[],
+  tasks: ShapeTaskRow[],
+  taskCount: number,
+): TreeShape {
   const order = projectOrder(projects);
   const kept = order.slice(0, SHAPE_PROJECTS_MAX);
   const indexOf = new Map(kept.map((p, i) => [p.id, i]));
@@ -123,7 +140,7 @@ export function compactShape(treeId: string, projects: ShapeProjectRow[], tasks:
   }
   return {
     tree_id: treeId,
-    task_count: tasks[0]?.total ?? 0,
+    task_count: taskCount,
     project_count: projects[0]?.total ?? 0,
     project_parents,
     task_projects,
