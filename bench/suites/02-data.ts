@@ -17,6 +17,7 @@ import {
   type BenchServer,
 } from '../lib.js';
 import { createToken } from '../../src/domain/agents/tokens.js';
+import type { Actor } from '../../src/domain/actor.js';
 import { createTree } from '../../src/domain/trees/trees.js';
 import { openDeps } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -55,7 +56,6 @@ async function measure(server: BenchServer): Promise<void> {
     `| seeding 100,000 tasks through insertTasksBulk | ${(100_000 / seeded.seconds).toFixed(0)} tasks/s | | | | | ${seeded.seconds.toFixed(1)} s |`,
   );
   await spreadDeadlines(server, actor.user.id);
-  const headers = { authorization: `Bearer ${token}` };
   const [task] = await deps.db
     .selectFrom('tasks')
     .select('id')
@@ -71,18 +71,30 @@ async function measure(server: BenchServer): Promise<void> {
     Array.from({ length: 9_998 }, (_, i) => taskFields(i)),
   );
 
-  const baseline = await startBaseline();
-  const floor = await startReadFloor(server, task!.id, actor.user.id);
-  report(await load('bare Fastify, small JSON', { url: `${baseline.url}/` }));
-  report(
-    await load('floor: bare Fastify + one task read at 100,000 tasks as one prepared query, no pipeline', {
-      url: `${floor.url}/`,
-    }),
-    undefined,
-    'the most a read with no pipeline reaches',
-  );
-  await floor.close();
-  await baseline.close();
+  // BENCH_CASE=deadline measures only the cases whose name holds that text, `a|b` either (the seeding always runs).
+  const only = process.env.BENCH_CASE?.split('|');
+  const wanted = (name: string) => only === undefined || only.some((text) => name.includes(text));
+
+  if (wanted('bare Fastify, small JSON') || wanted('floor: bare Fastify + one task read')) {
+    const baseline = await startBaseline();
+    const floor = await startReadFloor(server, task!.id, actor.user.id);
+    report(await load('bare Fastify, small JSON', { url: `${baseline.url}/` }));
+    report(
+      await load('floor: bare Fastify + one task read at 100,000 tasks as one prepared query, no pipeline', {
+        url: `${floor.url}/`,
+      }),
+      undefined,
+      'the most a read with no pipeline reaches',
+    );
+    await floor.close();
+    await baseline.close();
+  }
+  if (wanted('raw better-sqlite3 insert') || wanted('floor: the same raw insert')) await insertFloors();
+  await casesAsAProcess(server, { actor, tokens, treeIds: seeded.treeIds, budgetTree, wanted });
+}
+
+/** The raw insert and the same with the search index: what any indexed insert can reach. */
+async function insertFloors(): Promise<void> {
   const insertBaseline = await rawInsertBaseline(false);
   const raw = await load('bare Fastify + raw better-sqlite3 insert transaction', {
     url: `${insertBaseline.url}/`,
@@ -104,75 +116,118 @@ async function measure(server: BenchServer): Promise<void> {
     'the most any indexed insert can reach',
   );
   await indexedBaseline.close();
+}
 
-  // From here the service runs as npm start runs it, in a process of its own.
+/** From here the service runs as npm start runs it, in a process of its own. */
+async function casesAsAProcess(
+  server: BenchServer,
+  setup: {
+    actor: Actor;
+    tokens: string[];
+    treeIds: string[];
+    budgetTree: { id: string };
+    wanted: (name: string) => boolean;
+  },
+): Promise<void> {
+  const { actor, tokens, treeIds, budgetTree, wanted } = setup;
+  const headers = { authorization: `Bearer ${tokens[0]}` };
   const { pid } = await server.asProcess();
   // Two words of one seeded title: a realistic query that finds a handful among 100,000.
   const words = taskFields(77_777).title.split(' ');
   const q = `${words[1]} ${words[3]!.slice(0, 4)}`;
-  const matches = (await fetch(`${server.url}/api/v1/search?q=${encodeURIComponent(q)}&limit=200`, { headers }).then(
-    (r) => r.json(),
-  )) as { items: unknown[] };
-  report(
-    await load(`GET /api/v1/search, 2 terms (${matches.items.length} hits on page 1), 1 connection, 20 tokens`, {
-      url: server.url,
-      connections: 1,
-      requests: tokens.map((value) => ({
-        path: `/api/v1/search?q=${encodeURIComponent(q)}`,
-        headers: { authorization: `Bearer ${value}` },
-      })),
-    }),
-    undefined,
-    'target p99 < 20 ms',
-  );
+  if (wanted('GET /api/v1/search')) {
+    const matches = (await fetch(`${server.url}/api/v1/search?q=${encodeURIComponent(q)}&limit=200`, {
+      headers,
+    }).then((r) => r.json())) as { items: unknown[] };
+    report(
+      await load(`GET /api/v1/search, 2 terms (${matches.items.length} hits on page 1), 1 connection, 20 tokens`, {
+        url: server.url,
+        connections: 1,
+        requests: tokens.map((value) => ({
+          path: `/api/v1/search?q=${encodeURIComponent(q)}`,
+          headers: { authorization: `Bearer ${value}` },
+        })),
+      }),
+      undefined,
+      'target p99 < 20 ms',
+    );
+  }
   // A week of deadlines among 100,000 tasks (two thirds carry one): the Upcoming page's shape.
   const week = 'deadline_after=2026-06-01&deadline_before=2026-06-07';
-  const weekPage = (await fetch(`${server.url}/api/v1/tasks?${week}`, { headers }).then((r) => r.json())) as {
-    items: unknown[];
-  };
-  report(
-    await load(`GET /api/v1/tasks?${week} (${weekPage.items.length} on page 1), 1 connection, 20 tokens`, {
-      url: server.url,
-      connections: 1,
-      requests: tokens.map((value) => ({
-        path: `/api/v1/tasks?${week}`,
-        headers: { authorization: `Bearer ${value}` },
-      })),
-    }),
-    undefined,
-    'target p99 < 20 ms',
-  );
-  const [first, second] = q.split(' ');
-  const { deps: reader, close } = await openDeps(
-    loadConfig({
-      DATA_DIR: server.app.deps.config.dataDir,
-      LOG_LEVEL: 'silent',
-      ...(server.kind === 'postgres'
-        ? { DATABASE_URL: server.app.deps.config.databaseUrl!, DATABASE_SCHEMA: server.app.deps.config.databaseSchema! }
-        : {}),
-    }),
-  );
-  report(
-    await time('LIKE scan of the same 100,000 tasks (baseline, in process)', 10, () =>
-      sql`select id from tasks where owner_id = ${actor.user.id} and (lower(title) like ${`%${first}%`} or lower(text) like ${`%${first}%`} or lower(notes) like ${`%${first}%`}) and (lower(title) like ${`%${second}%`} or lower(text) like ${`%${second}%`} or lower(notes) like ${`%${second}%`}) order by seq limit 101`.execute(
-        reader.db,
+  if (wanted(`GET /api/v1/tasks?${week}`)) {
+    const weekPage = (await fetch(`${server.url}/api/v1/tasks?${week}`, { headers }).then((r) => r.json())) as {
+      items: unknown[];
+    };
+    report(
+      await load(`GET /api/v1/tasks?${week} (${weekPage.items.length} on page 1), 1 connection, 20 tokens`, {
+        url: server.url,
+        connections: 1,
+        requests: tokens.map((value) => ({
+          path: `/api/v1/tasks?${week}`,
+          headers: { authorization: `Bearer ${value}` },
+        })),
+      }),
+      undefined,
+      'target p99 < 20 ms',
+    );
+  }
+  // The Trees page's cards: every tree's shape in one request (two trees of 50,000 and one of 9,998).
+  const shapesName = 'GET /api/v1/tree-shapes, 3 trees of 110,000 tasks, 1 connection, 20 tokens';
+  if (wanted(shapesName)) {
+    const ids = [...treeIds, budgetTree.id].join(',');
+    const shapes = await fetch(`${server.url}/api/v1/tree-shapes?ids=${ids}`, { headers });
+    if (shapes.status !== 200) throw new Error(`tree-shapes answered ${shapes.status}`);
+    report(
+      await load(shapesName, {
+        url: server.url,
+        connections: 1,
+        requests: tokens.map((value) => ({
+          path: `/api/v1/tree-shapes?ids=${ids}`,
+          headers: { authorization: `Bearer ${value}` },
+        })),
+      }),
+      undefined,
+      'target p99 < 50 ms',
+    );
+  }
+  if (wanted('LIKE scan')) {
+    const [first, second] = q.split(' ');
+    const { deps: reader, close } = await openDeps(
+      loadConfig({
+        DATA_DIR: server.app.deps.config.dataDir,
+        LOG_LEVEL: 'silent',
+        ...(server.kind === 'postgres'
+          ? {
+              DATABASE_URL: server.app.deps.config.databaseUrl!,
+              DATABASE_SCHEMA: server.app.deps.config.databaseSchema!,
+            }
+          : {}),
+      }),
+    );
+    report(
+      await time('LIKE scan of the same 100,000 tasks (baseline, in process)', 10, () =>
+        sql`select id from tasks where owner_id = ${actor.user.id} and (lower(title) like ${`%${first}%`} or lower(text) like ${`%${first}%`} or lower(notes) like ${`%${first}%`}) and (lower(title) like ${`%${second}%`} or lower(text) like ${`%${second}%`} or lower(notes) like ${`%${second}%`}) order by seq limit 101`.execute(
+          reader.db,
+        ),
       ),
-    ),
-  );
-  await close();
+    );
+    await close();
+  }
 
   let next = 0;
-  report(
-    await time('GET /api/v1/trees/{id}/export at 10,000 contributors', 20, async () => {
-      const answer = await fetch(`${server.url}/api/v1/trees/${budgetTree.id}/export`, {
-        headers: { authorization: `Bearer ${tokens[next++ % tokens.length]}` },
-      });
-      if (answer.status !== 200) throw new Error(`export answered ${answer.status}`);
-      await answer.arrayBuffer();
-    }),
-    undefined,
-    'target < 300 ms',
-  );
+  if (wanted('GET /api/v1/trees/{id}/export'))
+    report(
+      await time('GET /api/v1/trees/{id}/export at 10,000 contributors', 20, async () => {
+        const answer = await fetch(`${server.url}/api/v1/trees/${budgetTree.id}/export`, {
+          headers: { authorization: `Bearer ${tokens[next++ % tokens.length]}` },
+        });
+        if (answer.status !== 200) throw new Error(`export answered ${answer.status}`);
+        await answer.arrayBuffer();
+      }),
+      undefined,
+      'target < 300 ms',
+    );
+  if (!wanted('service RSS')) return;
   // V8 gives memory back once it sees the process idle (its memory reducer, some seconds after
   // the last full collection), so the RSS is read 5 s after the loads and again at 30 s.
   const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
@@ -191,10 +246,14 @@ async function measure(server: BenchServer): Promise<void> {
 async function spreadDeadlines(server: BenchServer, ownerId: string): Promise<void> {
   const db = server.app.deps.db;
   if (server.kind === 'postgres') {
-    await sql`update tasks set deadline = case
-        when seq % 3 = 0 then to_char(date '2026-01-01' + (seq % 730)::int, 'YYYY-MM-DD')
-        when seq % 3 = 1 then to_char(timestamp '2026-01-01' + make_interval(days => (seq % 730)::int, hours => (seq % 24)::int), 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-      end where owner_id = ${ownerId}`.execute(db);
+    // One update of 100,000 rows: longer than the service's statement timeout on a busy machine.
+    await db.transaction().execute(async (trx) => {
+      await sql`set local statement_timeout = 0`.execute(trx);
+      await sql`update tasks set deadline = case
+          when seq % 3 = 0 then to_char(date '2026-01-01' + (seq % 730)::int, 'YYYY-MM-DD')
+          when seq % 3 = 1 then to_char(timestamp '2026-01-01' + make_interval(days => (seq % 730)::int, hours => (seq % 24)::int), 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+        end where owner_id = ${ownerId}`.execute(trx);
+    });
   } else {
     await sql`update tasks set deadline = case
         when seq % 3 = 0 then date('2026-01-01', '+' || (seq % 730) || ' days')

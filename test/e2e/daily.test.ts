@@ -181,9 +181,19 @@ browserDescribe.each(databases)('the app for daily use (%s)', (kind) => {
       await settle(w.page);
       const cards = w.page.locator('.tree-card');
       await expect.poll(() => cards.count()).toBe(2);
-      expect(await w.page.locator('.tree-card svg.tree-thumb path').count()).toBeGreaterThan(4);
+      // Each card draws its tree's own shape: a leaf per task, and the very picture its page draws.
       const home = cards.filter({ hasText: 'Home' });
-      expect(await home.locator('.tree-thumb').count()).toBe(1);
+      const homeTasks = (await seeded.person.browser.get(`/api/v1/tasks?tree_id=${seeded.home}`)).body.items;
+      await expect.poll(() => home.locator('.tree-thumb').getAttribute('data-leaves')).toBe(String(homeTasks.length));
+      expect(await home.locator('.tree-thumb').getAttribute('data-projects')).toBe('1');
+      const work = cards.filter({ hasText: 'Work' });
+      await expect.poll(() => work.locator('.tree-thumb').getAttribute('data-leaves')).toBe('4');
+      const paths = (where: ReturnType<Page['locator']>) =>
+        where
+          .locator('.tree-branches path, .tree-leaves path')
+          .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('d')));
+      const cardPicture = await paths(home.locator('.tree-thumb'));
+      expect(cardPicture.length).toBeGreaterThan(3);
       expect(await home.locator('.tree-card-counts').textContent()).toBe(words.counts);
       await expectAccessible(w.page, `trees with drawings (${language})`);
       await shot(w.page, `daily-${language}-1280-trees`, { fullPage: true });
@@ -192,6 +202,7 @@ browserDescribe.each(databases)('the app for daily use (%s)', (kind) => {
       await settle(w.page);
       const tree = new TreePage(w.page);
       await tree.drawing.waitFor();
+      expect(await paths(tree.drawing)).toEqual(cardPicture);
       const viewBox = () => tree.drawing.getAttribute('viewBox');
       const width = async () => Number((await viewBox())!.split(' ')[2]);
       await expect.poll(width).toBeGreaterThan(0);

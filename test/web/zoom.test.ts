@@ -3,7 +3,6 @@
 import { describe, expect, it } from 'vitest';
 import { layoutTree } from '../../web/src/tree/layout.js';
 import { clampView, fitView, openingView, roomyLabels, TAP_SCALE, viewBoxOf, zoomAt } from '../../web/src/tree/zoom.js';
-import { thumbnailInput } from '../../web/src/tree/thumbnailInput.js';
 import { sampleTree } from './sample-tree.js';
 
 const layout = layoutTree(sampleTree({ projects: 10, tasks: 400, nestEvery: 3 }), 'tidy-fan');
@@ -43,14 +42,5 @@ describe('the drawing’s window', () => {
     ];
     expect([...roomyLabels(projects, 1)]).toEqual(['a', 'c']);
     expect([...roomyLabels(projects, 20)]).toEqual(['a', 'b', 'c']);
-  });
-
-  it('draws a card’s tree from its counts, in proportion and capped', () => {
-    const input = thumbnailInput('tre_x', 300, 100);
-    expect(input.tasks).toHaveLength(24);
-    expect(input.tasks.filter((t) => t.status === 'done')).toHaveLength(6);
-    expect(thumbnailInput('tre_x', 0, 0).tasks).toEqual([]);
-    for (const style of ['tidy-fan', 'space-colonization', 'lsystem'] as const)
-      expect(layoutTree(input, style).leaves).toHaveLength(24);
   });
 });

@@ -10,6 +10,9 @@ import {
   type TreeCurrent,
 } from '../../domain/trees/trees.js';
 import { writeTreeExport } from '../../domain/trees/export.js';
+import { parseShapeIds, treeShapes } from '../../domain/trees/tree-shapes.js';
+import { SHAPE_PROJECTS_MAX, SHAPE_TASKS_MAX } from '../../domain/trees/tree-shape.js';
+import { TreeShapes, TreeShapesQuery } from '../schemas/tree-shapes.js';
 import { ExportBody } from '../export-body.js';
 import { answeredUnchanged } from '../etag.js';
 import { ifMatch } from '../if-match.js';
@@ -38,6 +41,26 @@ export const treeRoutes =
         },
       },
       async (request) => listTrees(deps, request.actor!, request.query),
+    );
+
+    app.get(
+      '/tree-shapes',
+      {
+        config: { access: access.read() },
+        schema: {
+          operationId: 'listTreeShapes',
+          tags,
+          summary: "The shapes of trees' drawings, for their cards",
+          description:
+            'Each tree as its drawing is laid out, without names, titles or texts: projects as parent indexes, ' +
+            `tasks as project, status and colour indexes, at most ${SHAPE_TASKS_MAX} tasks and ${SHAPE_PROJECTS_MAX} projects per tree. ` +
+            'One request for a page of cards; its ETag changes when a shape does.',
+          querystring: TreeShapesQuery,
+          headers: ReadHeaders,
+          response: { 200: TreeShapes, ...errors(401, 403, 409) },
+        },
+      },
+      async (request) => ({ items: await treeShapes(deps, request.actor!, parseShapeIds(request.query.ids)) }),
     );
 
     app.post(

@@ -351,6 +351,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tree-shapes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The shapes of trees' drawings, for their cards
+         * @description Each tree as its drawing is laid out, without names, titles or texts: projects as parent indexes, tasks as project, status and colour indexes, at most 200 tasks and 60 projects per tree. One request for a page of cards; its ETag changes when a shape does. Bearer token scope read, or a signed-in browser session.
+         */
+        get: operations["listTreeShapes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/trees/{id}": {
         parameters: {
             query?: never;
@@ -1267,6 +1287,27 @@ export interface components {
             status: "active" | "expired" | "revoked";
             /** @description The trees this credential is limited to (1 to 50); null: every tree the user can see. Any other tree reads as not found. */
             tree_ids: string[] | null;
+        };
+        /**
+         * TreeShape
+         * @description What a tree's card on the Trees page draws: its drawing's structure without names, titles or texts; laid out by the same seeded code as the tree, with positions taken as the array order.
+         */
+        TreeShape: {
+            tree_id: string;
+            /** @description the tree's tasks that are not archived */
+            task_count: number;
+            /** @description the tree's projects */
+            project_count: number;
+            /** @description Per drawn project (at most 60, breadth-first from the trunk, siblings by position then id): the index of its parent in this array, always smaller, or -1 when it grows from the trunk. A project not drawn lends its tasks to its nearest drawn ancestor. */
+            project_parents: number[];
+            /** @description Per drawn task (all when the tree has at most 200, else an even sample of 200 keeping the share of each status), by position then id: the index of its project in project_parents, or -1 for the trunk. */
+            task_projects: number[];
+            /** @description One letter per drawn task, in the order of task_projects: t todo, o open, d done, f deferred. */
+            task_statuses: string;
+            /** @description Per drawn task: the index of its color in colors. */
+            task_colors: number[];
+            /** @description The task colors used, each once. */
+            colors: string[];
         };
         /** Tree */
         Tree: {
@@ -3837,6 +3878,115 @@ export interface operations {
             };
             /** @description unsupported_media_type */
             415: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited (with Retry-After) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTreeShapes: {
+        parameters: {
+            query: {
+                /** @description 1 to 100 tree ids, comma-separated, no repeats (at most 8,192 characters) */
+                ids: string;
+            };
+            header?: {
+                /** @description Account guard: the signed-in user id */
+                "x-service-user"?: string;
+                /** @description ETag revalidation */
+                "if-none-match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description In the order asked; trees that do not exist or that the credential cannot see are left out. */
+                        items: components["schemas"]["TreeShape"][];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag; no body */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed, invalid_json, invalid_signature, invalid_cursor, cursor_expired, account_guard_required, idempotency_key_not_allowed */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthenticated: missing, unknown, expired or revoked credential */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description csrf_failed, session_required, insufficient_scope, plan_read_only, plan_limit_reached, forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

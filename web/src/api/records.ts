@@ -4,7 +4,17 @@
  */
 import { api, apiTagged, allPages, query } from './client';
 import { forget, remember, writeIfUnchanged, type Shown } from './versioned';
-import type { Page, Project, Task, TaskStatus, Tree, TreeListItem, TreeSnapshot, TreeStyleName } from './types';
+import type {
+  Page,
+  Project,
+  Task,
+  TaskStatus,
+  Tree,
+  TreeListItem,
+  TreeShape,
+  TreeSnapshot,
+  TreeStyleName,
+} from './types';
 
 const enc = encodeURIComponent;
 
@@ -56,8 +66,19 @@ async function revalidateTree(id: string, etag: string): Promise<{ snapshot: Tre
   return { snapshot: answer.body, etag: answer.etag };
 }
 
+/** GET /tree-shapes takes at most this many trees at once. */
+const SHAPES_PER_REQUEST = 100;
+
 export const trees = {
   list: () => allPages<TreeListItem>('/trees'),
+  /** Each tree's drawing without its words, for the cards (CONTRACT §18): one request per 100 trees. */
+  shapes: async (ids: readonly string[]): Promise<Map<string, TreeShape>> => {
+    const requests: Promise<{ items: TreeShape[] }>[] = [];
+    for (let i = 0; i < ids.length; i += SHAPES_PER_REQUEST)
+      requests.push(api('GET', `/tree-shapes${query({ ids: ids.slice(i, i + SHAPES_PER_REQUEST).join(',') })}`));
+    const pages = await Promise.all(requests);
+    return new Map(pages.flatMap((page) => page.items.map((shape) => [shape.tree_id, shape] as const)));
+  },
   get: readTree,
   revalidate: revalidateTree,
   create: async (name: string, style: TreeStyleName) => {

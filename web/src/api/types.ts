@@ -26,6 +26,8 @@ export type Tree = Schemas['Tree'];
 export type TreeStyleName = Tree['style'];
 /** A tree as the trees list gives it: the record and `last_activity_at`. */
 export type TreeListItem = Answer<'listTrees'>['items'][number];
+/** A tree's drawing without its words, for its card (GET /tree-shapes). */
+export type TreeShape = Answer<'listTreeShapes'>['items'][number];
 export const TREE_STYLES = allOf<TreeStyleName>()(['tidy-fan', 'space-colonization', 'lsystem']);
 export type Project = Schemas['Project'];
 export type Task = Schemas['Task'];

@@ -8,6 +8,7 @@ export type {
   PlacedLeaf,
   PlacedProject,
   TreeDrawingProps,
+  TreeShape,
   TreeStyle,
 } from './types.js';
 export { LEAF_SPACING, TREE_STYLES } from './types.js';

@@ -32,6 +32,18 @@ export interface LayoutInput {
   tasks: LayoutTask[];
 }
 
+/** A tree's drawing without its words, as GET /api/v1/tree-shapes gives it (shapeInput.ts reads it). */
+export interface TreeShape {
+  tree_id: string;
+  task_count: number;
+  project_count: number;
+  project_parents: number[];
+  task_projects: number[];
+  task_statuses: string;
+  task_colors: number[];
+  colors: string[];
+}
+
 export interface Branch {
   x1: number;
   y1: number;

@@ -21,6 +21,10 @@ export function TreesPage() {
   const list = useLoad(() => trees.list(), []);
   const [editing, setEditing] = useState<Editing>(null);
   const items = list.data ?? [];
+  // The cards' drawings: every listed tree's shape in one request (per 100 trees), read again only
+  // when the trees listed change. A drawing is decoration: while it loads, or if it cannot, the card has none.
+  const ids = items.map((tree) => tree.id).join(',');
+  const shapes = useLoad(() => (ids === '' ? Promise.resolve(new Map()) : trees.shapes(ids.split(','))), [ids]);
 
   // A tree just made or renamed: its own change is its latest activity, unless something newer happened in it.
   const upsert = (tree: Tree) =>
@@ -55,12 +59,7 @@ export function TreesPage() {
         <ul class="tree-cards">
           {items.map((tree) => (
             <li key={tree.id} class="tree-card">
-              <TreeThumbnail
-                treeId={tree.id}
-                style={tree.style}
-                open={tree.task_counts.open}
-                done={tree.task_counts.done}
-              />
+              <TreeThumbnail shape={shapes.data?.get(tree.id) ?? null} style={tree.style} />
               <div class="tree-card-main">
                 <a class="tree-card-name" href={`/trees/${tree.id}`} id={`tree-name-${tree.id}`}>
                   {tree.name}
