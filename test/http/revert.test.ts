@@ -129,6 +129,27 @@ describe.each(databases)('reverting changes (%s)', (kind) => {
     );
   });
 
+  it('puts back the assignees a move to another tree dropped, for a task and for a project’s tasks', async () => {
+    const shared = await makeTree(owner.browser, { name: 'Shared' });
+    const mine = await makeTree(owner.browser, { name: 'Mine alone' });
+    const helper = await makeUser(t.url, t.app, { plan: 'sprout' });
+    const invited = await owner.browser.post(`/api/v1/trees/${shared.id}/members`, {
+      email: helper.email,
+      role: 'editor',
+    });
+    await helper.browser.post(`/api/v1/invitations/${invited.body.member.id}/accept`, { token: inviteToken(invited) });
+    const both = [owner.user.id, helper.user.id];
+    const task = await makeTask(owner.browser, shared.id, { title: 'Ours' });
+    expect((await owner.browser.put(`/api/v1/tasks/${task.id}/assignees`, { user_ids: both })).status).toBe(200);
+    await roundTrip([shared.id, mine.id], () => agent.patch(`/api/v1/tasks/${task.id}`, { tree_id: mine.id }));
+    const project = await makeProject(owner.browser, shared.id, { name: 'Joint' });
+    const inProject = await makeTask(owner.browser, shared.id, { title: 'Joint task', project_id: project.id });
+    await owner.browser.put(`/api/v1/tasks/${inProject.id}/assignees`, { user_ids: both });
+    await roundTrip([shared.id, mine.id], () => agent.patch(`/api/v1/projects/${project.id}`, { tree_id: mine.id }));
+    // Moved, back, moved again: one step of version each.
+    expect((await owner.browser.get(`/api/v1/tasks/${inProject.id}`)).body.task.version).toBe(inProject.version + 4);
+  });
+
   it('reverts and redoes a create and a delete (the record comes back with its id)', async () => {
     const tree = await makeTree(owner.browser, { name: 'Create' });
     await roundTrip([tree.id], () => agent.post('/api/v1/tasks', { tree_id: tree.id, title: 'New' }));

@@ -219,21 +219,40 @@ export async function recordCarried(
   to: TreeAccess,
   subtree: readonly string[],
   projectId: string,
+  assignedBefore: ReadonlyMap<string, string>,
 ): Promise<void> {
   const tasks =
     subtree.length === 0
       ? []
-      : await w.trx.selectFrom('tasks').select('id').where('project_id', 'in', subtree).orderBy('seq').execute();
-  const carried: [HistoryEntryInput['entity'], string][] = [
-    ...subtree.filter((id) => id !== projectId).map((id): [HistoryEntryInput['entity'], string] => ['project', id]),
-    ...tasks.map((t): [HistoryEntryInput['entity'], string] => ['task', t.id]),
-  ];
-  if (carried.length === 0) return;
+      : await w.trx
+          .selectFrom('tasks')
+          .select(['id', 'assignee_ids'])
+          .where('project_id', 'in', subtree)
+          .orderBy('seq')
+          .execute();
   const changes = { tree_id: { from: from.tree.id, to: to.tree.id } };
-  await w.recordAll(
-    carried.flatMap(([entity, entityId]) => [
-      { ownerId: to.ownerId, treeId: to.tree.id, entity, entityId, action: 'moved' as const, changes },
-      { ownerId: from.ownerId, treeId: from.tree.id, entity, entityId, action: 'moved' as const, changes },
-    ]),
-  );
+  const entry = (entity: HistoryEntryInput['entity'], entityId: string, restore?: Changes) =>
+    [to, from].map((tree): HistoryEntryInput => ({
+      ownerId: tree.ownerId,
+      treeId: tree.tree.id,
+      entity,
+      entityId,
+      action: 'moved',
+      changes,
+      ...(restore !== undefined ? { restore } : {}),
+    }));
+  const entries = [
+    ...subtree.filter((id) => id !== projectId).flatMap((id) => entry('project', id)),
+    ...tasks.flatMap((t) => {
+      // The assignees the move dropped (they cannot see the destination) are kept for a revert.
+      const before = assignedBefore.get(t.id);
+      const dropped = before !== undefined && before !== t.assignee_ids;
+      return entry(
+        'task',
+        t.id,
+        dropped ? { assignee_ids: { from: JSON.parse(before), to: JSON.parse(t.assignee_ids) } } : undefined,
+      );
+    }),
+  ];
+  if (entries.length > 0) await w.recordAll(entries);
 }

@@ -216,6 +216,8 @@ export async function patchProject(
   }
   if (movingTree || parentId !== project.parent_id) await checkNestingDepth(trx, parentId, id);
   const { now } = w;
+  // The assignees of the carried tasks before the move: those it drops are kept for a revert.
+  const assigned = movingTree ? await assigneesOf(trx, subtree) : new Map<string, string>();
   if (movingTree) await carryToTree(w, access, target, { projectIds: subtree, taskIds: [] });
   const next = {
     tree_id: target.tree.id,
@@ -240,8 +242,19 @@ export async function patchProject(
     .executeTakeFirstOrThrow();
   const action = movingTree || changes.parent_id !== undefined ? 'moved' : 'updated';
   await recordInTrees(w, access, target, { entity: 'project', entityId: id, action, changes });
-  if (movingTree) await recordCarried(w, access, target, subtree, id);
+  if (movingTree) await recordCarried(w, access, target, subtree, id, assigned);
   return updated;
+}
+
+/** The assignee lists (as stored) of the tasks of these projects. */
+async function assigneesOf(trx: Trx, projectIds: string[]): Promise<Map<string, string>> {
+  const rows = await trx
+    .selectFrom('tasks')
+    .select(['id', 'assignee_ids'])
+    .where('project_id', 'in', projectIds)
+    .where('assignee_ids', '<>', '[]')
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.assignee_ids]));
 }
 
 async function countTasksIn(trx: Trx, projectIds: string[]): Promise<number> {

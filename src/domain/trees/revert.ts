@@ -311,7 +311,8 @@ async function undo(
         continue;
       }
       reverts = p.changeId;
-      await setBack(rw, p, gone);
+      const versionBefore = (p.entity === 'task' ? now.tasks.get(p.id) : now.projects.get(p.id))?.version;
+      await setBack(rw, p, gone, versionBefore);
       done(p);
     }
   }
@@ -525,7 +526,12 @@ const TASK_FIELDS = ['tree_id', 'project_id', 'title', 'text', 'notes', 'status'
 const PROJECT_FIELDS = ['tree_id', 'parent_id', 'name', 'description', 'color', 'position'] as const;
 
 /** The fields of a record set back through the same work its door does (patchTask, patchProject, patchTree). */
-async function setBack(w: Write, p: RecordPlan, gone: ReadonlySet<string>): Promise<void> {
+async function setBack(
+  w: Write,
+  p: RecordPlan,
+  gone: ReadonlySet<string>,
+  versionBefore: number | undefined,
+): Promise<void> {
   const f = p.fields;
   const pick = (fields: readonly string[]) => Object.fromEntries(fields.filter((k) => k in f).map((k) => [k, f[k]]));
   if (p.entity === 'tree') {
@@ -543,11 +549,15 @@ async function setBack(w: Write, p: RecordPlan, gone: ReadonlySet<string>): Prom
   if (typeof patch.project_id === 'string' && gone.has(patch.project_id)) patch.project_id = null;
   const deadline = 'deadline' in f ? strOrNull(f.deadline) : undefined;
   const completedAt = 'completed_at' in f ? { completedAt: strOrNull(f.completed_at) } : {};
+  // One step of version per record a revert alters (CONTRACT §16.2), however many writes it takes
+  // (a project carried back raised its tasks' already).
   let raised = false;
   if (Object.keys(patch).length > 0 || deadline !== undefined || 'completed_at' in f) {
-    const before = await w.trx.selectFrom('tasks').select('version').where('id', '=', p.id).executeTakeFirst();
     const after = await patchTask(w, p.id, patch, deadline, undefined, completedAt);
-    raised = before !== undefined && after.version !== before.version;
+    raised = after.version !== versionBefore;
+  } else {
+    const current = await w.trx.selectFrom('tasks').select('version').where('id', '=', p.id).executeTakeFirst();
+    raised = current !== undefined && current.version !== versionBefore;
   }
   if (Array.isArray(f.assignee_ids)) {
     await assignTask(w, p.id, (f.assignee_ids as unknown[]).map(String), undefined, true, !raised);

@@ -20,7 +20,7 @@ import {
 import { DEFAULT_COLOR, presentTask, taskStatuses, type Task } from '../records.js';
 import { parseUpdatedSince, type Page, type PageInput } from '../paging.js';
 import { andFilters, listPage } from '../list-page.js';
-import { changedFields, diff, type HistoryEntryInput } from './history.js';
+import { changedFields, diff, type Changes, type HistoryEntryInput } from './history.js';
 import { chargeOneTask, chargeTree, checkCharged } from '../limits.js';
 import { checkColor, checkPosition, isStorableId, positionAfter, NOTES_MAX, TEXT_MAX, TITLE_MAX } from '../fields.js';
 import { POSITION_MIN } from '../field-bounds.js';
@@ -371,15 +371,18 @@ export async function patchTask(
     .returningAll()
     .executeTakeFirstOrThrow();
   const action = movingTree ? 'moved' : changes.status?.to === 'done' ? 'completed' : 'updated';
-  // The completion time a status change moves is kept for a revert (CONTRACT §16.3), never shown.
-  const kept =
-    completedAt !== task.completed_at ? { completed_at: { from: task.completed_at, to: completedAt } } : undefined;
+  // What a revert needs that the entry does not show (CONTRACT §16.3), kept, never answered: the
+  // completion time a status change moves, and the assignees a move to another tree dropped.
+  const kept: Changes = {};
+  if (completedAt !== task.completed_at) kept.completed_at = { from: task.completed_at, to: completedAt };
+  if (updated.assignee_ids !== task.assignee_ids)
+    kept.assignee_ids = { from: JSON.parse(task.assignee_ids), to: JSON.parse(updated.assignee_ids) };
   await recordInTrees(w, access, target, {
     entity: 'task',
     entityId: id,
     action,
     changes,
-    ...(kept !== undefined ? { restore: kept } : {}),
+    ...(Object.keys(kept).length > 0 ? { restore: kept } : {}),
   });
   return updated;
 }
