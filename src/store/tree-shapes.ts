@@ -91,11 +91,15 @@ export async function shapeTasks(db: Db, sources: readonly ShapeTaskSource[]): P
   for (const tree of sources.filter((t) => t.every > 1)) {
     // An integer literal: SQLite binds a JS number as a real, and % of a real is not this.
     const every = sql.lit(Math.trunc(tree.every));
-    parts.push(sql`select t.tree_id, t.id, t.project_id, t.status, t.color, t.position, t.seq from tasks t
-      where t.seq in (
+    // The sample's seqs first, each row then read by its key (a join, not `seq in`, which SQLite
+    // may answer by walking the owner's tasks and testing each).
+    parts.push(sql`select t.tree_id, t.id, t.project_id, t.status, t.color, t.position, t.seq
+      from (
         select s.seq from tasks s
         where s.tree_id = ${tree.id} and ((((s.seq & 1048575) * 2654435761) & 4294967295) / 65536) % ${every} = 0
-      ) and t.status in (${drawn}) and t.owner_id in (${owners})`);
+      ) x
+      cross join tasks t
+      where t.seq = x.seq and t.status in (${drawn}) and t.owner_id in (${owners})`);
   }
   const rows = await sql<ShapeTaskRow & { seq: number | string }>`${sql.join(parts, sql` union all `)}`.execute(db);
   return rows.rows.map((row) => ({ ...row, position: Number(row.position), seq: Number(row.seq) }));

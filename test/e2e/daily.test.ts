@@ -137,11 +137,12 @@ browserDescribe.each(databases)('the app for daily use (%s)', (kind) => {
         expect((await seeded.person.browser.patch('/api/v1/auth/profile', { timezone: zone })).status).toBe(200);
         const today = localDay(Date.now(), zone);
         const expected: Record<string, string[]> = {};
-        const byDeadline = Object.entries(seeded.due).sort((a, b) => (a[1] < b[1] ? -1 : 1));
-        for (const [title, deadline] of byDeadline) {
-          const day = deadline.length === 10 ? deadline : localDay(Date.parse(deadline), zone);
-          (expected[words.groups[groupOf(day, today)]!] ??= []).push(title);
-        }
+        // Soonest first in the person's days: a date is its whole day, before the timed deadlines of that day.
+        const dayOf = (deadline: string) => (deadline.length === 10 ? deadline : localDay(Date.parse(deadline), zone));
+        const when = (deadline: string) => `${dayOf(deadline)} ${deadline.length === 10 ? '' : deadline}`;
+        const byDeadline = Object.entries(seeded.due).sort((a, b) => (when(a[1]) < when(b[1]) ? -1 : 1));
+        for (const [title, deadline] of byDeadline)
+          (expected[words.groups[groupOf(dayOf(deadline), today)]!] ??= []).push(title);
         await w.page.goto('/upcoming');
         await settle(w.page);
         await w.page.locator('section.due-group').first().waitFor();

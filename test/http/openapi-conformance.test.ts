@@ -200,6 +200,8 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
     );
     expectStatus(await agent.get(`/api/v1/trees/${treeId}`), 200, 'tree snapshot');
     expectStatus(await agent.get('/api/v1/trees/tre_unknown'), 404, 'unknown tree');
+    expectStatus(await agent.get(`/api/v1/tree-shapes?ids=${treeId},tre_unknown`), 200, 'tree shapes');
+    expectStatus(await agent.get(`/api/v1/tree-shapes?ids=${treeId},${treeId}`), 400, 'tree shapes repeated');
     const restyled = await agent.patch(`/api/v1/trees/${treeId}`, { style: 'lsystem' });
     expectStatus(restyled, 200, 'rename tree');
     const staleTree = { headers: { 'if-match': trees.headers.get('etag')! } };

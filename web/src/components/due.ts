@@ -15,6 +15,21 @@ export function dueDay(deadline: string, timeZone: string): string {
   return deadline.length === 10 ? deadline : localDay(Date.parse(deadline), timeZone);
 }
 
+/**
+ * Soonest first as the person sees them: by their day, a date (the whole day) before the timed
+ * deadlines of that day, timed ones by their instant. Comparing the stored text would put a
+ * date before every timestamp of the day before it in the person's zone.
+ */
+export function dueOrder(timeZone: string): (a: string, b: string) => number {
+  const key = (deadline: string) =>
+    deadline.length === 10 ? `${deadline} 0` : `${dueDay(deadline, timeZone)} 1 ${Date.parse(deadline) + 1e15}`;
+  return (a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    return ka < kb ? -1 : ka > kb ? 1 : 0;
+  };
+}
+
 function plusDays(day: string, n: number): string {
   let out = day;
   for (let i = 0; i < n; i++) out = nextDay(out);

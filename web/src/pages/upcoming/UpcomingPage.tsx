@@ -8,7 +8,7 @@ import { useLoad } from '../../components/useLoad';
 import { ErrorNote } from '../../components/ErrorNote';
 import { usePageTitle } from '../../components/usePageTitle';
 import { confirmLeave } from '../../components/useLeaveGuard';
-import { DUE_GROUPS, dueGroup, isOpen, today, type DueGroup } from '../../components/due';
+import { DUE_GROUPS, dueGroup, dueOrder, isOpen, today, type DueGroup } from '../../components/due';
 import { UpcomingRow } from './UpcomingRow';
 import { UpcomingPanel } from './UpcomingPanel';
 
@@ -43,8 +43,9 @@ export function UpcomingPage() {
       if (task.deadline === null || !isOpen(task)) continue;
       by.get(dueGroup(task.deadline, user.timezone, day))!.push(task);
     }
-    // Soonest first.
-    for (const rows of by.values()) rows.sort((a, b) => (a.deadline! < b.deadline! ? -1 : 1));
+    // Soonest first, in the person's days.
+    const order = dueOrder(user.timezone);
+    for (const rows of by.values()) rows.sort((a, b) => order(a.deadline!, b.deadline!));
     return by;
   }, [list.data, user.timezone, day]);
 
