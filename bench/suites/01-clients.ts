@@ -13,6 +13,10 @@ import {
   type LoadOptions,
   type Measurement,
 } from '../lib.js';
+import { createToken } from '../../src/domain/agents/tokens.js';
+import { insertTasksBulk } from '../../src/domain/trees/tasks.js';
+import { taskFields } from '../seed.js';
+import { startSearchFloor } from '../search-floor.js';
 
 const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
 const MODERN = '2026-07-28';
@@ -40,22 +44,38 @@ export async function run(): Promise<void> {
       try {
         // A population of its own for every case: at these rates one case spends about half of
         // each token's 600 a minute, so cases sharing tokens would run into each other's 429s.
-        const populations: Client[][] = [];
-        for (let i = 0; i < CASE_COUNT; i++) populations.push(await population(server));
-        await server.asProcess();
-        let rest: [measured: Measurement, base: Measurement] | null = null;
         // BENCH_CASE=auth/me measures only the cases whose name holds that text.
         const only = process.env.BENCH_CASE;
+        const populations = await casePopulations(server, only);
+        // The search's floor prepares its statement through the in-process app, before it stops.
+        const floor =
+          only === undefined || CASE_NAMES[SEARCH]!.includes(only)
+            ? await startSearchFloor(server, populations[SEARCH]!, searchTerms())
+            : null;
+        await server.asProcess();
+        let rest: [measured: Measurement, base: Measurement] | null = null;
         for (const [name, options, target] of (await cases(server, populations)).filter(
           ([n]) => only === undefined || n.includes(only),
         )) {
           const [measured, base] = await bracketed(baseline.url, name, options);
           if (name === 'GET /api/v1/tasks/{id}') rest = [measured, base];
           const ofRest =
-            name.startsWith('POST /mcp') && rest !== null ? `; ${shareOfRest([measured, base], rest)}` : '';
+            (name.startsWith('POST /mcp') || name.includes('tree-scoped')) && rest !== null
+              ? `; ${shareOfRest([measured, base], rest)}`
+              : '';
           report(base);
           report(measured, base, target + ofRest);
+          if (name === CASE_NAMES[SEARCH] && floor !== null) {
+            const [bare, bareBase] = await bracketed(
+              baseline.url,
+              'floor: bare Fastify + the search statement alone, prepared once, rows as JSON',
+              { url: floor.url, requests: floor.paths.map((path) => ({ path })) },
+            );
+            report(bareBase);
+            report(bare, bareBase, `the search is ${shareOf([measured, base], [bare, bareBase])} of its floor`);
+          }
         }
+        await floor?.close();
       } finally {
         await server.close();
       }
@@ -72,14 +92,102 @@ export type Case = [name: string, options: LoadOptions, target: string];
  * the two cases run minutes apart, and when the VM slows in between, the first share falls
  * though neither case changed against the machine it ran on.
  */
-function shareOfRest([mcp, mcpBase]: [Measurement, Measurement], [rest, restBase]: [Measurement, Measurement]): string {
-  const measured = mcp.requestsPerSecond / rest.requestsPerSecond;
-  const againstBaselines =
-    mcp.requestsPerSecond / mcpBase.requestsPerSecond / (rest.requestsPerSecond / restBase.requestsPerSecond);
-  return `${measured.toFixed(2)} of REST (${againstBaselines.toFixed(2)} against the baselines)`;
+function shareOfRest(mcp: [Measurement, Measurement], rest: [Measurement, Measurement]): string {
+  return `${shareOf(mcp, rest)} of REST`;
 }
 
-const CASE_COUNT = 6;
+/** One figure as a share of another, as measured and against each one's own baseline. */
+function shareOf([a, aBase]: [Measurement, Measurement], [b, bBase]: [Measurement, Measurement]): string {
+  const measured = a.requestsPerSecond / b.requestsPerSecond;
+  const againstBaselines =
+    a.requestsPerSecond / aBase.requestsPerSecond / (b.requestsPerSecond / bBase.requestsPerSecond);
+  return `${measured.toFixed(2)} (${againstBaselines.toFixed(2)} against the baselines)`;
+}
+
+const CASE_COUNT = 9;
+/** The cases' names, in order (BENCH_CASE picks those holding its text). */
+const CASE_NAMES = [
+  'GET /api/v1/auth/me',
+  'GET /api/v1/tasks/{id}',
+  'GET /api/v1/tasks/{id}, If-None-Match → 304',
+  'POST /api/v1/tasks (history, search index, journal)',
+  'POST /mcp tools/call get_task, 2025-11-25 session',
+  'POST /mcp tools/call get_task, 2026-07-28 (no session)',
+  'GET /api/v1/search, 2 terms, 5,000 tasks a user, default page',
+  'POST /api/v1/tasks with If-Match',
+  'GET /api/v1/tasks/{id}, tree-scoped token',
+];
+/** The populations of the cases that need more than a task each (indexes into `populations`). */
+const SEARCH = 6;
+const SCOPED = 8;
+/** Tasks of each user of the search case, and the matches its two terms aim at among them. */
+export const SEARCH_TASKS = 5_000;
+const SEARCH_MATCHES = 50;
+
+/**
+ * A population for every case: the plain one for most, 5,000 tasks per user for the search, and
+ * tokens bound to each user's one tree for the scoped read.
+ */
+export async function casePopulations(server: BenchServer, only?: string): Promise<Client[][]> {
+  // BENCH_CASE (`only`) narrows the run: the cases left out share one plain population.
+  const names = CASE_NAMES;
+  let spare: Client[] | null = null;
+  const populations: Client[][] = [];
+  for (let i = 0; i < CASE_COUNT; i++) {
+    if (only !== undefined && !names[i]!.includes(only)) populations.push((spare ??= await population(server)));
+    else if (i === SEARCH) populations.push(await searchPopulation(server));
+    else if (i === SCOPED) populations.push(await scopedPopulation(server));
+    else populations.push(await population(server));
+  }
+  return populations;
+}
+
+/** 25 users × 20 tokens, each user's tree holding 5,000 seeded tasks besides the client's own. */
+export async function searchPopulation(server: BenchServer): Promise<Client[]> {
+  const clients = await population(server);
+  const deps = server.app.deps;
+  const users = [...new Map(clients.map((c) => [c.actor.user.id, c])).values()];
+  for (const [u, c] of users.entries()) {
+    const fields = Array.from({ length: SEARCH_TASKS }, (_, i) => taskFields(u * SEARCH_TASKS + i));
+    for (let start = 0; start < fields.length; start += 2_500)
+      await insertTasksBulk(deps, c.actor, c.treeId, fields.slice(start, start + 2_500));
+  }
+  return clients;
+}
+
+/** The same population, each token bound to its user's one tree (CONTRACT §16.1). */
+async function scopedPopulation(server: BenchServer): Promise<Client[]> {
+  const clients = await population(server, 25, 1);
+  const scoped: Client[] = [];
+  for (const c of clients)
+    for (let i = 0; i < 20; i++) {
+      const { value } = await createToken(server.app.deps, c.actor, { name: `scoped ${i}`, tree_ids: [c.treeId] });
+      scoped.push({ ...c, token: value });
+    }
+  return scoped;
+}
+
+/**
+ * Two terms that about 50 of a user's 5,000 seeded tasks hold (the first user's; the others'
+ * tasks are drawn alike): a whole word of the vocabulary and a piece of a second one.
+ */
+export function searchTerms(): string {
+  const texts = Array.from({ length: SEARCH_TASKS }, (_, i) => {
+    const f = taskFields(i);
+    return [f.title, f.text, f.notes].join('\n');
+  });
+  const count = (terms: string[]) => texts.filter((t) => terms.every((term) => t.includes(term))).length;
+  let best: [string[], number] = [[], Infinity];
+  const words = taskFields(4_242).title.split(' ');
+  for (const first of words)
+    for (const other of words)
+      for (const second of [other.slice(0, 4), other.slice(2)]) {
+        if (first.includes(second) || second.includes(first)) continue;
+        const found = count([first, second]);
+        if (Math.abs(found - SEARCH_MATCHES) < Math.abs(best[1] - SEARCH_MATCHES)) best = [[first, second], found];
+      }
+  return best[0].join(' ');
+}
 
 /**
  * Every case of this suite against a running service, in order; bench/profile.ts picks one of
@@ -89,11 +197,18 @@ export async function cases(server: BenchServer, populations: Client[][]): Promi
   const bearer = (c: Client) => ({ authorization: `Bearer ${c.token}` });
   const of = (i: number) => populations[Math.min(i, populations.length - 1)]!;
   const etags = new Map<string, string>();
-  for (const c of of(2)) {
+  for (const c of [...of(2), ...of(7)]) {
     if (etags.has(c.taskId)) continue;
     const answer = await fetch(`${server.url}/api/v1/tasks/${c.taskId}`, { headers: bearer(c) });
     etags.set(c.taskId, answer.headers.get('etag')!);
   }
+  // Tasks of every population are alike: page one of the search finds about 50 for each user.
+  const q = searchTerms();
+  const searcher = of(SEARCH)[0]!;
+  const found = (await fetch(`${server.url}/api/v1/search?q=${encodeURIComponent(q)}`, {
+    headers: bearer(searcher),
+  }).then((r) => r.json())) as { items: unknown[] };
+  const matches = found.items.length;
   const getTask = (id: string) =>
     JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_task', arguments: { id } } });
   return [
@@ -177,6 +292,36 @@ export async function cases(server: BenchServer, populations: Client[][]): Promi
         })),
       },
       'target ≥ 7,000 req/s and ≥ 0.4 of REST',
+    ],
+    [
+      CASE_NAMES[SEARCH]!,
+      {
+        url: server.url,
+        requests: of(SEARCH).map((c) => ({ path: `/api/v1/search?q=${encodeURIComponent(q)}`, headers: bearer(c) })),
+      },
+      `q=${q}: ${matches} hits for the first user; ${server.kind === 'sqlite' ? 'target p99 < 8 ms' : 'no target'}`,
+    ],
+    [
+      'POST /api/v1/tasks with If-Match',
+      {
+        url: server.url,
+        method: 'POST',
+        expectStatus: 201,
+        requests: of(7).map((c) => ({
+          path: '/api/v1/tasks',
+          headers: { ...bearer(c), 'content-type': 'application/json', 'if-match': etags.get(c.taskId)! },
+          body: JSON.stringify({ tree_id: c.treeId, ...NEW_TASK }),
+        })),
+      },
+      'next to POST /api/v1/tasks above',
+    ],
+    [
+      'GET /api/v1/tasks/{id}, tree-scoped token',
+      {
+        url: server.url,
+        requests: of(SCOPED).map((c) => ({ path: `/api/v1/tasks/${c.taskId}`, headers: bearer(c) })),
+      },
+      'target within 10 % of the unscoped read',
     ],
   ];
 }
