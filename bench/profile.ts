@@ -20,7 +20,7 @@ const CASES: Record<string, string> = {
   post: 'POST /api/v1/tasks (history, search index, journal)',
   mcp: 'POST /mcp tools/call get_task, 2025-11-25 session',
   'mcp-modern': 'POST /mcp tools/call get_task, 2026-07-28 (no session)',
-  search: 'GET /api/v1/search, 2 terms, 5,000 tasks a user, default page',
+  search: 'GET /api/v1/search, 2 terms, 5,000 tasks (25 users × 200), default page',
   'post-if-match': 'POST /api/v1/tasks with If-Match',
   scoped: 'GET /api/v1/tasks/{id}, tree-scoped token',
 };

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import pg from 'pg';
 import { startBaseline, type BenchServer, type Client } from './lib.js';
+import { searchQuery } from './search-data.js';
+import { userIndexes } from './suites/01-clients.js';
 import { parseTerms } from '../src/domain/trees/search.js';
 import { searchStatement } from '../src/store/task-search.js';
 import { loadSqlite } from '../src/store/sqlite-driver.js';
@@ -9,19 +11,19 @@ import type { Db } from '../src/store/types.js';
 
 /**
  * The floor of a search: bare Fastify running the very statement the service runs for page one
- * of `q` (store/task-search.ts `searchStatement`), prepared once on a connection of its own
+ * of each user's query (store/task-search.ts `searchStatement`), prepared once on a connection of its own
  * (better-sqlite3 on the service's file, or a pg pool in its schema), and answering the rows as
  * JSON: no credential, pipeline, validation, cursor, presentation, ETag or journal. `GET /?u=i`
  * searches as the i-th user of `clients`. Start it while the in-process app still runs (the
  * statements are compiled by its Kysely); it keeps working after `asProcess`.
  */
-export async function startSearchFloor(server: BenchServer, clients: Client[], q: string) {
+export async function startSearchFloor(server: BenchServer, clients: Client[]) {
   const db: Db = server.app.deps.db;
-  const owners = [...new Set(clients.map((c) => c.actor.user.id))];
-  const statements = owners.map((ownerId) =>
+  const owners = [...userIndexes(clients)];
+  const statements = owners.map(([ownerId, u]) =>
     searchStatement(db, {
       visible: { ownerId, shared: [], scope: null },
-      terms: parseTerms(q),
+      terms: parseTerms(searchQuery(u)),
       after: 0,
       upTo: null,
       take: 101,
@@ -58,7 +60,7 @@ export async function startSearchFloor(server: BenchServer, clients: Client[], q
   return {
     url: floor.url,
     /** The floor's path for each client, by its user. */
-    paths: clients.map((c) => `/?u=${owners.indexOf(c.actor.user.id)}`),
+    paths: clients.map((c) => `/?u=${owners.findIndex(([id]) => id === c.actor.user.id)}`),
     async close() {
       await floor.close();
       await close();

@@ -15,7 +15,7 @@ import {
 } from '../lib.js';
 import { createToken } from '../../src/domain/agents/tokens.js';
 import { insertTasksBulk } from '../../src/domain/trees/tasks.js';
-import { taskFields } from '../seed.js';
+import { SEARCH_TASKS, searchQuery, searchTaskFields } from '../search-data.js';
 import { startSearchFloor } from '../search-floor.js';
 
 const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
@@ -50,7 +50,7 @@ export async function run(): Promise<void> {
         // The search's floor prepares its statement through the in-process app, before it stops.
         const floor =
           only === undefined || CASE_NAMES[SEARCH]!.includes(only)
-            ? await startSearchFloor(server, populations[SEARCH]!, searchTerms())
+            ? await startSearchFloor(server, populations[SEARCH]!)
             : null;
         await server.asProcess();
         let rest: [measured: Measurement, base: Measurement] | null = null;
@@ -113,19 +113,15 @@ const CASE_NAMES = [
   'POST /api/v1/tasks (history, search index, journal)',
   'POST /mcp tools/call get_task, 2025-11-25 session',
   'POST /mcp tools/call get_task, 2026-07-28 (no session)',
-  'GET /api/v1/search, 2 terms, 5,000 tasks a user, default page',
+  'GET /api/v1/search, 2 terms, 5,000 tasks (25 users × 200), default page',
   'POST /api/v1/tasks with If-Match',
   'GET /api/v1/tasks/{id}, tree-scoped token',
 ];
 /** The populations of the cases that need more than a task each (indexes into `populations`). */
 const SEARCH = 6;
 const SCOPED = 8;
-/** Tasks of each user of the search case, and the matches its two terms aim at among them. */
-export const SEARCH_TASKS = 5_000;
-const SEARCH_MATCHES = 50;
-
 /**
- * A population for every case: the plain one for most, 5,000 tasks per user for the search, and
+ * A population for every case: the plain one for most, 200 tasks per user for the search, and
  * tokens bound to each user's one tree for the scoped read.
  */
 export async function casePopulations(server: BenchServer, only?: string): Promise<Client[][]> {
@@ -142,17 +138,24 @@ export async function casePopulations(server: BenchServer, only?: string): Promi
   return populations;
 }
 
-/** 25 users × 20 tokens, each user's tree holding 5,000 seeded tasks besides the client's own. */
+/** 25 users × 20 tokens, each user's tree holding 200 tasks of bench/search-data.ts besides the client's own. */
 export async function searchPopulation(server: BenchServer): Promise<Client[]> {
   const clients = await population(server);
   const deps = server.app.deps;
-  const users = [...new Map(clients.map((c) => [c.actor.user.id, c])).values()];
-  for (const [u, c] of users.entries()) {
-    const fields = Array.from({ length: SEARCH_TASKS }, (_, i) => taskFields(u * SEARCH_TASKS + i));
+  for (const [userId, u] of userIndexes(clients)) {
+    const c = clients.find((x) => x.actor.user.id === userId)!;
+    const fields = Array.from({ length: SEARCH_TASKS }, (_, i) => searchTaskFields(u, i));
     for (let start = 0; start < fields.length; start += 2_500)
       await insertTasksBulk(deps, c.actor, c.treeId, fields.slice(start, start + 2_500));
   }
   return clients;
+}
+
+/** Each user of a population by the order of their first client: user `u` has the tasks and the query of `u`. */
+export function userIndexes(clients: Client[]): Map<string, number> {
+  const indexes = new Map<string, number>();
+  for (const c of clients) if (!indexes.has(c.actor.user.id)) indexes.set(c.actor.user.id, indexes.size);
+  return indexes;
 }
 
 /** The same population, each token bound to its user's one tree (CONTRACT §16.1). */
@@ -168,28 +171,6 @@ async function scopedPopulation(server: BenchServer): Promise<Client[]> {
 }
 
 /**
- * Two terms that about 50 of a user's 5,000 seeded tasks hold (the first user's; the others'
- * tasks are drawn alike): a whole word of the vocabulary and a piece of a second one.
- */
-export function searchTerms(): string {
-  const texts = Array.from({ length: SEARCH_TASKS }, (_, i) => {
-    const f = taskFields(i);
-    return [f.title, f.text, f.notes].join('\n');
-  });
-  const count = (terms: string[]) => texts.filter((t) => terms.every((term) => t.includes(term))).length;
-  let best: [string[], number] = [[], Infinity];
-  const words = taskFields(4_242).title.split(' ');
-  for (const first of words)
-    for (const other of words)
-      for (const second of [other.slice(0, 4), other.slice(2)]) {
-        if (first.includes(second) || second.includes(first)) continue;
-        const found = count([first, second]);
-        if (Math.abs(found - SEARCH_MATCHES) < Math.abs(best[1] - SEARCH_MATCHES)) best = [[first, second], found];
-      }
-  return best[0].join(' ');
-}
-
-/**
  * Every case of this suite against a running service, in order; bench/profile.ts picks one of
  * them. Case i loads the clients of `populations[i]` (the last one when there are fewer).
  */
@@ -202,12 +183,13 @@ export async function cases(server: BenchServer, populations: Client[][]): Promi
     const answer = await fetch(`${server.url}/api/v1/tasks/${c.taskId}`, { headers: bearer(c) });
     etags.set(c.taskId, answer.headers.get('etag')!);
   }
-  // Tasks of every population are alike: page one of the search finds about 50 for each user.
-  const q = searchTerms();
-  const searcher = of(SEARCH)[0]!;
-  const found = (await fetch(`${server.url}/api/v1/search?q=${encodeURIComponent(q)}`, {
-    headers: bearer(searcher),
-  }).then((r) => r.json())) as { items: unknown[] };
+  // Each user searches their own two words; page one holds 50 tasks (checked for the first user).
+  const searchers = userIndexes(of(SEARCH));
+  const searchPath = (c: Client) =>
+    `/api/v1/search?q=${encodeURIComponent(searchQuery(searchers.get(c.actor.user.id)!))}`;
+  const found = (await fetch(`${server.url}${searchPath(of(SEARCH)[0]!)}`, { headers: bearer(of(SEARCH)[0]!) }).then(
+    (r) => r.json(),
+  )) as { items: unknown[] };
   const matches = found.items.length;
   const getTask = (id: string) =>
     JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_task', arguments: { id } } });
@@ -297,9 +279,9 @@ export async function cases(server: BenchServer, populations: Client[][]): Promi
       CASE_NAMES[SEARCH]!,
       {
         url: server.url,
-        requests: of(SEARCH).map((c) => ({ path: `/api/v1/search?q=${encodeURIComponent(q)}`, headers: bearer(c) })),
+        requests: of(SEARCH).map((c) => ({ path: searchPath(c), headers: bearer(c) })),
       },
-      `q=${q}: ${matches} hits for the first user; ${server.kind === 'sqlite' ? 'target p99 < 8 ms' : 'no target'}`,
+      `${matches} hits for the first user; ${server.kind === 'sqlite' ? 'target p99 < 8 ms' : 'no target'}`,
     ],
     [
       'POST /api/v1/tasks with If-Match',
