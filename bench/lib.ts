@@ -49,6 +49,11 @@ export interface BenchServer {
    * `url` then points at it; `pid` is its process id.
    */
   asProcess(): Promise<{ url: string; pid: number }>;
+  /**
+   * After asProcess: one more service on the same data from another build's `main.js` (an
+   * earlier version of the code, to load in turn with this one); it stops with `close`.
+   */
+  alsoProcess(mainJs: string): Promise<{ url: string; pid: number }>;
   close(): Promise<void>;
 }
 
@@ -70,41 +75,59 @@ export async function startServer(
   const address = app.server.server.address();
   if (address === null || typeof address === 'string') throw new Error('no address');
   let child: ChildProcess | null = null;
+  const others: ChildProcess[] = [];
+  /** The service from `mainJs` in a process of its own on this data, once it answers /readyz. */
+  const spawnService = async (mainJs: string) => {
+    const port = await freePort();
+    const log = openSync(join(dataDir, 'service.log'), 'a');
+    // BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the service as it runs.
+    const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+    const spawned = spawn(process.execPath, [...nodeArgs, mainJs], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        ...env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+      },
+      stdio: ['ignore', log, log],
+    });
+    const url = `http://127.0.0.1:${port}`;
+    for (
+      let i = 0;
+      i < 400 &&
+      !(await fetch(`${url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      ));
+      i++
+    )
+      await delay(50);
+    return { url, child: spawned };
+  };
   const server: BenchServer = {
     app,
     kind,
     url: `http://127.0.0.1:${address.port}`,
     async asProcess() {
       await app.close();
-      const port = await freePort();
-      const log = openSync(join(dataDir, 'service.log'), 'a');
       await ensureBuilt();
-      // BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the service as it runs.
-      const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
-      child = spawn(process.execPath, [...nodeArgs, join(here, '../dist/main.js')], {
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: process.env.HOME ?? '',
-          ...env,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-        },
-        stdio: ['ignore', log, log],
-      });
-      server.url = `http://127.0.0.1:${port}`;
-      for (
-        let i = 0;
-        i < 400 &&
-        !(await fetch(`${server.url}/readyz`).then(
-          (r) => r.ok,
-          () => false,
-        ));
-        i++
-      )
-        await delay(50);
+      const started = await spawnService(join(here, '../dist/main.js'));
+      child = started.child;
+      server.url = started.url;
       return { url: server.url, pid: child.pid! };
     },
+    async alsoProcess(mainJs: string) {
+      const started = await spawnService(mainJs);
+      others.push(started.child);
+      return { url: started.url, pid: started.child.pid! };
+    },
     async close() {
+      for (const other of others) {
+        const exited = new Promise((resolve) => other.once('exit', resolve));
+        other.kill('SIGTERM');
+        await exited;
+      }
       if (child !== null) {
         const exited = new Promise((resolve) => child!.once('exit', resolve));
         child.kill('SIGTERM');

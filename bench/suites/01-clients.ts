@@ -13,6 +13,10 @@ import {
   type LoadOptions,
   type Measurement,
 } from '../lib.js';
+import { createToken } from '../../src/domain/agents/tokens.js';
+import { insertTasksBulk } from '../../src/domain/trees/tasks.js';
+import { SEARCH_TASKS, searchQuery, searchTaskFields } from '../search-data.js';
+import { startSearchFloor } from '../search-floor.js';
 
 const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
 const MODERN = '2026-07-28';
@@ -41,29 +45,36 @@ export async function run(): Promise<void> {
         // A population of its own for every case: at these rates one case spends about half of
         // each token's 600 a minute, so cases sharing tokens would run into each other's 429s.
         // BENCH_CASE=auth/me measures only the cases whose name holds that text (`a|b`: either).
-        const only = process.env.BENCH_CASE?.split('|');
-        const chosen = (name: string) => only === undefined || only.some((part) => name.includes(part));
-        const populations: Client[][] = [];
-        for (let i = 0; i < CASE_COUNT; i++)
-          // A batch case creates 50 tasks a request: Grove's tasks per tree leave it room for minutes.
-          populations.push(
-            chosen(CASE_NAMES[i]!) ? await population(server, 25, 20, i >= BATCH_CASES ? 'grove' : 'sprout') : [],
-          );
+        const only = process.env.BENCH_CASE;
+        const populations = await casePopulations(server, only);
+        // The search's floor prepares its statement through the in-process app, before it stops.
+        const floor = chosen(CASE_NAMES[SEARCH]!, only) ? await startSearchFloor(server, populations[SEARCH]!) : null;
         await server.asProcess();
         let rest: [measured: Measurement, base: Measurement] | null = null;
         let create: Measurement | null = null;
-        for (const [name, options, target] of (await cases(server, populations)).filter(([n]) => chosen(n))) {
+        for (const [name, options, target] of (await cases(server, populations)).filter(([n]) => chosen(n, only))) {
           const [measured, base] = await bracketed(baseline.url, name, options);
           if (name === 'GET /api/v1/tasks/{id}') rest = [measured, base];
-          if (name === CASE_NAMES[3]) create = measured;
+          if (name === CASE_NAMES[CREATE]) create = measured;
           const ofRest =
-            name.startsWith('POST /mcp tools/call get_task') && rest !== null
+            (name.includes('get_task') || name.includes('tree-scoped')) && rest !== null
               ? `; ${shareOfRest([measured, base], rest)}`
               : '';
-          const ofCreate = name.includes('of 50') ? `; ${tasksPerSecond(measured, create)}` : '';
+          const batchRate =
+            name === CASE_NAMES[BATCH] || name === CASE_NAMES[MCP_BATCH] ? `; ${tasksPerSecond(measured, create)}` : '';
           report(base);
-          report(measured, base, target + ofRest + ofCreate);
+          report(measured, base, target + ofRest + batchRate);
+          if (name === CASE_NAMES[SEARCH] && floor !== null) {
+            const [bare, bareBase] = await bracketed(
+              baseline.url,
+              'floor: bare Fastify + the search statement alone, prepared once, rows as JSON',
+              { url: floor.url, requests: floor.paths.map((path) => ({ path })) },
+            );
+            report(bareBase);
+            report(bare, bareBase, `the search is ${shareOf([measured, base], [bare, bareBase])} of its floor`);
+          }
         }
+        await floor?.close();
       } finally {
         await server.close();
       }
@@ -80,11 +91,16 @@ export type Case = [name: string, options: LoadOptions, target: string];
  * the two cases run minutes apart, and when the VM slows in between, the first share falls
  * though neither case changed against the machine it ran on.
  */
-function shareOfRest([mcp, mcpBase]: [Measurement, Measurement], [rest, restBase]: [Measurement, Measurement]): string {
-  const measured = mcp.requestsPerSecond / rest.requestsPerSecond;
+function shareOfRest(mcp: [Measurement, Measurement], rest: [Measurement, Measurement]): string {
+  return `${shareOf(mcp, rest)} of REST`;
+}
+
+/** One figure as a share of another, as measured and against each one's own baseline. */
+function shareOf([a, aBase]: [Measurement, Measurement], [b, bBase]: [Measurement, Measurement]): string {
+  const measured = a.requestsPerSecond / b.requestsPerSecond;
   const againstBaselines =
-    mcp.requestsPerSecond / mcpBase.requestsPerSecond / (rest.requestsPerSecond / restBase.requestsPerSecond);
-  return `${measured.toFixed(2)} of REST (${againstBaselines.toFixed(2)} against the baselines)`;
+    a.requestsPerSecond / aBase.requestsPerSecond / (b.requestsPerSecond / bBase.requestsPerSecond);
+  return `${measured.toFixed(2)} (${againstBaselines.toFixed(2)} against the baselines)`;
 }
 
 /** Tasks a second of a batch case, against the single creates of POST /api/v1/tasks when they ran too. */
@@ -94,21 +110,85 @@ function tasksPerSecond(batch: Measurement, single: Measurement | null): string 
   return `${tasks.toFixed(0)} tasks/s${ratio}`;
 }
 
-/** The cases in order; bench/profile.ts names them too. */
-export const CASE_NAMES = [
+/** Whether BENCH_CASE (`only`: a text, or texts separated by `|`) picks the case of this name. */
+function chosen(name: string, only: string | undefined): boolean {
+  return only === undefined || only.split('|').some((part) => name.includes(part));
+}
+
+/** The cases' names, in order (BENCH_CASE picks those holding its text). */
+const CASE_NAMES = [
   'GET /api/v1/auth/me',
   'GET /api/v1/tasks/{id}',
   'GET /api/v1/tasks/{id}, If-None-Match → 304',
   'POST /api/v1/tasks (history, search index, journal)',
   'POST /mcp tools/call get_task, 2025-11-25 session',
   'POST /mcp tools/call get_task, 2026-07-28 (no session)',
+  'GET /api/v1/search, 2 terms, 5,000 tasks (25 users × 200), default page',
+  'POST /api/v1/tasks with If-Match',
+  'GET /api/v1/tasks/{id}, tree-scoped token',
   'POST /api/v1/tasks/batch, create of 50',
   'POST /mcp tools/call create_tasks of 50, 2025-11-25 session',
-] as const;
+];
 const CASE_COUNT = CASE_NAMES.length;
-/** The batch cases come last, from this one. */
-const BATCH_CASES = 6;
+/** Cases named by their index (into `CASE_NAMES` and `populations`). */
+const CREATE = 3;
+const SEARCH = 6;
+const SCOPED = 8;
+const BATCH = 9;
+const MCP_BATCH = 10;
 const BATCH_SIZE = 50;
+/**
+ * A population for every case: the plain one for most, 200 tasks per user for the search, and
+ * tokens bound to each user's one tree for the scoped read.
+ */
+export async function casePopulations(server: BenchServer, only?: string): Promise<Client[][]> {
+  // BENCH_CASE (`only`) narrows the run: the cases left out share one plain population.
+  const names = CASE_NAMES;
+  let spare: Client[] | null = null;
+  const populations: Client[][] = [];
+  for (let i = 0; i < CASE_COUNT; i++) {
+    if (!chosen(names[i]!, only)) populations.push((spare ??= await population(server)));
+    else if (i === SEARCH) populations.push(await searchPopulation(server));
+    else if (i === SCOPED) populations.push(await scopedPopulation(server));
+    // A batch case creates 50 tasks a request: Grove's tasks per tree leave it room for minutes.
+    else if (i === BATCH || i === MCP_BATCH) populations.push(await population(server, 25, 20, 'grove'));
+    else populations.push(await population(server));
+  }
+  return populations;
+}
+
+/** 25 users × 20 tokens, each user's tree holding 200 tasks of bench/search-data.ts besides the client's own. */
+export async function searchPopulation(server: BenchServer): Promise<Client[]> {
+  const clients = await population(server);
+  const deps = server.app.deps;
+  for (const [userId, u] of userIndexes(clients)) {
+    const c = clients.find((x) => x.actor.user.id === userId)!;
+    const fields = Array.from({ length: SEARCH_TASKS }, (_, i) => searchTaskFields(u, i));
+    for (let start = 0; start < fields.length; start += 2_500)
+      await insertTasksBulk(deps, c.actor, c.treeId, fields.slice(start, start + 2_500));
+  }
+  return clients;
+}
+
+/** Each user of a population by the order of their first client: user `u` has the tasks and the query of `u`. */
+export function userIndexes(clients: Client[]): Map<string, number> {
+  const indexes = new Map<string, number>();
+  for (const c of clients) if (!indexes.has(c.actor.user.id)) indexes.set(c.actor.user.id, indexes.size);
+  return indexes;
+}
+
+/** 25 users × 19 tokens, each bound to its user's one tree (CONTRACT §16.1). */
+async function scopedPopulation(server: BenchServer): Promise<Client[]> {
+  const clients = await population(server, 25, 1);
+  const scoped: Client[] = [];
+  for (const c of clients)
+    // 19: the user's first token (unscoped, made with the user) is the 20th one may hold.
+    for (let i = 0; i < 19; i++) {
+      const { value } = await createToken(server.app.deps, c.actor, { name: `scoped ${i}`, tree_ids: [c.treeId] });
+      scoped.push({ ...c, token: value });
+    }
+  return scoped;
+}
 
 /**
  * Every case of this suite against a running service, in order; bench/profile.ts picks one of
@@ -118,11 +198,19 @@ export async function cases(server: BenchServer, populations: Client[][]): Promi
   const bearer = (c: Client) => ({ authorization: `Bearer ${c.token}` });
   const of = (i: number) => populations[Math.min(i, populations.length - 1)]!;
   const etags = new Map<string, string>();
-  for (const c of of(2)) {
+  for (const c of [...of(2), ...of(7)]) {
     if (etags.has(c.taskId)) continue;
     const answer = await fetch(`${server.url}/api/v1/tasks/${c.taskId}`, { headers: bearer(c) });
     etags.set(c.taskId, answer.headers.get('etag')!);
   }
+  // Each user searches their own two words; page one holds 50 tasks (checked for the first user).
+  const searchers = userIndexes(of(SEARCH));
+  const searchPath = (c: Client) =>
+    `/api/v1/search?q=${encodeURIComponent(searchQuery(searchers.get(c.actor.user.id)!))}`;
+  const found = (await fetch(`${server.url}${searchPath(of(SEARCH)[0]!)}`, { headers: bearer(of(SEARCH)[0]!) }).then(
+    (r) => r.json(),
+  )) as { items: unknown[] };
+  const matches = found.items.length;
   const batch = Array.from({ length: BATCH_SIZE }, (_, i) => ({ ...NEW_TASK, title: `${NEW_TASK.title} ${i}` }));
   const getTask = (id: string) =>
     JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_task', arguments: { id } } });
@@ -209,11 +297,41 @@ export async function cases(server: BenchServer, populations: Client[][]): Promi
       'target ≥ 7,000 req/s and ≥ 0.4 of REST',
     ],
     [
-      'POST /api/v1/tasks/batch, create of 50',
+      CASE_NAMES[SEARCH]!,
+      {
+        url: server.url,
+        requests: of(SEARCH).map((c) => ({ path: searchPath(c), headers: bearer(c) })),
+      },
+      `${matches} hits for the first user; ${server.kind === 'sqlite' ? 'target p99 < 8 ms' : 'no target'}`,
+    ],
+    [
+      'POST /api/v1/tasks with If-Match',
       {
         url: server.url,
         method: 'POST',
-        requests: of(6).map((c) => ({
+        expectStatus: 201,
+        requests: of(7).map((c) => ({
+          path: '/api/v1/tasks',
+          headers: { ...bearer(c), 'content-type': 'application/json', 'if-match': etags.get(c.taskId)! },
+          body: JSON.stringify({ tree_id: c.treeId, ...NEW_TASK }),
+        })),
+      },
+      'next to POST /api/v1/tasks above',
+    ],
+    [
+      'GET /api/v1/tasks/{id}, tree-scoped token',
+      {
+        url: server.url,
+        requests: of(SCOPED).map((c) => ({ path: `/api/v1/tasks/${c.taskId}`, headers: bearer(c) })),
+      },
+      'target within 10 % of the unscoped read',
+    ],
+    [
+      CASE_NAMES[BATCH]!,
+      {
+        url: server.url,
+        method: 'POST',
+        requests: of(BATCH).map((c) => ({
           path: '/api/v1/tasks/batch',
           headers: { ...bearer(c), 'content-type': 'application/json' },
           body: JSON.stringify({ create: batch.map((task) => ({ tree_id: c.treeId, ...task })) }),
@@ -222,12 +340,12 @@ export async function cases(server: BenchServer, populations: Client[][]): Promi
       'target: tasks/s ≥ 5× the single creates (SQLite), p99 < 50 ms',
     ],
     [
-      'POST /mcp tools/call create_tasks of 50, 2025-11-25 session',
+      CASE_NAMES[MCP_BATCH]!,
       {
         url: `${server.url}/mcp`,
         method: 'POST',
         requests: await Promise.all(
-          of(7).map(async (c) => ({
+          of(MCP_BATCH).map(async (c) => ({
             headers: { ...MCP_HEADERS, ...bearer(c), ...(await openSession(server, c)) },
             body: JSON.stringify({
               jsonrpc: '2.0',

@@ -6,6 +6,7 @@ import { effectivePlan, planLimits, type PlanName } from './plans.js';
 import { DomainError, notFound } from './errors.js';
 import { isStorableId } from './fields.js';
 import {
+  findActiveMemberships,
   findOwnProject,
   findOwnTree,
   findSharedTree,
@@ -166,15 +167,7 @@ export interface VisibleTrees {
 }
 
 export async function visibleTrees(db: Reader, actor: Actor): Promise<VisibleTrees> {
-  const rows = await db
-    .selectFrom('members as m')
-    .innerJoin('trees as t', 't.id', 'm.tree_id')
-    .innerJoin('users as o', 'o.id', 't.owner_id')
-    .select(['m.tree_id', 'm.role', 'm.status', 'm.expires_at', 'o.plan', 'o.plan_expires_at'])
-    .where('m.user_id', '=', actor.user.id)
-    .where('m.status', '=', 'active')
-    .orderBy('t.seq')
-    .execute();
+  const rows = await findActiveMemberships(db, actor.user.id);
   const now = new Date();
   return {
     ownerId: actor.user.id,

@@ -99,6 +99,18 @@ const sharedTree = compiledOnce((db, id: string, user: string) =>
     .where('trees.id', '=', id)
     .where('m.user_id', '=', user),
 );
+// The user's active memberships with their owners' plans (the caller decides which grant access now),
+// in the trees' creation order: every list and search of the user asks this first.
+const activeMemberships = compiledOnce((db, user: string) =>
+  db
+    .selectFrom('members as m')
+    .innerJoin('trees as t', 't.id', 'm.tree_id')
+    .innerJoin('users as o', 'o.id', 't.owner_id')
+    .select(['m.tree_id', 'm.role', 'm.status', 'm.expires_at', 'o.plan', 'o.plan_expires_at'])
+    .where('m.user_id', '=', user)
+    .where('m.status', '=', 'active')
+    .orderBy('t.seq'),
+);
 const treeIdOfProject = compiledOnce((db, id: string) =>
   db.selectFrom('projects').select(['tree_id']).where('id', '=', id),
 );
@@ -116,6 +128,11 @@ export async function findOwnProject(db: Reader, id: string, ownerId: string): P
 /** The tree a project is in, whoever owns it (the caller resolves the access to that tree). */
 export async function findTreeIdOfProject(db: Reader, id: string): Promise<string | undefined> {
   return (await treeIdOfProject(db, id))[0]?.tree_id;
+}
+
+/** The active memberships of `userId`, in their trees' creation order, with each owner's plan. */
+export async function findActiveMemberships(db: Reader, userId: string) {
+  return activeMemberships(db, userId);
 }
 
 /** A tree shared with `userId`, with their membership and the owner's plan. */

@@ -112,22 +112,54 @@ function rowsOf(own: DirectStatement, parameters: unknown[]): unknown[] {
  */
 export function compiledOnce<A extends unknown[], R>(build: (db: Db, ...args: A) => Compilable<R>) {
   return async function run(db: Db | Trx, ...args: A): Promise<R[]> {
-    const entry = compiledFor(db, build, args.length);
-    const parameters = entry.slots.map((slot) => (typeof slot === 'number' ? args[slot] : slot.value));
-    const direct = directHandle(db);
-    if (direct !== undefined) {
-      const own = (entry.direct ??= directStatement(direct, entry.sql)) as DirectStatement;
-      if (own.toRow !== null) return rowsOf(own, parameters) as R[];
-      own.statement.run(...parameters);
-      return [];
-    }
-    const driver = driverOf(db);
-    if (!db.isTransaction && driver !== undefined && 'postgres' in driver) {
-      return driver.postgres.query<R>(entry.sql, parameters);
-    }
-    const result = await db.executeQuery<R>(CompiledQuery.raw(entry.sql, parameters));
-    return result.rows;
+    return runCompiled<R>(db, compiledFor(db, build, args.length), args);
   };
+}
+
+/**
+ * A query whose shape varies with a few of its arguments (how many terms, how many trees),
+ * compiled once per shape as compiledOnce compiles its one: `shape` names the shape, and
+ * `build` must make that same shape for every call naming it, from `args` alone (placeholders
+ * when compiled). `args` is flat: a list argument contributes one element per item. The store
+ * keeps the last SHAPES_KEPT shapes used; on PostgreSQL their texts are not prepared by name
+ * (each connection would keep every shape it ever met).
+ */
+export async function runShaped<R>(
+  db: Db | Trx,
+  shape: string,
+  build: (db: Db, args: unknown[]) => Compilable<R>,
+  args: unknown[],
+): Promise<R[]> {
+  const state = storeStateOf(db);
+  let entry = state?.shapes.get(shape);
+  if (entry === undefined) {
+    entry = compile(db, (db: Db, ...placeholders: unknown[]) => build(db, placeholders), args.length);
+    if (state !== undefined) {
+      if (state.shapes.size >= SHAPES_KEPT) state.shapes.delete(state.shapes.keys().next().value!);
+      state.shapes.set(shape, entry);
+    }
+  }
+  return runCompiled<R>(db, entry, args);
+}
+
+/** How many query shapes a store keeps compiled (runShaped): the oldest goes first. */
+export const SHAPES_KEPT = 64;
+
+async function runCompiled<R>(db: Db | Trx, entry: CompiledEntry, args: unknown[]): Promise<R[]> {
+  const parameters = entry.slots.map((slot) => (typeof slot === 'number' ? args[slot] : slot.value));
+  const direct = directHandle(db);
+  if (direct !== undefined) {
+    const own = (entry.direct ??= directStatement(direct, entry.sql)) as DirectStatement;
+    if (own.toRow !== null) return rowsOf(own, parameters) as R[];
+    own.statement.run(...parameters);
+    return [];
+  }
+  const driver = driverOf(db);
+  if (!db.isTransaction && driver !== undefined && 'postgres' in driver) {
+    return driver.postgres.query<R>(entry.sql, parameters);
+  }
+  const result = await db.executeQuery<R>(CompiledQuery.raw(entry.sql, parameters));
+  return result.rows;
 }
 
 /** The statement `build` makes, compiled once per store (kept in the store's state; every time for a bare Kysely). */
@@ -139,13 +171,22 @@ function compiledFor<A extends unknown[]>(
   const state = storeStateOf(db);
   const known = state?.statements.get(build);
   if (known !== undefined) return known;
+  const entry = compile(db, build, arity);
+  state?.statements.set(build, entry);
+  nameStatement(db, entry.sql);
+  return entry;
+}
+
+/** The statement `build` makes with a placeholder for each of its `arity` arguments, and where each goes. */
+function compile<A extends unknown[]>(
+  db: Db | Trx,
+  build: (db: Db, ...args: A) => Compilable<unknown>,
+  arity: number,
+): CompiledEntry {
   const placeholders = Array.from({ length: arity }, (_, i) => `${ARG}${i}`) as A;
   const compiled = build(db as Db, ...placeholders).compile();
   const slots = compiled.parameters.map((p) =>
     typeof p === 'string' && p.startsWith(ARG) ? Number(p.slice(ARG.length)) : { value: p },
   );
-  const entry: CompiledEntry = { sql: compiled.sql, slots, direct: null };
-  state?.statements.set(build, entry);
-  nameStatement(db, entry.sql);
-  return entry;
+  return { sql: compiled.sql, slots, direct: null };
 }

@@ -28,6 +28,8 @@ export interface SharedCommits {
 export class StoreState {
   /** Statements compiled once, by the function that builds each (compiledOnce). */
   readonly statements = new Map<object, CompiledEntry>();
+  /** Statements compiled once per shape (runShaped), oldest first. */
+  readonly shapes = new Map<string, CompiledEntry>();
   /**
    * SQLite: the transaction of ours now open on the one connection, if any (see holdingConnection
    * in compiled.ts). Kysely lets one transaction at a time hold the connection, so one field is enough.

@@ -73,7 +73,11 @@ function plainIdAndParams(
 }
 
 /**
- * A tools/call of a 2025 session (the route has checked the session). The SDK's transport
+ * A tools/call of a 2025 session (the route checks the session after this). Such a call is also
+ * what the SDK's classification (`classify`) routes to the 2025 era without looking further: a
+ * JSON-RPC request whose params carry no `_meta` envelope, under no MCP-Protocol-Version header
+ * of 2026-07-28 or later; so the route need not ask it (its schema checks of the message as a
+ * response, an error and a request cost more than the call). The SDK's transport
  * (WebStandardStreamableHTTPServerTransport) checks Accept (406), Content-Type (415), the
  * message against the JSON-RPC schema (400) and the MCP-Protocol-Version header (400); its
  * server checks the request against the tools/call schema, calls our handler (tools.ts
@@ -90,7 +94,11 @@ export function fastLegacyCall(body: unknown, headers: DoorHeaders, actor: Actor
   if (accept === undefined || !accept.includes('application/json') || !accept.includes('text/event-stream'))
     return undefined;
   if (!isJsonContentType(contentType ?? null)) return undefined;
-  if (protocolVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)) return undefined;
+  if (
+    protocolVersion !== undefined &&
+    (!SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion) || protocolVersion >= MODERN_REVISION)
+  )
+    return undefined;
   const tool = visibleTool(actor, params.name);
   return tool === undefined ? undefined : { id: id as string | number, tool, args: params.arguments, modern: false };
 }
@@ -126,6 +134,51 @@ export function fastModernCall(
   if (!isPlainObject(params._meta) || !hasOnlyKeys(params._meta, ENVELOPE_KEYS)) return undefined;
   const tool = visibleTool(actor, params.name);
   return tool === undefined ? undefined : { id, tool, args: params.arguments, modern: true };
+}
+
+/** How many classifications of plain 2026-07-28 calls are kept (each is a few hundred bytes). */
+const OUTCOMES_KEPT = 256;
+const modernOutcomes = new Map<string, InboundClassificationOutcome>();
+
+/**
+ * The SDK's classification (`classify` in messages.ts) of a plain 2026-07-28 tools/call: a
+ * request of only jsonrpc "2.0", an integer or string id, the method, and params of a tool name,
+ * an object of arguments and a `_meta` of only the envelope's keys. The classification of such a
+ * message depends on nothing but its tool name, its envelope and the MCP-Protocol-Version,
+ * Mcp-Method and Mcp-Name headers (the id and the arguments pass the SDK's JSON-RPC schema
+ * whatever they are), so it is asked once for each of those seen, with a stand-in message of the
+ * same name and envelope, and kept; its schema checks of the message as a response, an error and a request cost more than
+ * the call. Undefined for any other message: the route asks the SDK.
+ */
+export function plainModernOutcome(
+  body: unknown,
+  headers: DoorHeaders,
+  classify: (body: unknown, headers: DoorHeaders) => InboundClassificationOutcome,
+): InboundClassificationOutcome | undefined {
+  if (!isPlainObject(body) || !hasOnlyKeys(body, ['jsonrpc', 'id', 'method', 'params'])) return undefined;
+  const { jsonrpc, id, method, params } = body;
+  if (jsonrpc !== '2.0' || method !== 'tools/call' || !plainIdAndParams(id, params, ['name', 'arguments', '_meta']))
+    return undefined;
+  const meta = params._meta;
+  if (!isPlainObject(meta) || !hasOnlyKeys(meta, ENVELOPE_KEYS)) return undefined;
+  const key = JSON.stringify([
+    params.name,
+    meta,
+    headers.protocolVersion ?? null,
+    headers.method ?? null,
+    headers.name ?? null,
+  ]);
+  let known = modernOutcomes.get(key);
+  if (known === undefined) {
+    known = classify(
+      { jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: params.name, _meta: meta } },
+      headers,
+    );
+    if (modernOutcomes.size >= OUTCOMES_KEPT) modernOutcomes.clear();
+    modernOutcomes.set(key, known);
+  }
+  if (known.kind !== 'modern' || known.messageKind !== 'request') return undefined;
+  return { ...known, message: body as typeof known.message };
 }
 
 /** The answer the SDK's server gives the call: the tool's result, encoded for its era, under the caller's id. */

@@ -4,6 +4,7 @@ import {
   localhostAllowedOrigins,
   validateOriginHeader,
   type AuthInfo,
+  type InboundClassificationOutcome,
   type McpRequestContext,
 } from '@modelcontextprotocol/server';
 import type { Deps } from '../../domain/deps.js';
@@ -18,10 +19,13 @@ import { writtenChangeId } from '../../domain/change.js';
 import type { ReportInternal } from './tool-spec.js';
 import { classify, clientInfoProblem, focusOf, isInitialize, operationOf, outlineOf, rpcErrorOf } from './messages.js';
 import { allowsBatches, BATCH_REFUSED, initializeRevision, serveBatch } from './batch.js';
-import { answerFast, fastLegacyCall, fastModernCall, type DoorHeaders } from './fast-path.js';
+import { answerFast, fastLegacyCall, fastModernCall, plainModernOutcome, type DoorHeaders } from './fast-path.js';
 import { serveLegacy } from './sdk-transport.js';
 
 const SESSION_HEADER = 'mcp-session-id';
+
+/** What `classify` answers for a plain 2025 tools/call (fast-path.ts fastLegacyCall). */
+const PLAIN_LEGACY: InboundClassificationOutcome = { kind: 'legacy', reason: 'no-claim' };
 
 /** The CONTRACT §1 code of a JSON-RPC failure that only has an HTTP status. */
 const CODE_OF_STATUS: Record<number, string> = {
@@ -204,7 +208,12 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       method: header(request, 'mcp-method'),
       name: header(request, 'mcp-name'),
     };
-    const outcome = classify(body, headers);
+    // A plain 2025 tools/call is what the SDK's classification routes to the 2025 era (fast-path.ts).
+    const plain = fastPath ? fastLegacyCall(body, headers, actor) : undefined;
+    const outcome =
+      plain !== undefined
+        ? PLAIN_LEGACY
+        : ((fastPath ? plainModernOutcome(body, headers, classify) : undefined) ?? classify(body, headers));
     if (outcome.kind !== 'legacy') {
       const fast = fastPath ? fastModernCall(outcome, headers, actor) : undefined;
       if (fast !== undefined) {
@@ -263,8 +272,7 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       for (const record of outcome.records) journal(record.status, record.operation, record.index ?? null);
       return answer(outcome.answer.status, outcome.answer.body);
     }
-    const fast = fastPath ? fastLegacyCall(body, headers, actor) : undefined;
-    const served = fast !== undefined ? await answerFast(deps, actor, fast, reporter(request)) : await serve(body);
+    const served = plain !== undefined ? await answerFast(deps, actor, plain, reporter(request)) : await serve(body);
     if (initialize && served.status === 200) {
       const result = (served.body as { result?: { protocolVersion?: string } }).result;
       const params = outline.params;
