@@ -286,6 +286,17 @@ describe.each(databases)('answers conform to the OpenAPI document (%s)', (kind) 
       'task unchanged meanwhile',
     );
     expectStatus(await agent.patch(`/api/v1/tasks/${taskId}`, { status: 'doing' }), 400, 'bad status');
+    expectStatus(
+      await agent.post('/api/v1/tasks/batch', { create: [{ tree_id: treeId, title: 'batched' }] }),
+      200,
+      'batch',
+    );
+    expectStatus(await agent.post('/api/v1/tasks/batch', { create: [{ tree_id: treeId }] }), 400, 'batch bad item');
+    expectStatus(
+      await agent.post('/api/v1/tasks/batch', { update: [{ id: taskId, version: 1, notes: 'late' }] }),
+      412,
+      'batch stale item',
+    );
     expectStatus(await agent.get('/api/v1/search?q=apple'), 200, 'search');
     expectStatus(await agent.get('/api/v1/search'), 400, 'search without q');
     const seedling = await makeUser(base);
