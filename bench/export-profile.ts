@@ -1,13 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { makeAgent, startServer } from './lib.js';
+import { makeAgent, startServer, TASKS_AT_EXPORT_BUDGET } from './lib.js';
 import { createTree } from '../src/domain/trees/trees.js';
 import { insertTasksBulk } from '../src/domain/trees/tasks.js';
 import { taskFields } from './seed.js';
 import { printSelfTime } from './self-time.js';
 
 /**
- * Where an export at the contributor budget spends its time: the export of 02-data (9,998 tasks)
+ * Where an export at the contributor budget spends its time: the export of 02-data (a tree at the contributor budget)
  * through HTTP, the service in this process. Usage: npx tsx bench/export-profile.ts [sqlite|postgres]
  */
 const kind = (process.argv[2] ?? 'sqlite') as 'sqlite' | 'postgres';
@@ -18,7 +18,7 @@ await insertTasksBulk(
   server.app.deps,
   actor,
   tree.id,
-  Array.from({ length: 9_998 }, (_, i) => taskFields(i)),
+  Array.from({ length: TASKS_AT_EXPORT_BUDGET }, (_, i) => taskFields(i)),
 );
 const once = async () => {
   const t = performance.now();

@@ -19,6 +19,7 @@ import { createToken } from '../src/domain/agents/tokens.js';
 import type { PlanName } from '../src/domain/plans.js';
 import { createTree } from '../src/domain/trees/trees.js';
 import { createTask } from '../src/domain/trees/tasks.js';
+import { EXPORT_MAX_CONTRIBUTORS } from '../src/domain/trees/export.js';
 import type { LoadPlan, LoadResult } from './load-process.js';
 
 const run = promisify(execFile);
@@ -28,6 +29,12 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** The task every create of the benchmarks makes: a title and some text for the search index to take. */
+/**
+ * The most tasks an imported tree may hold and still export: each task and its `imported` history
+ * entry (CONTRACT §16.3) count, and so does the tree's `created` entry (9,999 of 10,000).
+ */
+export const TASKS_AT_EXPORT_BUDGET = Math.floor((EXPORT_MAX_CONTRIBUTORS - 1) / 2);
+
 export const NEW_TASK = { title: 'Water the roses', text: 'with the can by the door', notes: 'twice a week in summer' };
 
 export interface Measurement {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
-import { freePort, makeAgent, startServer, time } from './lib.js';
+import { freePort, makeAgent, startServer, TASKS_AT_EXPORT_BUDGET, time } from './lib.js';
 import { createTree } from '../src/domain/trees/trees.js';
 import { insertTasksBulk } from '../src/domain/trees/tasks.js';
 import { seedTasks, taskFields } from './seed.js';
@@ -32,7 +32,7 @@ try {
     server.app.deps,
     actor,
     tree.id,
-    Array.from({ length: 9_998 }, (_, i) => taskFields(i)),
+    Array.from({ length: TASKS_AT_EXPORT_BUDGET }, (_, i) => taskFields(i)),
   );
   const { pid } = await server.asProcess();
   await sample('ready', pid);

@@ -83,21 +83,21 @@ describe.each(databases)('plan limits, export budget and history window (%s)', (
     const { agent } = await makeToken(person);
     const tree = await makeTree(agent);
     const actor = await actorOf(person);
-    // 9,998 tasks + the history entries of the tree's creation and of the import = 10,000: still fits.
+    // 4,999 tasks + an `imported` entry for each (CONTRACT §16.3) + the tree's creation = 9,999: still fits.
     await insertTasksBulk(
       t.app.deps,
       actor,
       tree.id,
-      Array.from({ length: 9_998 }, (_, i) => ({ title: `t${i}` })),
+      Array.from({ length: 4_999 }, (_, i) => ({ title: `t${i}` })),
     );
     const fits = await agent.get(`/api/v1/trees/${tree.id}/export`);
     expect(fits.status).toBe(200);
-    expect(fits.body.tasks).toHaveLength(9_998);
+    expect(fits.body.tasks).toHaveLength(4_999);
     await insertTasksBulk(t.app.deps, actor, tree.id, [{ title: 'one more' }]);
     const over = await agent.get(`/api/v1/trees/${tree.id}/export`);
     expect(over.status).toBe(413);
     expect(over.body.error.code).toBe('export_too_large');
-    expect(over.body.error.details[0]).toMatchObject({ contributors: 10_002, max_contributors: 10_000 });
+    expect(over.body.error.details[0]).toMatchObject({ contributors: 10_001, max_contributors: 10_000 });
   });
 
   it('refuses an export over 8 MiB of raw text, counted in UTF-8 bytes', async () => {
