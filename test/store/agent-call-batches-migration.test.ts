@@ -65,7 +65,8 @@ describe.each(databases)('the journal moving to batches (%s)', (kind: DatabaseKi
       expect(latest).toEqual(
         Array.from({ length: 120 }, (_, i) => {
           const { owner_id: _owner, ...call } = oldCall('usr_busy', 249 - i);
-          return call;
+          // Calls journaled before changes existed (migration 0024) name none.
+          return { ...call, change_id: null };
         }),
       );
       expect((await journal.latest('usr_quiet')).map((c) => c.operation)).toEqual(['GET /op2', 'GET /op1', 'GET /op0']);

@@ -3985,7 +3985,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict */
+            /** @description account_mismatch, idempotency_conflict, idempotency_in_progress, token_limit_reached, conflict, revert_conflict (details: [{entity, entity_id, change_id}], the later changes) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
