@@ -22,26 +22,20 @@ import { undoneText } from '../changes/undoneText';
  * more" (a busy tree has thousands of entries). With `changeId`, that one change, opened.
  * `fresh` changes when the tree did: the first page is read again.
  */
-export function History({
-  treeId,
-  people,
-  names,
-  canWrite,
-  fresh,
-  changeId,
-  onReverted,
-  onShowAll,
-}: {
+export interface HistoryProps {
   treeId: string;
   people: People;
   names: Names;
   canWrite: boolean;
+  /** Changes whenever the tree does, so an open History reads its first page again. */
   fresh: unknown;
   changeId: string | null;
   /** A change was undone: the tree is read again. */
   onReverted(): void;
   onShowAll(): void;
-}) {
+}
+
+export function History({ treeId, people, names, canWrite, fresh, changeId, onReverted, onShowAll }: HistoryProps) {
   const t = useT();
   const user = useUser();
   const first = useLoad<Page<HistoryEntry>>(
