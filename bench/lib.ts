@@ -1,4 +1,4 @@
-import { mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -100,16 +100,17 @@ export async function startServer(
       stdio: ['ignore', log, log],
     });
     const url = `http://127.0.0.1:${port}`;
-    for (
-      let i = 0;
-      i < 400 &&
-      !(await fetch(`${url}/readyz`).then(
+    const ready = () =>
+      fetch(`${url}/readyz`).then(
         (r) => r.ok,
         () => false,
-      ));
-      i++
-    )
+      );
+    for (let i = 0; !(await ready()); i++) {
+      // A build that cannot serve this data (an earlier one refuses a newer migration) says why in its log.
+      if (spawned.exitCode !== null || i === 400)
+        throw new Error(`${mainJs} did not start: ${readFileSync(join(dataDir, 'service.log'), 'utf8').slice(-500)}`);
       await delay(50);
+    }
     return { url, child: spawned };
   };
   const server: BenchServer = {

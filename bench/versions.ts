@@ -7,6 +7,9 @@ import { casePopulations, cases } from './suites/01-clients.js';
  * `git archive <commit> | tar -x -C /tmp/before` with node_modules linked and `npm run build`
  * run there). Both run as `npm start` runs them, in processes of their own; each version's
  * median of BENCH_ROUNDS loads (default 3) is printed with the ratio of this one to the other.
+ * The other build must know every migration of this one (a build older than a migration refuses
+ * the data and the run stops saying so): across a migration, run `npm run bench` in each checkout
+ * in turn instead.
  *
  *   BENCH_BEFORE=/tmp/before/dist/main.js npx tsx bench/versions.ts 'GET /api/v1/search' [sqlite|postgres]
  *
