@@ -3,7 +3,7 @@
  * the types openapi-typescript generates from the served OpenAPI document (openapi.d.ts, written by
  * `npm run generate:api-types`), so a field the server adds or changes reaches the app's types.
  */
-import type { components, operations } from './openapi';
+import type { components, operations } from './openapi.js';
 
 type Schemas = components['schemas'];
 /** The JSON body an operation answers with `status`, for records the document does not name. */

@@ -1,9 +1,13 @@
 // The data a drawing is made from and the picture it becomes. Pure types: the layout modules
 // import no DOM and no Preact, so they run (and are tested) in Node as well as in the browser.
 
-export type TreeStyle = 'tidy-fan' | 'space-colonization' | 'lsystem';
+import type { TreeStyleName } from '../api/types.js';
 
-export const TREE_STYLES: readonly TreeStyle[] = ['tidy-fan', 'space-colonization', 'lsystem'];
+// The records a drawing comes from are the API's (web/src/api/types.ts, generated from the served
+// OpenAPI document): a style or a field the server adds reaches the drawing's types too.
+export type { TreeShape } from '../api/types.js';
+export type TreeStyle = TreeStyleName;
+export { TREE_STYLES } from '../api/types.js';
 
 export interface LayoutProject {
   id: string;
@@ -30,18 +34,6 @@ export interface LayoutInput {
   name: string;
   projects: LayoutProject[];
   tasks: LayoutTask[];
-}
-
-/** A tree's drawing without its words, as GET /api/v1/tree-shapes gives it (shapeInput.ts reads it). */
-export interface TreeShape {
-  tree_id: string;
-  task_count: number;
-  project_count: number;
-  project_parents: number[];
-  task_projects: number[];
-  task_statuses: string;
-  task_colors: number[];
-  colors: string[];
 }
 
 export interface Branch {
