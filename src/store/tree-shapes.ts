@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from './types.js';
 import { isPostgres } from './compiled.js';
 
@@ -51,8 +51,10 @@ export async function shapeProjects(
   return rows.rows.map((row) => ({ ...row, position: Number(row.position), total: Number(row.total) }));
 }
 
-/** What the shapes read of a tree's tasks before any task row: its drawn count and its span of `seq`. */
-export interface ShapeTaskSpan {
+/** A tree as the shapes read it before any task row: its drawn count and its span of `seq`. */
+export interface ShapeTreeRow {
+  id: string;
+  ownerId: string;
   /** Its tasks that are not archived. */
   drawn: number;
   /** The first and last `seq` of its tasks (null when it has none). */
@@ -61,34 +63,39 @@ export interface ShapeTaskSpan {
 }
 
 /**
- * Each tree's drawn tasks and the span of its `seq`, without a walk over its tasks: the drawn are
- * the tree's `task_count` (every task, kept by each write that adds or removes one) less its
- * archived ones, counted from the (tree_id, status) index; the span is two probes of (tree_id,
- * seq). One statement for the page. The probes say `between` and order by both columns: with
- * `tree_id =` PostgreSQL takes min(seq) from the primary key, walking every task older than the
- * tree's first (some 50,000 rows in the bench) in search of one of its own.
+ * These trees, those of them that `visible` lets through (a condition on `trees r`), each with
+ * its drawn tasks and the span of its `seq`, without a walk over its tasks: the drawn are the
+ * tree's `task_count` (every task, kept by each write that adds or removes one) less its archived
+ * ones, counted from the (tree_id, status) index; the span is two probes of (tree_id, seq). One
+ * statement for the page. The probes say `between` and order by both columns: with `tree_id =`
+ * PostgreSQL takes min(seq) from the primary key, walking every task older than the tree's first
+ * (some 50,000 rows in the bench) in search of one of its own.
  */
-export async function shapeTaskSpans(db: Db, treeIds: readonly string[]): Promise<Map<string, ShapeTaskSpan>> {
-  const spans = new Map<string, ShapeTaskSpan>();
-  if (treeIds.length === 0) return spans;
+export async function shapeTrees(
+  db: Db,
+  treeIds: readonly string[],
+  visible: RawBuilder<SqlBool>,
+): Promise<ShapeTreeRow[]> {
+  if (treeIds.length === 0) return [];
   const rows = await sql<{
     id: string;
+    owner_id: string;
     task_count: number | string;
     archived: number | string;
     first: number | string | null;
     last: number | string | null;
-  }>`select r.id, r.task_count,
+  }>`select r.id, r.owner_id, r.task_count,
       (select count(*) from tasks a where a.tree_id = r.id and a.status = 'archived') as archived,
       (select f.seq from tasks f where f.tree_id between r.id and r.id order by f.tree_id, f.seq limit 1) as first,
       (select l.seq from tasks l where l.tree_id between r.id and r.id order by l.tree_id desc, l.seq desc limit 1) as last
-    from trees r where r.id in (${sql.join(treeIds)})`.execute(db);
-  for (const row of rows.rows)
-    spans.set(row.id, {
-      drawn: Math.max(0, Number(row.task_count) - Number(row.archived)),
-      first: row.first === null ? null : Number(row.first),
-      last: row.last === null ? null : Number(row.last),
-    });
-  return spans;
+    from trees r where r.id in (${sql.join(treeIds)}) and ${visible}`.execute(db);
+  return rows.rows.map((row) => ({
+    id: row.id,
+    ownerId: row.owner_id,
+    drawn: Math.max(0, Number(row.task_count) - Number(row.archived)),
+    first: row.first === null ? null : Number(row.first),
+    last: row.last === null ? null : Number(row.last),
+  }));
 }
 
 /**
@@ -109,7 +116,7 @@ export interface ShapeTaskSource {
   id: string;
   ownerId: string;
   every: number;
-  /** The tree's span of `seq` (shapeTaskSpans), for a sampled tree. */
+  /** The tree's span of `seq` (shapeTrees), for a sampled tree. */
   first?: number | null;
   last?: number | null;
 }

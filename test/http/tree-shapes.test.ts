@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql, type SqlBool } from 'kysely';
 import { databases, startTestApp } from '../helpers/app.js';
 import { makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeProject, makeTask, makeTree } from '../helpers/data.js';
@@ -6,7 +7,7 @@ import { SHAPE_TASKS_MAX } from '../../src/domain/trees/tree-shape.js';
 import { getUserByEmail } from '../../src/domain/accounts/accounts.js';
 import { userActor } from '../../src/domain/actor.js';
 import { insertTasksBulk } from '../../src/domain/trees/tasks.js';
-import { SHAPE_WINDOWS_MAX, shapeTasks, shapeTaskSpans, shapeWindows } from '../../src/store/tree-shapes.js';
+import { SHAPE_WINDOWS_MAX, shapeTasks, shapeTrees, shapeWindows } from '../../src/store/tree-shapes.js';
 import { layoutTree } from '../../web/src/tree/layout.js';
 import { paintLeaves } from '../../web/src/tree/leafPaint.js';
 import { branchPaths } from '../../web/src/tree/paint.js';
@@ -114,9 +115,9 @@ describe.each(databases)('tree shapes for the cards (%s)', (kind) => {
     expect(Math.abs(done - 0.4), `done share ${done}`).toBeLessThanOrEqual(0.1);
 
     // The read behind it: about a tenth of the tree (every = 2,500 / 250), not the tree.
-    const span = (await shapeTaskSpans(t.app.deps.db, [mixed.id])).get(mixed.id)!;
-    expect(span.drawn).toBe(2_500);
-    const rows = await shapeTasks(t.app.deps.db, [{ id: mixed.id, ownerId: alice.user.id, every: 10, ...span }]);
+    const [tree] = await shapeTrees(t.app.deps.db, [mixed.id], sql<SqlBool>`r.owner_id = ${alice.user.id}`);
+    expect(tree!.drawn).toBe(2_500);
+    const rows = await shapeTasks(t.app.deps.db, [{ ...tree!, every: 10 }]);
     expect(rows.length).toBeGreaterThanOrEqual(SHAPE_TASKS_MAX);
     expect(rows.length).toBeLessThanOrEqual(2 * (2_500 / 10));
     expect(rows.every((row) => row.tree_id === mixed.id)).toBe(true);
