@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql, type SqlBool } from 'kysely';
 import { databases, startTestApp } from '../helpers/app.js';
 import { makeToken, makeUser, type Person } from '../helpers/factories.js';
 import { makeProject, makeTask, makeTree } from '../helpers/data.js';
 import { SHAPE_TASKS_MAX } from '../../src/domain/trees/tree-shape.js';
+import { getUserByEmail } from '../../src/domain/accounts/accounts.js';
+import { userActor } from '../../src/domain/actor.js';
+import { insertTasksBulk } from '../../src/domain/trees/tasks.js';
+import { SHAPE_WINDOWS_MAX, shapeTasks, shapeTrees, shapeWindows } from '../../src/store/tree-shapes.js';
 import { layoutTree } from '../../web/src/tree/layout.js';
 import { paintLeaves } from '../../web/src/tree/leafPaint.js';
 import { branchPaths } from '../../web/src/tree/paint.js';
@@ -87,6 +92,48 @@ describe.each(databases)('tree shapes for the cards (%s)', (kind) => {
     const again = (await alice.browser.get(`/api/v1/tree-shapes?ids=${big.id}`)).body.items[0];
     expect(again).toEqual(shape);
     expect(layoutTree(shapeInput(shape), 'lsystem').leaves).toHaveLength(SHAPE_TASKS_MAX);
+  });
+
+  it('samples a tree made among another tree’s tasks by its own share of each stretch, from a bounded read', async () => {
+    // 1,000 done tasks made at once (dense seqs), then 1,500 to do made 15 at a time between
+    // batches of 85 of another tree's (sparse seqs): 40 % of the tree is done, but the done
+    // stretch holds 9 % of its span of seqs. A sample even over the seqs, not over the tree's
+    // tasks, would draw some 9 % done; one read from the first or last index entries, 0 or 100 %.
+    const actor = userActor(await getUserByEmail(t.app.deps, alice.email), 'cli');
+    const mixed = await makeTree(alice.browser, { name: 'Mixed' });
+    const other = await makeTree(alice.browser, { name: 'Other' });
+    const tasks = (n: number, status: string) => Array.from({ length: n }, (_, i) => ({ title: `T ${i}`, status }));
+    await insertTasksBulk(t.app.deps, actor, mixed.id, tasks(1_000, 'done'));
+    for (let i = 0; i < 100; i++) {
+      await insertTasksBulk(t.app.deps, actor, mixed.id, tasks(15, 'todo'));
+      await insertTasksBulk(t.app.deps, actor, other.id, tasks(85, 'todo'));
+    }
+    const shape = (await alice.browser.get(`/api/v1/tree-shapes?ids=${mixed.id}`)).body.items[0] as TreeShape;
+    expect(shape.task_count).toBe(2_500);
+    expect(shape.task_statuses).toHaveLength(SHAPE_TASKS_MAX);
+    const done = shape.task_statuses.replace(/[^d]/g, '').length / SHAPE_TASKS_MAX;
+    expect(Math.abs(done - 0.4), `done share ${done}`).toBeLessThanOrEqual(0.1);
+
+    // The read behind it: about a tenth of the tree (every = 2,500 / 250), not the tree.
+    const [tree] = await shapeTrees(t.app.deps.db, [mixed.id], sql<SqlBool>`r.owner_id = ${alice.user.id}`);
+    expect(tree!.drawn).toBe(2_500);
+    const rows = await shapeTasks(t.app.deps.db, [{ ...tree!, every: 10 }]);
+    expect(rows.length).toBeGreaterThanOrEqual(SHAPE_TASKS_MAX);
+    expect(rows.length).toBeLessThanOrEqual(2 * (2_500 / 10));
+    expect(rows.every((row) => row.tree_id === mixed.id)).toBe(true);
+    // However far apart a tree's first and last tasks, its sample reads a bounded number of ranges.
+    for (const [first, last] of [
+      [1, 2_500],
+      [7, 10_000_000],
+      [2 ** 40, 2 ** 40 + 123_456_789],
+    ] as const) {
+      const w = shapeWindows(10, first, last);
+      expect(w.count).toBeLessThanOrEqual(SHAPE_WINDOWS_MAX + 2);
+      // The windows cover the span, a tenth of it sampled.
+      expect(w.from * w.period).toBeLessThanOrEqual(first);
+      expect((w.from + w.count) * w.period).toBeGreaterThan(last);
+      expect(w.period).toBe(10 * w.width);
+    }
   });
 
   it('leaves out trees of others and trees outside a credential’s scope, as if they did not exist', async () => {

@@ -5,8 +5,8 @@ import { inVisibleTrees, visibleTrees } from '../access.js';
 import { checkId } from '../fields.js';
 import { invalid } from '../errors.js';
 import {
-  drawnTaskCounts,
   shapeProjects,
+  shapeTrees,
   shapeTasks,
   type ShapeProjectRow,
   type ShapeTaskRow,
@@ -32,28 +32,20 @@ export function parseShapeIds(text: string): string[] {
  * The shapes of these trees' drawings (tree-shape.ts), in the order asked, for the trees among them
  * the actor can see now (a tree-scoped credential: only its trees). A tree it cannot see, or that
  * no longer exists, is left out, as a list leaves it out: nothing tells the two apart. Four
- * statements for the page, whatever the trees' sizes: each tree reads about 1.25 × SHAPE_TASKS_MAX
- * task rows at most (a bigger tree's sample is chosen from an index) and SHAPE_PROJECTS_READ
- * project rows.
+ * statements for the page (the actor's trees, these trees, their projects, their tasks), whatever
+ * the trees' sizes: each tree reads about 1.25 × SHAPE_TASKS_MAX task rows (a bigger tree's sample
+ * is read range by range from an index, SHAPE_WINDOWS_MAX ranges at most), its archived tasks'
+ * index entries (its drawn count is its task_count less those) and SHAPE_PROJECTS_READ project rows.
  */
 export async function treeShapes(deps: Deps, actor: Actor, ids: string[]): Promise<TreeShape[]> {
   requireRead(actor);
   const visible = await visibleTrees(deps.db, actor);
-  const rows = await deps.db
-    .selectFrom('trees')
-    .select(['id', 'owner_id'])
-    .where('id', 'in', ids)
-    .where(inVisibleTrees(visible, 'id'))
-    .execute();
-  const trees = rows.map((row) => ({ id: row.id, ownerId: row.owner_id }));
-  const counts = await drawnTaskCounts(
-    deps.db,
-    trees.map((t) => t.id),
-  );
-  const sources = trees.map((t) => {
-    const n = counts.get(t.id) ?? 0;
-    return { ...t, every: n <= SHAPE_TASKS_MAX ? 1 : Math.max(1, Math.floor(n / (SHAPE_TASKS_MAX * OVERSAMPLE))) };
-  });
+  const trees = await shapeTrees(deps.db, ids, inVisibleTrees(visible, 'id', 'r'));
+  const counts = new Map(trees.map((t) => [t.id, t.drawn]));
+  const sources = trees.map((t) => ({
+    ...t,
+    every: t.drawn <= SHAPE_TASKS_MAX ? 1 : Math.max(1, Math.floor(t.drawn / (SHAPE_TASKS_MAX * OVERSAMPLE))),
+  }));
   const [projects, tasks] = await Promise.all([
     shapeProjects(deps.db, trees, SHAPE_PROJECTS_READ),
     shapeTasks(deps.db, sources),
