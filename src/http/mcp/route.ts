@@ -245,7 +245,8 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       const id = header(request, SESSION_HEADER);
       if (id === undefined || id === '')
         return rpcError(reply, 400, -32600, 'Bad Request: Mcp-Session-Id header is required; start with initialize.');
-      const found = await findMcpSession(deps, actor, id);
+      // A personal token's live sessions may be kept with its lookup (CredentialCache).
+      const found = await findMcpSession(deps, actor, id, request.actor!.via === 'token');
       if (!found.ok)
         return rpcError(
           reply,
