@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CredentialCache, type TokenOwner } from '../../src/domain/agents/credential-cache.js';
+import { CredentialCache, type KeptSession, type TokenOwner } from '../../src/domain/agents/credential-cache.js';
 
 function owner(tokenId: string, userId: string, expiresAt = '2999-01-01T00:00:00.000Z'): TokenOwner {
   return {
@@ -9,6 +9,10 @@ function owner(tokenId: string, userId: string, expiresAt = '2999-01-01T00:00:00
     trees: null,
     lastUsedMs: 0,
   };
+}
+
+function session(credentialId: string, ownerId: string): KeptSession {
+  return { ownerId, credentialId, protocolVersion: '2025-11-25', clientName: 'c', clientVersion: '1', lastSeenMs: 0 };
 }
 
 describe('CredentialCache', () => {
@@ -68,5 +72,50 @@ describe('CredentialCache', () => {
     expect(cache.get('h0')).toBeUndefined();
     expect(cache.get('h1')?.token.id).toBe('pat_1');
     expect(cache.get('h10000')?.token.id).toBe('pat_10000');
+  });
+
+  it('keeps a live MCP session for its TTL, and forgets it with its token, its user, its end and a clear', () => {
+    let now = 1_000_000;
+    const cache = new CredentialCache(1_000, () => now);
+    const keep = (hash: string, credentialId: string, ownerId: string) =>
+      cache.setSession(hash, session(credentialId, ownerId), cache.generation);
+    keep('s1', 'pat_1', 'usr_1');
+    now += 999;
+    expect(cache.getSession('s1')?.credentialId).toBe('pat_1');
+    now += 1;
+    expect(cache.getSession('s1')).toBeUndefined();
+
+    keep('s1', 'pat_1', 'usr_1');
+    keep('s2', 'pat_2', 'usr_1');
+    keep('s3', 'pat_3', 'usr_2');
+    keep('s4', 'pat_3', 'usr_2');
+    cache.forgetToken('pat_1');
+    expect(['s1', 's2', 's3', 's4'].map((h) => cache.getSession(h)?.credentialId)).toEqual([
+      undefined,
+      'pat_2',
+      'pat_3',
+      'pat_3',
+    ]);
+    cache.forgetUser('usr_1');
+    expect(cache.getSession('s2')).toBeUndefined();
+    cache.forgetSession('s3');
+    expect([cache.getSession('s3'), cache.getSession('s4')?.credentialId]).toEqual([undefined, 'pat_3']);
+    cache.clear();
+    expect(cache.getSession('s4')).toBeUndefined();
+  });
+
+  it('keeps no session looked up while something was forgotten, and none with a TTL of zero', () => {
+    const cache = new CredentialCache();
+    const since = cache.generation;
+    cache.forgetSession('s1'); // DELETE /mcp lands while the lookup waits for the database
+    cache.setSession('s1', session('pat_1', 'usr_1'), since);
+    expect(cache.getSession('s1')).toBeUndefined();
+    const later = cache.generation;
+    cache.forgetToken('pat_9'); // any revocation
+    cache.setSession('s1', session('pat_1', 'usr_1'), later);
+    expect(cache.getSession('s1')).toBeUndefined();
+    const off = new CredentialCache(0);
+    off.setSession('s1', session('pat_1', 'usr_1'), off.generation);
+    expect(off.getSession('s1')).toBeUndefined();
   });
 });

@@ -9,7 +9,8 @@ import { setUserPlan } from '../../src/domain/accounts/accounts.js';
  * the membership lookup compiled once, a plain 2025 tools/call routed without the SDK's
  * classification) never outlives what it was made from: a foreign id, a membership that ends
  * (so a tree-scoped token's tree), a plan that takes the write scope away, and a revoked token
- * each show on the very next request, each path warmed first with the same request shapes.
+ * each show on the very next request, each path warmed first with the same request shapes; so
+ * does the end of a warm MCP session (DELETE /mcp, revocation), which no other credential may use.
  * MCP calls are sent as the bench sends them (the fast path's plain shape), in both eras.
  */
 
@@ -150,6 +151,55 @@ describe.each(databases)('caches and shortcuts see every change at the next requ
     expect(outcome(await call('modern', scoped.value, 'get_task', { id: sharedTask }))).toBe('not_found');
     expect(outcome(await call('legacy', unscoped.value, 'get_task', { id: sharedTask }))).toBe('not_found');
     expect(outcome(await call('modern', unscoped.value, 'get_task', { id: sharedTask }))).toBe('not_found');
+  });
+
+  it('ends a warm MCP session at the next call, and never lends it to another credential', async () => {
+    // The live sessions of a personal token are kept with its lookup (CredentialCache) on SQLite.
+    const own = await makeToken(member);
+    const sameUser = await makeToken(member);
+    const stranger = await makeToken(owner);
+    const inSession = async (token: string, id: string) => {
+      const answer = await fetch(`${t.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          ...MCP_HEADERS,
+          authorization: `Bearer ${token}`,
+          'mcp-session-id': id,
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'get_task', arguments: { id: memberTask } },
+        }),
+      });
+      return { status: answer.status, body: await answer.json() };
+    };
+    const mine = await openSession(own.value);
+    expect(outcome(await warm(() => inSession(own.value, mine)))).toBe('ok');
+    expect(outcome(await inSession(sameUser.value, mine))).toBe('http 404');
+    expect(outcome(await inSession(stranger.value, mine))).toBe('http 404');
+    expect(outcome(await inSession(own.value, mine))).toBe('ok');
+    const ended = await fetch(`${t.url}/mcp`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${own.value}`, 'mcp-session-id': mine },
+    });
+    expect(ended.status).toBe(200);
+    expect(outcome(await inSession(own.value, mine))).toBe('http 404');
+
+    // A revoked token's warm session: refused at the next call, and ended for good.
+    const next = await openSession(own.value);
+    expect(outcome(await warm(() => inSession(own.value, next)))).toBe('ok');
+    expect((await member.browser.delete(`/api/v1/tokens/${own.token.id}`)).status).toBeLessThan(300);
+    expect(outcome(await inSession(own.value, next))).toBe('http 401');
+    const row = await t.app.deps.db
+      .selectFrom('mcp_sessions')
+      .select('ended_at')
+      .where('credential_id', '=', own.token.id)
+      .where('ended_at', 'is', null)
+      .execute();
+    expect(row).toEqual([]);
   });
 
   it('hides the write tools at the next call once the plan takes the write scope away', async () => {

@@ -17,17 +17,24 @@ const ENVELOPE = {
 /**
  * What differs between two answers to the same call made twice: the request id, and what the
  * call itself made or stamped (a new task or speech job, timestamps, a new task's place, a
- * signed link's expiry). Keys are sorted: JSON-RPC readers do not depend on member order.
+ * signed link's expiry), each replaced by a stand-in; the rest of the answer's bytes stay as sent.
  */
+function normalized(answer: Awaited<ReturnType<typeof rawMcp>>): string {
+  return (
+    answer.text
+      .replace(/\b(tsk|spj)_[0-9A-Za-z]+/g, '$1_NEW')
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, 'TIME')
+      .replace(/(\\?"position\\?":)\d+/g, '$1-1')
+      // A change the first of the two calls made, the second (on the same data) may not: either names none or one.
+      .replace(/(\\?"change_id\\?":)(null|\\?"chg_[0-9A-Za-z]+\\?")/g, '$1null')
+      .replace(/(\\?"content_url\\?":\\?")[^"\\]*/g, '$1LINK')
+      .replace(/"request_id":"[^"]*"/g, '"request_id":"R"')
+  );
+}
+
+/** An answer as JSON-RPC readers see it (keys sorted: they do not depend on member order), and its status and type. */
 function comparable(answer: Awaited<ReturnType<typeof rawMcp>>) {
-  const text = answer.text
-    .replace(/\b(tsk|spj)_[0-9A-Za-z]+/g, '$1_NEW')
-    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, 'TIME')
-    .replace(/(\\?"position\\?":)\d+/g, '$1-1')
-    // A change the first of the two calls made, the second (on the same data) may not: either names none or one.
-    .replace(/(\\?"change_id\\?":)(null|\\?"chg_[0-9A-Za-z]+\\?")/g, '$1null')
-    .replace(/(\\?"content_url\\?":\\?")[^"\\]*/g, '$1LINK')
-    .replace(/"request_id":"[^"]*"/g, '"request_id":"R"');
+  const text = normalized(answer);
   const sorted = (value: unknown): unknown =>
     Array.isArray(value)
       ? value.map(sorted)
@@ -152,6 +159,8 @@ describe.each(databases)('MCP fast path against the SDK (%s)', (kind) => {
         const sdkAnswer = await rawMcp(sdk.url, body, headers);
         expect(serverContexts.mock.calls.length, `${era} ${name}: answered by the SDK`).toBeGreaterThan(before);
         expect(comparable(fastAnswer), `${era} ${name} ${JSON.stringify(args)}`).toEqual(comparable(sdkAnswer));
+        // Byte for byte too (the stand-ins aside): the same members in the same order, the same spacing.
+        expect(normalized(fastAnswer), `${era} ${name} ${JSON.stringify(args)}: bytes`).toBe(normalized(sdkAnswer));
         outcomes.add(`${name} ${fastAnswer.json.result.isError === true ? 'refused' : 'succeeded'}`);
       }
     }

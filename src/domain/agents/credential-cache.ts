@@ -16,6 +16,20 @@ export interface TokenOwner {
   lastUsedMs: number;
 }
 
+/**
+ * A live MCP session of a personal token as a lookup found it (mcp-sessions.ts findMcpSession):
+ * what the session is bound to, what the route needs of it, and when it was last recorded as used.
+ */
+export interface KeptSession {
+  ownerId: string;
+  credentialId: string;
+  protocolVersion: string;
+  clientName: string;
+  clientVersion: string;
+  /** `last_seen_at` in ms; moved forward when the session's use is recorded again. */
+  lastSeenMs: number;
+}
+
 /** How long a looked-up token stays trusted without asking the database again. */
 export const CREDENTIAL_TTL_MS = 1_000;
 const MAX_ENTRIES = 10_000;
@@ -32,9 +46,18 @@ const MAX_ENTRIES = 10_000;
  * never outlives its token's expiry. Unknown tokens are never kept. A lookup that was in flight
  * while something was forgotten is not kept either (`generation`), so it cannot bring back what
  * a revocation just removed.
+ *
+ * The live MCP sessions of personal tokens are kept the same way, by session id hash, with the
+ * same TTL: an MCP call of a session otherwise asks the database for its session on every call,
+ * which costs as much as the tool's own read. A session is forgotten with its token (revocation,
+ * password reset) or its user (profile, plan), when it is ended here (DELETE /mcp), and after
+ * the TTL; only live sessions are kept, and the route still checks the owner, the credential and
+ * the idle window on every call. The session of any other credential (OAuth grants, whose
+ * revocation ends their sessions without this cache) is looked up every time.
  */
 export class CredentialCache {
   private readonly entries = new Map<string, { owner: TokenOwner; until: number }>();
+  private readonly sessions = new Map<string, { session: KeptSession; until: number }>();
   /** Bumped by every forget; a lookup stores its result only if nothing was forgotten meanwhile. */
   generation = 0;
 
@@ -66,20 +89,53 @@ export class CredentialCache {
     this.entries.set(hash, { owner, until: Math.min(this.now() + this.ttlMs, Date.parse(owner.token.expires_at)) });
   }
 
+  getSession(hash: string): KeptSession | undefined {
+    const entry = this.sessions.get(hash);
+    if (entry === undefined) return undefined;
+    if (entry.until <= this.now()) {
+      this.sessions.delete(hash);
+      return undefined;
+    }
+    return entry.session;
+  }
+
+  /** Keeps a live session looked up when `generation` was `since`. */
+  setSession(hash: string, session: KeptSession, since: number): void {
+    if (since !== this.generation || !this.keeps) return;
+    if (this.sessions.size >= MAX_ENTRIES) this.sessions.delete(this.sessions.keys().next().value!);
+    this.sessions.set(hash, { session, until: this.now() + this.ttlMs });
+  }
+
+  /** A session ended here (DELETE /mcp). */
+  forgetSession(hash: string): void {
+    this.generation++;
+    this.sessions.delete(hash);
+  }
+
   forgetToken(tokenId: string): void {
-    this.forget((owner) => owner.token.id === tokenId);
+    this.forget(
+      (owner) => owner.token.id === tokenId,
+      (session) => session.credentialId === tokenId,
+    );
   }
 
   forgetUser(userId: string): void {
-    this.forget((owner) => owner.user.id === userId);
+    this.forget(
+      (owner) => owner.user.id === userId,
+      (session) => session.ownerId === userId,
+    );
   }
 
   clear(): void {
-    this.forget(() => true);
+    this.forget(
+      () => true,
+      () => true,
+    );
   }
 
-  private forget(matches: (owner: TokenOwner) => boolean): void {
+  private forget(matches: (owner: TokenOwner) => boolean, sessionMatches: (session: KeptSession) => boolean): void {
     this.generation++;
     for (const [hash, entry] of this.entries) if (matches(entry.owner)) this.entries.delete(hash);
+    for (const [hash, entry] of this.sessions) if (sessionMatches(entry.session)) this.sessions.delete(hash);
   }
 }

@@ -4,6 +4,7 @@ import type { Db, Trx } from '../../store/db.js';
 import { randomSecret, sha256 } from '../crypto.js';
 import { nowIso } from '../ids.js';
 import { findMcpSessionByHash } from '../../store/credentials.js';
+import type { KeptSession } from './credential-cache.js';
 
 /** An idle MCP session ends after a day; any request within it keeps it alive. */
 export const MCP_SESSION_IDLE_MS = 24 * 3_600_000;
@@ -41,37 +42,59 @@ export async function openMcpSession(deps: Deps, actor: Actor, info: McpSessionI
   return id;
 }
 
-/** The live session with this id opened by this very credential; anything else is unknown. */
-export async function findMcpSession(deps: Deps, actor: Actor, id: string): Promise<SessionLookup> {
-  const row = await findMcpSessionByHash(deps.db, sha256(id));
-  const now = Date.now();
-  if (
-    row === undefined ||
-    row.ended_at !== null ||
-    row.owner_id !== actor.user.id ||
-    row.credential_id !== (actor.credentialId ?? '') ||
-    now - Date.parse(row.last_seen_at) > MCP_SESSION_IDLE_MS
-  ) {
-    return { ok: false };
+/**
+ * The live session with this id opened by this very credential; anything else is unknown.
+ * `keep`: the credential is a personal token, whose live sessions the credential cache may keep
+ * for its TTL (see CredentialCache); the owner, the credential and the idle window are checked
+ * on every call either way.
+ */
+export async function findMcpSession(deps: Deps, actor: Actor, id: string, keep = false): Promise<SessionLookup> {
+  const hash = sha256(id);
+  let session = deps.credentials.getSession(hash);
+  if (session === undefined) {
+    const since = deps.credentials.generation;
+    const row = await findMcpSessionByHash(deps.db, hash);
+    if (row === undefined || row.ended_at !== null) return { ok: false };
+    session = {
+      ownerId: row.owner_id,
+      credentialId: row.credential_id,
+      protocolVersion: row.protocol_version,
+      clientName: row.client_name,
+      clientVersion: row.client_version,
+      lastSeenMs: Date.parse(row.last_seen_at),
+    };
+    if (keep && isLive(session, actor, Date.now())) deps.credentials.setSession(hash, session, since);
   }
-  if (now - Date.parse(row.last_seen_at) > TOUCH_EVERY_MS) {
+  const now = Date.now();
+  if (!isLive(session, actor, now)) return { ok: false };
+  if (now - session.lastSeenMs > TOUCH_EVERY_MS) {
+    session.lastSeenMs = now;
     await deps.db
       .updateTable('mcp_sessions')
       .set({ last_seen_at: new Date(now).toISOString() })
-      .where('id_hash', '=', row.id_hash)
+      .where('id_hash', '=', hash)
       .execute();
   }
-  return {
-    ok: true,
-    session: { protocolVersion: row.protocol_version, clientName: row.client_name, clientVersion: row.client_version },
-  };
+  const { protocolVersion, clientName, clientVersion } = session;
+  return { ok: true, session: { protocolVersion, clientName, clientVersion } };
+}
+
+/** Whether a session that has not ended serves this credential now: its own, and not idle past the window. */
+function isLive(session: KeptSession, actor: Actor, now: number): boolean {
+  return (
+    session.ownerId === actor.user.id &&
+    session.credentialId === (actor.credentialId ?? '') &&
+    now - session.lastSeenMs <= MCP_SESSION_IDLE_MS
+  );
 }
 
 /** DELETE /mcp. Returns whether a live session of this credential was ended. */
 export async function endMcpSession(deps: Deps, actor: Actor, id: string): Promise<boolean> {
   const found = await findMcpSession(deps, actor, id);
   if (!found.ok) return false;
-  await deps.db.updateTable('mcp_sessions').set({ ended_at: nowIso() }).where('id_hash', '=', sha256(id)).execute();
+  const hash = sha256(id);
+  await deps.db.updateTable('mcp_sessions').set({ ended_at: nowIso() }).where('id_hash', '=', hash).execute();
+  deps.credentials.forgetSession(hash);
   return true;
 }
 

@@ -5,13 +5,13 @@ import {
   PROTOCOL_VERSION_META_KEY,
   SERVER_INFO_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolResult,
   type InboundClassificationOutcome,
 } from '@modelcontextprotocol/server';
 import type { Actor } from '../../domain/actor.js';
 import type { Deps } from '../../domain/deps.js';
-import type { ReportInternal, ToolSpec } from './tool-spec.js';
+import { structuredJsonOf, type ReportInternal, type ToolSpec } from './tool-spec.js';
 import { callTool, SERVER_INFO, visibleTool } from './tools.js';
-import type { McpAnswer } from './sdk-transport.js';
 
 /*
  * The MCP fast path: the one place that answers a request without the SDK's transport, and so
@@ -181,11 +181,26 @@ export function plainModernOutcome(
   return { ...known, message: body as typeof known.message };
 }
 
-/** The answer the SDK's server gives the call: the tool's result, encoded for its era, under the caller's id. */
-export async function answerFast(deps: Deps, actor: Actor, call: FastCall, report: ReportInternal): Promise<McpAnswer> {
-  const result = await callTool(deps, call.tool, actor, call.args, report);
-  const encoded = call.modern
-    ? { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } }
-    : result;
-  return { status: 200, body: { jsonrpc: '2.0', id: call.id, result: encoded } };
+/** What a 2026-07-28 result carries after the tool's own members: the SDK's `encodeResult` for the revision. */
+const MODERN_TAIL = `,"resultType":"complete","_meta":${JSON.stringify({ [SERVER_INFO_META_KEY]: SERVER_INFO })}`;
+
+/**
+ * A tool's result as the SDK's server sends it, as JSON text: the server checks the result
+ * against its CallToolResult schema and sends what the schema gives back, whose members are in
+ * the schema's order (content, structuredContent, isError; then, for 2026-07-28, resultType and
+ * `_meta` with the server's identity), inside `{result, jsonrpc, id}`. Our results hold only
+ * those members (tool-spec.ts `ok` and `toolError`); the structured content's JSON is the one
+ * `ok` made for its text block. test/mcp/fast-path.test.ts compares these bytes with the SDK's.
+ */
+export function encodeAnswer(call: FastCall, result: CallToolResult): string {
+  let members = `{"content":${JSON.stringify(result.content)}`;
+  if (result.structuredContent !== undefined) members += `,"structuredContent":${structuredJsonOf(result)}`;
+  if (result.isError !== undefined) members += `,"isError":${JSON.stringify(result.isError)}`;
+  if (call.modern) members += MODERN_TAIL;
+  return `{"result":${members}},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;
+}
+
+/** The answer the SDK's server gives the call, as JSON text: the tool's result, encoded for its era, under the caller's id. */
+export async function answerFast(deps: Deps, actor: Actor, call: FastCall, report: ReportInternal): Promise<string> {
+  return encodeAnswer(call, await callTool(deps, call.tool, actor, call.args, report));
 }

@@ -200,6 +200,8 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       reply.code(status);
       return payload === undefined ? reply.send() : reply.send(withRequestId(reply, status, payload));
     };
+    // The fast path's answer, already JSON, with the type Fastify gives JSON it serializes.
+    const answerText = (text: string) => reply.code(200).type('application/json; charset=utf-8').send(text);
 
     const headers: DoorHeaders = {
       accept: header(request, 'accept'),
@@ -217,9 +219,9 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
     if (outcome.kind !== 'legacy') {
       const fast = fastPath ? fastModernCall(outcome, headers, actor) : undefined;
       if (fast !== undefined) {
-        const served = await answerFast(deps, actor, fast, reporter(request));
-        journal(served.status);
-        return answer(served.status, served.body);
+        const text = await answerFast(deps, actor, fast, reporter(request));
+        journal(200);
+        return answerText(text);
       }
       const response = await modern.fetch(webRequest(request, deps.config.publicUrl), {
         parsedBody: body,
@@ -243,7 +245,8 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       const id = header(request, SESSION_HEADER);
       if (id === undefined || id === '')
         return rpcError(reply, 400, -32600, 'Bad Request: Mcp-Session-Id header is required; start with initialize.');
-      const found = await findMcpSession(deps, actor, id);
+      // A personal token's live sessions may be kept with its lookup (CredentialCache).
+      const found = await findMcpSession(deps, actor, id, request.actor!.via === 'token');
       if (!found.ok)
         return rpcError(
           reply,
@@ -272,7 +275,12 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       for (const record of outcome.records) journal(record.status, record.operation, record.index ?? null);
       return answer(outcome.answer.status, outcome.answer.body);
     }
-    const served = plain !== undefined ? await answerFast(deps, actor, plain, reporter(request)) : await serve(body);
+    if (plain !== undefined) {
+      const text = await answerFast(deps, actor, plain, reporter(request));
+      journal(200);
+      return answerText(text);
+    }
+    const served = await serve(body);
     if (initialize && served.status === 200) {
       const result = (served.body as { result?: { protocolVersion?: string } }).result;
       const params = outline.params;

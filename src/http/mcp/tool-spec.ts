@@ -14,12 +14,30 @@ export interface ToolSpec {
   run(deps: Deps, actor: Actor, args: unknown): Promise<CallToolResult>;
 }
 
-/** A domain result as MCP wants it: structured content plus the same JSON as text. */
+/**
+ * The JSON of the structured content of each result `ok` made: its text block, the same JSON,
+ * so the fast path (fast-path.ts) writes it out without serializing the value a second time.
+ */
+const structuredJson = new WeakMap<CallToolResult, string>();
+
+/** The JSON of a result's structured content, serialized when `ok` made the result, else now. */
+export function structuredJsonOf(result: CallToolResult): string {
+  return structuredJson.get(result) ?? JSON.stringify(result.structuredContent);
+}
+
+/**
+ * A domain result as MCP wants it: structured content plus the same JSON as text. Members are
+ * in the order the SDK's result schema puts them (content, structuredContent, isError), which is
+ * the order its answers have.
+ */
 export function ok(value: object): CallToolResult {
-  return {
+  const text = JSON.stringify(value);
+  const result: CallToolResult = {
+    content: [{ type: 'text', text }],
     structuredContent: value as Record<string, unknown>,
-    content: [{ type: 'text', text: JSON.stringify(value) }],
   };
+  structuredJson.set(result, text);
+  return result;
 }
 
 /**
@@ -30,7 +48,7 @@ export function ok(value: object): CallToolResult {
  */
 export function toolError(code: string, message: string, details?: unknown[]): CallToolResult {
   const error = { code, message, ...(details !== undefined ? { details } : {}) };
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] };
+  return { content: [{ type: 'text', text: JSON.stringify({ error }) }], isError: true };
 }
 
 /** What a tool reports when something broke on our side: the cause goes to the log, never to the client. */
