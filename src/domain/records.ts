@@ -50,7 +50,7 @@ export function presentProject(row: ProjectRow): Project {
   };
 }
 
-export function presentTask(row: TaskRow): Task {
+export function presentTask(row: Omit<TaskRow, 'seq'>): Task {
   return {
     id: row.id,
     tree_id: row.tree_id,

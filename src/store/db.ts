@@ -11,6 +11,7 @@ import { holdingConnection } from './compiled.js';
 import { PostgresStoreDialect, SqliteStoreDialect, StoreState } from './store-state.js';
 import { NamedStatementPool } from './pg-named.js';
 import { SQLITE_FILE_NAME } from './sqlite-files.js';
+import { checkpointOffThread } from './sqlite-checkpoints.js';
 
 export type { Db, DialectName, Trx } from './types.js';
 
@@ -45,7 +46,8 @@ function queryLog(onQuery: QueryObserver | undefined) {
 function openSqlite(dataDir: string, onQuery?: QueryObserver): Store {
   mkdirSync(dataDir, { recursive: true });
   const SqliteDatabase = loadSqlite();
-  const sqlite = new SqliteDatabase(join(dataDir, SQLITE_FILE_NAME));
+  const file = join(dataDir, SQLITE_FILE_NAME);
+  const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
@@ -63,7 +65,16 @@ function openSqlite(dataDir: string, onQuery?: QueryObserver): Store {
     plugins: [new InlineLimits()],
     ...queryLog(onQuery),
   });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  // The WAL's checkpoints (and their file syncs) run on a thread of their own, not in a commit.
+  const stopCheckpoints = checkpointOffThread(sqlite, file);
+  return {
+    db,
+    dialect: 'sqlite',
+    close: async () => {
+      await stopCheckpoints();
+      await db.destroy();
+    },
+  };
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;

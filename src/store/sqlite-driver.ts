@@ -11,8 +11,16 @@ const require = createRequire(import.meta.url);
  * Node-API 10 runtimes load 13 (installed under the alias `better-sqlite3-napi`), older ones 12.
  */
 export function loadSqlite(): typeof BetterSqlite3 {
-  if (Number(process.versions.napi) >= 10) return require('better-sqlite3-napi') as typeof BetterSqlite3;
-  return require('better-sqlite3') as typeof BetterSqlite3;
+  return require(sqliteModule()) as typeof BetterSqlite3;
+}
+
+/** The file loadSqlite loads, for a worker thread to load the same (store/sqlite-checkpoints.ts). */
+export function sqliteModulePath(): string {
+  return require.resolve(sqliteModule());
+}
+
+function sqliteModule(): string {
+  return Number(process.versions.napi) >= 10 ? 'better-sqlite3-napi' : 'better-sqlite3';
 }
 
 const STATEMENT_CACHE_SIZE = 500;

@@ -161,14 +161,99 @@ export async function insertTasks(trx: Trx, rows: NewTaskRow[]): Promise<void> {
   }
 }
 
+/** The version a created task has: the column's default (migration 0009, CONTRACT §16.2). */
+const CREATED_VERSION = 1;
+
+/** The most tasks one statement of insertTaskRows writes: a batch's 50 (BATCH_MAX, domain/fields.ts). */
+const ROWS_MAX = 50;
+
+/** `n` rows of `width` values each, as the VALUES list of an insert. */
+function valueRows(values: readonly unknown[], n: number, width: number) {
+  return sql.join(
+    Array.from({ length: n }, (_, row) => sql`(${sql.join(values.slice(row * width, (row + 1) * width))})`),
+  );
+}
+
+const columnList = (columns: readonly string[]) => sql.join(columns.map((column) => sql.ref(column)));
+
+// SQLite: `n` tasks in one statement, `n` entries in another, each compiled once per n (at most
+// ROWS_MAX of each kind); no rows are read back, insertTaskRows answers the rows it wrote.
+const sqliteTaskInserts: ((db: Db | Trx, ...values: unknown[]) => Promise<unknown[]>)[] = [];
+const sqliteEntryInserts: ((db: Db | Trx, ...values: unknown[]) => Promise<unknown[]>)[] = [];
+// PostgreSQL: `n` tasks and their entries in one statement (one round trip), per n.
+const postgresInserts: ((db: Db | Trx, ...values: unknown[]) => Promise<TaskRow[]>)[] = [];
+
+function sqliteTaskInsert(n: number) {
+  return (sqliteTaskInserts[n] ??= compiledOnce((db, ...values: unknown[]) => ({
+    compile: () =>
+      sql`insert into tasks (${columnList(taskColumns)}) values ${valueRows(values, n, taskColumns.length)}`.compile(
+        db,
+      ),
+  })));
+}
+
+function sqliteEntryInsert(n: number) {
+  return (sqliteEntryInserts[n] ??= compiledOnce((db, ...values: unknown[]) => ({
+    compile: () =>
+      sql`insert into history (${columnList(historyColumns)}) values ${valueRows(values, n, historyColumns.length)}`.compile(
+        db,
+      ),
+  })));
+}
+
+function postgresInsert(n: number) {
+  return (postgresInserts[n] ??= compiledOnce((db, ...values: unknown[]) => {
+    const tasks = values.slice(0, n * taskColumns.length);
+    const entries = values.slice(n * taskColumns.length);
+    return {
+      compile: () =>
+        sql<TaskRow>`with task as (
+          insert into tasks (${columnList(taskColumns)}) values ${valueRows(tasks, n, taskColumns.length)} returning *
+        ), entry as (
+          insert into history (${columnList(historyColumns)}) values ${valueRows(entries, n, historyColumns.length)}
+        ) select * from task`.compile(db),
+    };
+  }));
+}
+
+/** The values of `rows`, row after row, each in the order of `columns` (a plain loop: flatMap costs more here). */
+function valuesOf<Row>(rows: readonly Row[], columns: readonly (keyof Row)[]): unknown[] {
+  const values = new Array<unknown>(rows.length * columns.length);
+  let at = 0;
+  for (const row of rows) for (const column of columns) values[at++] = row[column];
+  return values;
+}
+
+/** A created task as stored (its sequence aside, which no answer shows): the row written, at its first version. */
+export type CreatedTaskRow = Omit<TaskRow, 'seq'>;
+
 /**
- * Inserts created tasks (at most a batch's 50) in one statement and their history entries in
- * another; answers the stored rows in the order given.
+ * Inserts created tasks and their history entries (one each, stamped by the write runner) with
+ * multi-row statements compiled once per row count: on SQLite one for the tasks and one for the
+ * entries, run directly on the connection, the rows answered as written; on PostgreSQL both in
+ * one statement, one round trip. Answers the stored rows in the order given. Rows past ROWS_MAX
+ * go in further statements.
  */
-export async function insertTaskRows(trx: Trx, rows: NewTaskRow[], entries: NewHistoryRow[]): Promise<TaskRow[]> {
-  if (rows.length === 0) return [];
-  const inserted = await trx.insertInto('tasks').values(rows).returningAll().execute();
-  await trx.insertInto('history').values(entries).execute();
-  const byId = new Map(inserted.map((row) => [row.id, row]));
-  return rows.map((row) => byId.get(row.id)!);
+export async function insertTaskRows(
+  trx: Trx,
+  rows: readonly NewTaskRow[],
+  entries: readonly NewHistoryRow[],
+): Promise<CreatedTaskRow[]> {
+  const stored: CreatedTaskRow[] = [];
+  for (let start = 0; start < rows.length; start += ROWS_MAX) {
+    const some = rows.slice(start, start + ROWS_MAX);
+    const theirs = entries.slice(start, start + ROWS_MAX);
+    const taskValues = valuesOf(some, taskColumns);
+    const entryValues = valuesOf(theirs, historyColumns);
+    if (isPostgres(trx)) {
+      const inserted = await postgresInsert(some.length)(trx, ...taskValues, ...entryValues);
+      const byId = new Map(inserted.map((row) => [row.id, row]));
+      for (const row of some) stored.push(byId.get(row.id)!);
+    } else {
+      await sqliteTaskInsert(some.length)(trx, ...taskValues);
+      await sqliteEntryInsert(theirs.length)(trx, ...entryValues);
+      for (const row of some) stored.push({ ...row, version: CREATED_VERSION });
+    }
+  }
+  return stored;
 }

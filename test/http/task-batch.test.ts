@@ -66,6 +66,104 @@ describe.each(databases)('POST /tasks/batch (%s)', (kind) => {
     expect(only.body).toEqual({ created: [], updated: [expect.objectContaining({ notes: 'n', version: 3 })] });
   });
 
+  it('writes the rows, entries and counters 50 single creates write, field by field', async () => {
+    // Two trees alike: a project, a loose task and a task in the project, placed out of order.
+    const setUp = async () => {
+      const tree = await makeTree(agent);
+      const project = await makeProject(agent, tree.id);
+      await makeTask(agent, tree.id, { title: 'loose', position: 500 });
+      await makeTask(agent, tree.id, { title: 'in project', project_id: project.id, position: 40 });
+      return { tree, project };
+    };
+    // Loose and in the project, with and without a position (above and below the last one),
+    // done with a deadline, a colour, text and notes.
+    const items = (tree: any, project: any) =>
+      Array.from({ length: 50 }, (_, i) => {
+        const item: Record<string, unknown> = { tree_id: tree.id, title: `item ${i}` };
+        if (i % 2 === 1) item.project_id = project.id;
+        if (i % 5 === 2) item.position = i % 10 === 2 ? 5_000 + i : 3;
+        if (i % 7 === 3) Object.assign(item, { status: 'done', deadline: '2027-01-15', color: '#aa3300' });
+        if (i % 3 === 0) Object.assign(item, { text: `text ${i}`, notes: `notes ${i}` });
+        return item;
+      });
+    const one = await setUp();
+    const answer = await agent.post(BATCH, { create: items(one.tree, one.project) });
+    expect(answer.status, answer.text).toBe(200);
+    const changeId = answer.headers.get('change-id');
+    const other = await setUp();
+    const singles = [];
+    for (const item of items(other.tree, other.project)) {
+      const created = await agent.post('/api/v1/tasks', item);
+      expect(created.status, created.text).toBe(201);
+      singles.push({ task: created.body.task, changeId: created.headers.get('change-id') });
+    }
+
+    const db = t.app.deps.db;
+    const rowsOf = (treeId: string) =>
+      db.selectFrom('tasks').selectAll().where('tree_id', '=', treeId).orderBy('seq').execute();
+    const entriesOf = (treeId: string) =>
+      db.selectFrom('history').selectAll().where('tree_id', '=', treeId).orderBy('seq').execute();
+    const [batchRows, singleRows] = [await rowsOf(one.tree.id), await rowsOf(other.tree.id)];
+    const [batchEntries, singleEntries] = [await entriesOf(one.tree.id), await entriesOf(other.tree.id)];
+    expect(batchRows).toHaveLength(52);
+    expect(batchEntries).toHaveLength(54);
+    // What differs by nature: ids, moments, sequences and each write's change; the rest is equal.
+    const names = new Map<string, string>([
+      [one.tree.id, 'tree'],
+      [other.tree.id, 'tree'],
+      [one.project.id, 'project'],
+      [other.project.id, 'project'],
+    ]);
+    batchRows.forEach((row, i) => names.set(row.id, `task ${i}`));
+    singleRows.forEach((row, i) => names.set(row.id, `task ${i}`));
+    const moment = (value: string | null) => (value === null ? null : 'moment');
+    const task = (row: (typeof batchRows)[number]) => ({
+      ...row,
+      seq: 'seq',
+      id: names.get(row.id),
+      tree_id: names.get(row.tree_id),
+      project_id: row.project_id === null ? null : names.get(row.project_id),
+      created_at: moment(row.created_at),
+      updated_at: moment(row.updated_at),
+      completed_at: moment(row.completed_at),
+    });
+    const entry = (row: (typeof batchEntries)[number]) => ({
+      ...row,
+      seq: 'seq',
+      id: 'id',
+      tree_id: names.get(row.tree_id),
+      entity_id: names.get(row.entity_id) ?? row.entity_id,
+      at: 'moment',
+      change_id: 'change',
+    });
+    expect(batchRows.map(task)).toEqual(singleRows.map(task));
+    expect(batchEntries.map(entry)).toEqual(singleEntries.map(entry));
+    // Every entry of the batch carries its one change (CONTRACT §16.3); each single create its own.
+    expect(changeId).toMatch(/^chg_/);
+    expect(batchEntries.slice(4).map((e) => e.change_id)).toEqual(Array(50).fill(changeId));
+    expect(singleEntries.slice(4).map((e) => e.change_id)).toEqual(singles.map((s) => s.changeId));
+    expect(new Set(singles.map((s) => s.changeId)).size).toBe(50);
+    // The answers are the stored records, as single creates answer theirs.
+    const stored = (treeId: string) =>
+      db.selectFrom('trees').select(['task_count', 'project_count']).where('id', '=', treeId).executeTakeFirstOrThrow();
+    expect(await stored(one.tree.id)).toEqual(await stored(other.tree.id));
+    for (const [i, created] of answer.body.created.entries()) {
+      expect((await agent.get(`/api/v1/tasks/${created.id}`)).body.task).toEqual(created);
+      const { id, tree_id, project_id, created_at, updated_at, completed_at, ...rest } = singles[i]!.task;
+      expect(created).toMatchObject(rest);
+      expect([created.project_id === null, created.completed_at === null]).toEqual([
+        project_id === null,
+        completed_at === null,
+      ]);
+      expect([id, tree_id, created_at, updated_at]).toEqual([
+        expect.any(String),
+        other.tree.id,
+        expect.any(String),
+        expect.any(String),
+      ]);
+    }
+  });
+
   it('refuses a bad item with its code and every bad item by index and op, writing nothing', async () => {
     const tree = await makeTree(agent);
     const task = await makeTask(agent, tree.id);

@@ -130,7 +130,12 @@ export async function writeTreeExport(deps: Deps, actor: Actor, id: string, sink
     }
     sink.head({ schema_version: EXPORT_SCHEMA_VERSION, exported_at: nowIso(), tree: presentTree(access.tree, access) });
     await sendList(sink, 'projects', (after) => projectPageOfTree(trx, id, after), presentProject);
-    await sendList(sink, 'tasks', (after) => taskPageOfTree(trx, id, after), presentTask);
+    await sendList(
+      sink,
+      'tasks',
+      (after) => taskPageOfTree(trx, id, after),
+      (row) => presentTask(row),
+    );
     const sendSection = (section: ExportSection) =>
       sendList(sink, section.key, (after) => section.readPage(trx, deps, id, after, PAGE_ROWS), section.present);
     await sendSection(commentsExportSection);

@@ -8,13 +8,12 @@ import { BATCH_MAX, positionAfter } from '../fields.js';
 import { presentTask, type Task } from '../records.js';
 import { DomainError, type ErrorCode } from '../errors.js';
 import { write, type Write } from '../write.js';
-import { insertTaskRows } from '../../store/tasks.js';
+import { insertTaskRows, lastSiblingPosition } from '../../store/tasks.js';
 import {
   checkProject,
   checkTaskFields,
   createdEntry,
   newTaskRow,
-  nextPosition,
   patchTask,
   type TaskInput,
   type TaskPatch,
@@ -142,13 +141,17 @@ async function createInTree(
     fail(err, items.slice(0, 1));
     return done;
   }
-  const positions = new Map<string | null, number>();
+  // Each sibling list's last position is read once; then each item takes the place a lone create
+  // after the items before it would take: after the highest position so far, a given one included.
+  const last = new Map<string | null, number | null>();
   const rows = [];
   for (const { input, deadline } of items) {
     const projectId = input.project_id ?? null;
-    const position = positions.get(projectId) ?? (await nextPosition(w.trx, treeId, projectId));
-    positions.set(projectId, positionAfter(position));
-    rows.push(newTaskRow(access, w.actor, input, deadline, input.position ?? position, w.now));
+    let highest = last.get(projectId);
+    if (highest === undefined) highest = await lastSiblingPosition(w.trx, treeId, projectId);
+    const position = input.position ?? positionAfter(highest);
+    last.set(projectId, highest === null ? position : Math.max(highest, position));
+    rows.push(newTaskRow(access, w.actor, input, deadline, position, w.now));
   }
   const entries = rows.map((row) => w.entry(createdEntry(access.ownerId, row)));
   const inserted = await insertTaskRows(w.trx, rows, entries);
@@ -194,22 +197,32 @@ export async function runTaskBatch(deps: Deps, actor: Actor, input: TaskBatchInp
   });
   if (failures.length > 0) throw batchError(failures);
 
-  return write(deps, actor, async (w) => {
-    const byTree = new Map<string, { index: number; input: TaskInput; deadline: string | null }[]>();
-    for (const [index, item] of creates.entries()) {
-      const group = byTree.get(item.tree_id) ?? [];
-      group.push({ index, input: item, deadline: createDeadlines[index]! });
-      byTree.set(item.tree_id, group);
-    }
-    const created = new Map<number, Task>();
-    for (const [treeId, items] of byTree)
-      for (const [index, task] of await createInTree(w, treeId, items, failures)) created.set(index, task);
-    const updated: Task[] = [];
-    await eachItem(updates, 'update', failures, async (item, i) => {
-      updated.push(presentTask(await patchTask(w, item.id, item.patch, updateDeadlines[i], item.precondition)));
-    });
-    // Thrown inside the write: everything the other items wrote is rolled back.
-    if (failures.length > 0) throw batchError(failures);
-    return { created: creates.map((_, index) => created.get(index)!), updated };
-  });
+  // Creates into one tree join the tree's group commit as a lone create does (its savepoint keeps
+  // the batch all or nothing): batches and creates arriving together share one commit. A batch
+  // touching several trees or updating takes a transaction of its own.
+  const trees = new Set(creates.map((item) => item.tree_id));
+  const batch = updates.length === 0 && trees.size === 1 ? creates[0]!.tree_id : undefined;
+  return write(
+    deps,
+    actor,
+    async (w) => {
+      const byTree = new Map<string, { index: number; input: TaskInput; deadline: string | null }[]>();
+      for (const [index, item] of creates.entries()) {
+        const group = byTree.get(item.tree_id) ?? [];
+        group.push({ index, input: item, deadline: createDeadlines[index]! });
+        byTree.set(item.tree_id, group);
+      }
+      const created = new Map<number, Task>();
+      for (const [treeId, items] of byTree)
+        for (const [index, task] of await createInTree(w, treeId, items, failures)) created.set(index, task);
+      const updated: Task[] = [];
+      await eachItem(updates, 'update', failures, async (item, i) => {
+        updated.push(presentTask(await patchTask(w, item.id, item.patch, updateDeadlines[i], item.precondition)));
+      });
+      // Thrown inside the write: everything the other items wrote is rolled back.
+      if (failures.length > 0) throw batchError(failures);
+      return { created: creates.map((_, index) => created.get(index)!), updated };
+    },
+    { batch },
+  );
 }
