@@ -5,7 +5,7 @@ import type { Trx } from '../../store/db.js';
 import { requireWrite } from '../actor.js';
 import { membershipGrants, requireTreeWrite, treeAccess, type TreeAccess } from '../access.js';
 import { chargeTree } from '../limits.js';
-import { checkTaskFields, newTaskRow, nextPosition, type TaskInput } from './tasks.js';
+import { checkTaskFields, newTaskRow, siblingPlaces, type TaskInput } from './tasks.js';
 import { readCsv, type CsvRecord, type RowProblem } from './csv-read.js';
 import { DomainError } from '../errors.js';
 import { PROJECT_NAME_MAX } from '../fields.js';
@@ -231,15 +231,13 @@ export async function importCsv(
         ).values(),
       ];
       const projects = await resolveProjects(trx, access, paths, now);
-      const positions = new Map<string | null, number>();
+      const place = siblingPlaces(trx, treeId);
       const rows = [];
       const assigned: { task_id: string; user_id: string; owner_id: string; tree_id: string; created_at: string }[] =
         [];
       for (const p of planned) {
         const projectId = p.projectPath.length > 0 ? projects.ids.get(p.projectPath.join('/'))! : null;
-        let position = positions.get(projectId);
-        if (position === undefined) position = await nextPosition(trx, treeId, projectId);
-        positions.set(projectId, position + 1);
+        const position = await place(projectId);
         const row = newTaskRow(
           access,
           actor,

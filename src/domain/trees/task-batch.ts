@@ -4,17 +4,18 @@ import type { Precondition } from '../precondition.js';
 import { requireWrite } from '../actor.js';
 import { requireTreeWrite, treeAccess, type TreeAccess } from '../access.js';
 import { chargeTree } from '../limits.js';
-import { BATCH_MAX, positionAfter } from '../fields.js';
+import { BATCH_MAX } from '../fields.js';
 import { presentTask, type Task } from '../records.js';
 import { DomainError, type ErrorCode } from '../errors.js';
 import { write, type Write } from '../write.js';
-import { insertTaskRows, lastSiblingPosition } from '../../store/tasks.js';
+import { insertTaskRows } from '../../store/tasks.js';
 import {
   checkProject,
   checkTaskFields,
   createdEntry,
   newTaskRow,
   patchTask,
+  siblingPlaces,
   type TaskInput,
   type TaskPatch,
 } from './tasks.js';
@@ -141,16 +142,10 @@ async function createInTree(
     fail(err, items.slice(0, 1));
     return done;
   }
-  // Each sibling list's last position is read once; then each item takes the place a lone create
-  // after the items before it would take: after the highest position so far, a given one included.
-  const last = new Map<string | null, number | null>();
+  const place = siblingPlaces(w.trx, treeId);
   const rows = [];
   for (const { input, deadline } of items) {
-    const projectId = input.project_id ?? null;
-    let highest = last.get(projectId);
-    if (highest === undefined) highest = await lastSiblingPosition(w.trx, treeId, projectId);
-    const position = input.position ?? positionAfter(highest);
-    last.set(projectId, highest === null ? position : Math.max(highest, position));
+    const position = await place(input.project_id ?? null, input.position);
     rows.push(newTaskRow(access, w.actor, input, deadline, position, w.now));
   }
   const entries = rows.map((row) => w.entry(createdEntry(access.ownerId, row)));

@@ -136,6 +136,25 @@ export async function nextPosition(trx: Trx, treeId: string, projectId: string |
   return positionAfter(await lastSiblingPosition(trx, treeId, projectId));
 }
 
+/**
+ * The places of many new tasks of one tree, asked in order (a batch, a bulk insert, an import):
+ * each goes where a lone create after the ones before it would put it, after the highest position
+ * so far among its siblings, a given one included. Each sibling list's last position is read once.
+ */
+export function siblingPlaces(
+  trx: Trx,
+  treeId: string,
+): (projectId: string | null, given?: number | null) => Promise<number> {
+  const highest = new Map<string | null, number | null>();
+  return async (projectId, given) => {
+    let top = highest.get(projectId);
+    if (top === undefined) top = await lastSiblingPosition(trx, treeId, projectId);
+    const position = given ?? positionAfter(top);
+    highest.set(projectId, top === null ? position : Math.max(top, position));
+    return position;
+  };
+}
+
 export function newTaskRow(
   access: Pick<TreeAccess, 'ownerId'> & { tree: { id: string } },
   actor: Actor,
@@ -248,16 +267,11 @@ export async function insertTasksBulk(
     if (projectIds.size > 0) await w.lockTrees([treeId]);
     for (const projectId of projectIds) await checkProject(w.trx, actor, projectId, treeId);
     await chargeTree(w.trx, access, { tasks: inputs.length });
-    const positions = new Map<string | null, number>();
+    const place = siblingPlaces(w.trx, treeId);
     const rows = [];
     for (const [i, input] of inputs.entries()) {
-      const projectId = input.project_id ?? null;
-      let position = positions.get(projectId);
-      if (position === undefined) position = await nextPosition(w.trx, treeId, projectId);
-      positions.set(projectId, positionAfter(position));
-      rows.push(
-        newTaskRow(access, actor, { ...input, tree_id: treeId }, deadlines[i]!, input.position ?? position, w.now),
-      );
+      const position = await place(input.project_id ?? null, input.position);
+      rows.push(newTaskRow(access, actor, { ...input, tree_id: treeId }, deadlines[i]!, position, w.now));
     }
     await insertTasks(w.trx, rows);
     // One entry per task (CONTRACT §16.3), all of one change.
