@@ -55,16 +55,49 @@ const MAX_ENTRIES = 10_000;
  * the idle window on every call. The session of any other credential (OAuth grants, whose
  * revocation ends their sessions without this cache) is looked up every time.
  */
+/** Values by hash until a moment each, the oldest making room past MAX_ENTRIES (insertion order is age order). */
+class Expiring<V> {
+  private readonly values = new Map<string, { value: V; until: number }>();
+
+  constructor(private readonly now: () => number) {}
+
+  get(hash: string): V | undefined {
+    const entry = this.values.get(hash);
+    if (entry === undefined) return undefined;
+    if (entry.until <= this.now()) {
+      this.values.delete(hash);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(hash: string, value: V, until: number): void {
+    if (this.values.size >= MAX_ENTRIES) this.values.delete(this.values.keys().next().value!);
+    this.values.set(hash, { value, until });
+  }
+
+  delete(hash: string): void {
+    this.values.delete(hash);
+  }
+
+  deleteWhere(matches: (value: V) => boolean): void {
+    for (const [hash, entry] of this.values) if (matches(entry.value)) this.values.delete(hash);
+  }
+}
+
 export class CredentialCache {
-  private readonly entries = new Map<string, { owner: TokenOwner; until: number }>();
-  private readonly sessions = new Map<string, { session: KeptSession; until: number }>();
+  private readonly entries: Expiring<TokenOwner>;
+  private readonly sessions: Expiring<KeptSession>;
   /** Bumped by every forget; a lookup stores its result only if nothing was forgotten meanwhile. */
   generation = 0;
 
   constructor(
     private readonly ttlMs = CREDENTIAL_TTL_MS,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.entries = new Expiring(now);
+    this.sessions = new Expiring(now);
+  }
 
   /** False with a TTL of zero (PostgreSQL): every lookup goes to the database. */
   get keeps(): boolean {
@@ -72,38 +105,23 @@ export class CredentialCache {
   }
 
   get(hash: string): TokenOwner | undefined {
-    const entry = this.entries.get(hash);
-    if (entry === undefined) return undefined;
-    if (entry.until <= this.now()) {
-      this.entries.delete(hash);
-      return undefined;
-    }
-    return entry.owner;
+    return this.entries.get(hash);
   }
 
   /** Keeps a lookup made when `generation` was `since`. */
   set(hash: string, owner: TokenOwner, since: number): void {
     if (since !== this.generation || !this.keeps) return;
-    // Insertion order is age order: the oldest entry makes room.
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(hash, { owner, until: Math.min(this.now() + this.ttlMs, Date.parse(owner.token.expires_at)) });
+    this.entries.set(hash, owner, Math.min(this.now() + this.ttlMs, Date.parse(owner.token.expires_at)));
   }
 
   getSession(hash: string): KeptSession | undefined {
-    const entry = this.sessions.get(hash);
-    if (entry === undefined) return undefined;
-    if (entry.until <= this.now()) {
-      this.sessions.delete(hash);
-      return undefined;
-    }
-    return entry.session;
+    return this.sessions.get(hash);
   }
 
   /** Keeps a live session looked up when `generation` was `since`. */
   setSession(hash: string, session: KeptSession, since: number): void {
     if (since !== this.generation || !this.keeps) return;
-    if (this.sessions.size >= MAX_ENTRIES) this.sessions.delete(this.sessions.keys().next().value!);
-    this.sessions.set(hash, { session, until: this.now() + this.ttlMs });
+    this.sessions.set(hash, session, this.now() + this.ttlMs);
   }
 
   /** A session ended here (DELETE /mcp). */
@@ -135,7 +153,7 @@ export class CredentialCache {
 
   private forget(matches: (owner: TokenOwner) => boolean, sessionMatches: (session: KeptSession) => boolean): void {
     this.generation++;
-    for (const [hash, entry] of this.entries) if (matches(entry.owner)) this.entries.delete(hash);
-    for (const [hash, entry] of this.sessions) if (sessionMatches(entry.session)) this.sessions.delete(hash);
+    this.entries.deleteWhere(matches);
+    this.sessions.deleteWhere(sessionMatches);
   }
 }
