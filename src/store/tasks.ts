@@ -101,12 +101,13 @@ export function positionAfterSql(last: RawBuilder<number | null>): RawBuilder<nu
 const insertLooseAlone = compiledOnce((db, maxTasks: number, position: number | null, ...values: unknown[]) => {
   const list = (columns: readonly string[]) => sql.join(columns.map((column) => sql.ref(column)));
   const task = Object.fromEntries(taskColumns.map((column, i) => [column, values[i]])) as Record<string, unknown>;
-  const lastLoose = sql<number | null>`(select tasks.position from tasks
-    where tasks.tree_id = ${task.tree_id} and tasks.project_id is null
-    order by tasks.project_id desc, tasks.position desc limit 1)`;
+  // The last loose sibling read once: max() over its one row (or none) answers null for none.
+  const placeAfterLast = sql<number>`(select ${positionAfterSql(sql`max(last.position)`)} from (
+    select tasks.position from tasks where tasks.tree_id = ${task.tree_id} and tasks.project_id is null
+    order by tasks.project_id desc, tasks.position desc limit 1) as last)`;
   const taskValues = sql.join(
     taskColumns.map((column, i) =>
-      column === 'position' ? sql`coalesce(${position}, ${positionAfterSql(lastLoose)})` : sql`${values[i]}`,
+      column === 'position' ? sql`coalesce(${position}, ${placeAfterLast})` : sql`${values[i]}`,
     ),
   );
   const entryValues = sql.join(values.slice(taskColumns.length));
