@@ -17,6 +17,7 @@ import { createToken } from '../../src/domain/agents/tokens.js';
 import { insertTasksBulk } from '../../src/domain/trees/tasks.js';
 import { SEARCH_TASKS, searchQuery, searchTaskFields } from '../search-data.js';
 import { startSearchFloor } from '../search-floor.js';
+import { startBatchFloor } from '../batch-floor.js';
 
 const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
 const MODERN = '2026-07-28';
@@ -72,6 +73,21 @@ export async function run(): Promise<void> {
             );
             report(bareBase);
             report(bare, bareBase, `the search is ${shareOf([measured, base], [bare, bareBase])} of its floor`);
+          }
+          if (name === CASE_NAMES[BATCH] && server.kind === 'sqlite') {
+            // What the p99 of a batch is made of at these connections: SQLite's own writes, one batch at a time.
+            const batchFloor = await startBatchFloor(server);
+            try {
+              const [bare, bareBase] = await bracketed(
+                baseline.url,
+                'floor: bare Fastify + the batch’s rows, entries and counter written raw in one transaction',
+                { ...options, url: batchFloor.url, requests: options.requests!.map((r) => ({ ...r, path: '/' })) },
+              );
+              report(bareBase);
+              report(bare, bareBase, `the batch is ${shareOf([measured, base], [bare, bareBase])} of its floor`);
+            } finally {
+              await batchFloor.close();
+            }
           }
         }
         await floor?.close();

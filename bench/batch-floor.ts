@@ -1,0 +1,107 @@
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { startBaseline, type BenchServer } from './lib.js';
+import { loadSqlite } from '../src/store/sqlite-driver.js';
+import { SQLITE_FILE_NAME } from '../src/store/sqlite-files.js';
+
+/** The columns a create writes, as the service's statements write them (store/tasks.ts, store/history.ts). */
+const TASK_COLUMNS = [
+  'id',
+  'owner_id',
+  'tree_id',
+  'project_id',
+  'title',
+  'text',
+  'notes',
+  'status',
+  'deadline',
+  'color',
+  'position',
+  'completed_at',
+  'created_by',
+  'assignee_ids',
+  'created_at',
+  'updated_at',
+];
+const ENTRY_COLUMNS = [
+  'id',
+  'owner_id',
+  'tree_id',
+  'at',
+  'actor_id',
+  'via',
+  'entity',
+  'entity_id',
+  'action',
+  'changes',
+  'change_id',
+  'credential_id',
+  'client',
+  'reverts',
+  'restore',
+];
+
+function multiRowInsert(table: string, columns: string[], rows: number): string {
+  const row = `(${columns.map(() => '?').join(', ')})`;
+  return `insert into ${table} (${columns.join(', ')}) values ${Array(rows).fill(row).join(', ')}`;
+}
+
+/**
+ * The floor of `POST /tasks/batch` on SQLite: bare Fastify that takes the same body (50 creates
+ * in one tree), and in one transaction on a better-sqlite3 connection of its own to the service's
+ * file writes what the service writes for it: the 50 task rows in one statement (their search
+ * index by the schema's trigger), the 50 history entries in another, the tree's counter. No
+ * credential, pipeline, validation, limits, places, presentation or journal; it answers the ids.
+ * Loaded after the service's case, while the service idles.
+ */
+export function startBatchFloor(server: BenchServer) {
+  const Database = loadSqlite();
+  const handle = new Database(join(server.app.deps.config.dataDir, SQLITE_FILE_NAME));
+  // The service's settings (store/db.ts), and no checkpoint at all while loaded: the best case.
+  for (const setting of ['synchronous = NORMAL', 'foreign_keys = ON', 'busy_timeout = 5000', 'cache_size = -65536']) {
+    handle.pragma(setting);
+  }
+  handle.pragma('temp_store = MEMORY');
+  handle.pragma('wal_autocheckpoint = 0');
+  const tasks = new Map<number, { run(...values: unknown[]): unknown }>();
+  const entries = new Map<number, { run(...values: unknown[]): unknown }>();
+  const counter = handle.prepare(
+    'update trees set task_count = task_count + ?, updated_at = ? where id = ? returning owner_id',
+  );
+  const prefix = randomBytes(4).toString('hex');
+  let serial = 0;
+  const write = handle.transaction((treeId: string, items: { title: string; text?: string; notes?: string }[]) => {
+    const now = new Date().toISOString();
+    const { owner_id: owner } = counter.get(items.length, now, treeId) as { owner_id: string };
+    const taskValues: unknown[] = [];
+    const entryValues: unknown[] = [];
+    const ids: string[] = [];
+    for (const item of items) {
+      const id = `tsk_floor${prefix}${String(++serial).padStart(13, '0')}`;
+      ids.push(id);
+      taskValues.push(id, owner, treeId, null, item.title, item.text ?? '', item.notes ?? '', 'todo', null);
+      taskValues.push('#6b8e23', serial, null, owner, '[]', now, now);
+      entryValues.push(`his_floor${prefix}${String(serial).padStart(13, '0')}`, owner, treeId, now, owner, 'token');
+      entryValues.push('task', id, 'created', JSON.stringify({ title: { from: null, to: item.title } }));
+      entryValues.push(`chg_floor${prefix}`, 'pat_floor', 'bench', null, null);
+    }
+    const n = items.length;
+    if (!tasks.has(n)) tasks.set(n, handle.prepare(multiRowInsert('tasks', TASK_COLUMNS, n)));
+    if (!entries.has(n)) entries.set(n, handle.prepare(multiRowInsert('history', ENTRY_COLUMNS, n)));
+    tasks.get(n)!.run(...taskValues);
+    entries.get(n)!.run(...entryValues);
+    return ids;
+  });
+  return startBaseline((app) =>
+    app.post('/', async (request) => {
+      const { create } = request.body as { create: { tree_id: string; title: string }[] };
+      return { created: write(create[0]!.tree_id, create) };
+    }),
+  ).then((floor) => ({
+    url: floor.url,
+    async close() {
+      await floor.close();
+      handle.close();
+    },
+  }));
+}
