@@ -3,45 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { startBaseline, type BenchServer } from './lib.js';
 import { loadSqlite } from '../src/store/sqlite-driver.js';
 import { SQLITE_FILE_NAME } from '../src/store/sqlite-files.js';
+import { taskColumns } from '../src/store/tasks.js';
+import { historyColumns } from '../src/store/history.js';
 
-/** The columns a create writes, as the service's statements write them (store/tasks.ts, store/history.ts). */
-const TASK_COLUMNS = [
-  'id',
-  'owner_id',
-  'tree_id',
-  'project_id',
-  'title',
-  'text',
-  'notes',
-  'status',
-  'deadline',
-  'color',
-  'position',
-  'completed_at',
-  'created_by',
-  'assignee_ids',
-  'created_at',
-  'updated_at',
-];
-const ENTRY_COLUMNS = [
-  'id',
-  'owner_id',
-  'tree_id',
-  'at',
-  'actor_id',
-  'via',
-  'entity',
-  'entity_id',
-  'action',
-  'changes',
-  'change_id',
-  'credential_id',
-  'client',
-  'reverts',
-  'restore',
-];
-
-function multiRowInsert(table: string, columns: string[], rows: number): string {
+function multiRowInsert(table: string, columns: readonly string[], rows: number): string {
   const row = `(${columns.map(() => '?').join(', ')})`;
   return `insert into ${table} (${columns.join(', ')}) values ${Array(rows).fill(row).join(', ')}`;
 }
@@ -65,29 +30,59 @@ export function startBatchFloor(server: BenchServer) {
   handle.pragma('wal_autocheckpoint = 0');
   const tasks = new Map<number, { run(...values: unknown[]): unknown }>();
   const entries = new Map<number, { run(...values: unknown[]): unknown }>();
-  const counter = handle.prepare(
-    'update trees set task_count = task_count + ?, updated_at = ? where id = ? returning owner_id',
-  );
+  const counter = handle.prepare('update trees set task_count = task_count + ? where id = ? returning owner_id');
   const prefix = randomBytes(4).toString('hex');
   let serial = 0;
   const write = handle.transaction((treeId: string, items: { title: string; text?: string; notes?: string }[]) => {
     const now = new Date().toISOString();
-    const { owner_id: owner } = counter.get(items.length, now, treeId) as { owner_id: string };
+    const { owner_id: owner } = counter.get(items.length, treeId) as { owner_id: string };
     const taskValues: unknown[] = [];
     const entryValues: unknown[] = [];
     const ids: string[] = [];
     for (const item of items) {
       const id = `tsk_floor${prefix}${String(++serial).padStart(13, '0')}`;
       ids.push(id);
-      taskValues.push(id, owner, treeId, null, item.title, item.text ?? '', item.notes ?? '', 'todo', null);
-      taskValues.push('#6b8e23', serial, null, owner, '[]', now, now);
-      entryValues.push(`his_floor${prefix}${String(serial).padStart(13, '0')}`, owner, treeId, now, owner, 'token');
-      entryValues.push('task', id, 'created', JSON.stringify({ title: { from: null, to: item.title } }));
-      entryValues.push(`chg_floor${prefix}`, 'pat_floor', 'bench', null, null);
+      const task: Record<(typeof taskColumns)[number], unknown> = {
+        id,
+        owner_id: owner,
+        tree_id: treeId,
+        project_id: null,
+        title: item.title,
+        text: item.text ?? '',
+        notes: item.notes ?? '',
+        status: 'todo',
+        deadline: null,
+        color: '#6b8e23',
+        position: serial,
+        completed_at: null,
+        created_by: owner,
+        assignee_ids: '[]',
+        created_at: now,
+        updated_at: now,
+      };
+      const entry: Record<(typeof historyColumns)[number], unknown> = {
+        id: `his_floor${prefix}${String(serial).padStart(13, '0')}`,
+        owner_id: owner,
+        tree_id: treeId,
+        at: now,
+        actor_id: owner,
+        via: 'token',
+        entity: 'task',
+        entity_id: id,
+        action: 'created',
+        changes: JSON.stringify({ title: { from: null, to: item.title } }),
+        change_id: `chg_floor${prefix}`,
+        credential_id: 'pat_floor',
+        client: 'bench',
+        reverts: null,
+        restore: null,
+      };
+      for (const column of taskColumns) taskValues.push(task[column]);
+      for (const column of historyColumns) entryValues.push(entry[column]);
     }
     const n = items.length;
-    if (!tasks.has(n)) tasks.set(n, handle.prepare(multiRowInsert('tasks', TASK_COLUMNS, n)));
-    if (!entries.has(n)) entries.set(n, handle.prepare(multiRowInsert('history', ENTRY_COLUMNS, n)));
+    if (!tasks.has(n)) tasks.set(n, handle.prepare(multiRowInsert('tasks', taskColumns, n)));
+    if (!entries.has(n)) entries.set(n, handle.prepare(multiRowInsert('history', historyColumns, n)));
     tasks.get(n)!.run(...taskValues);
     entries.get(n)!.run(...entryValues);
     return ids;

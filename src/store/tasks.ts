@@ -6,7 +6,7 @@ import { compiledOnce, isPostgres } from './compiled.js';
 import { historyColumns, insertHistory } from './history.js';
 
 /** The columns a create sets, in the order store statements bind them (version takes its default). */
-const taskColumns = [
+export const taskColumns = [
   'id',
   'owner_id',
   'tree_id',
