@@ -176,18 +176,19 @@ browserDescribe.each(databases)('a person in the browser (%s)', (kind) => {
     expect(await s.w.page.evaluate('document.documentElement.lang')).toBe('ru');
     await s.w.page.reload();
     await s.w.page.getByRole('heading', { name: 'Профиль', level: 1 }).waitFor();
-    // Times are shown on the person's clock (Tokyo), not the browser's (Berlin).
+    // Times are shown on the person's clock (Tokyo), not the browser's (Berlin). The card shows the
+    // tree's latest activity, which a task edited a minute after the tree makes differ from updated_at.
     await s.w.page.goto('/trees');
     const garden = (
       (await s.w.page.evaluate("fetch('/api/v1/trees').then((r) => r.json())")) as {
-        items: { name: string; updated_at: string }[];
+        items: { name: string; last_activity_at: string }[];
       }
     ).items.find((x) => x.name === 'Garden')!;
     const tokyo = new Intl.DateTimeFormat('ru', {
       dateStyle: 'medium',
       timeStyle: 'short',
       timeZone: 'Asia/Tokyo',
-    }).format(new Date(garden.updated_at));
+    }).format(new Date(garden.last_activity_at));
     const flat = (text: string) => text.replace(/\s+/g, ' ');
     await expect
       .poll(async () => flat((await s.w.page.locator('.tree-card-meta').first().textContent()) ?? ''))
