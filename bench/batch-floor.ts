@@ -5,6 +5,7 @@ import { loadSqlite } from '../src/store/sqlite-driver.js';
 import { SQLITE_FILE_NAME } from '../src/store/sqlite-files.js';
 import { taskColumns } from '../src/store/tasks.js';
 import { historyColumns } from '../src/store/history.js';
+import { applySqliteSettings } from '../src/store/db.js';
 
 function multiRowInsert(table: string, columns: readonly string[], rows: number): string {
   const row = `(${columns.map(() => '?').join(', ')})`;
@@ -22,11 +23,8 @@ function multiRowInsert(table: string, columns: readonly string[], rows: number)
 export function startBatchFloor(server: BenchServer) {
   const Database = loadSqlite();
   const handle = new Database(join(server.app.deps.config.dataDir, SQLITE_FILE_NAME));
-  // The service's settings (store/db.ts), and no checkpoint at all while loaded: the best case.
-  for (const setting of ['synchronous = NORMAL', 'foreign_keys = ON', 'busy_timeout = 5000', 'cache_size = -65536']) {
-    handle.pragma(setting);
-  }
-  handle.pragma('temp_store = MEMORY');
+  // The service's settings, and no checkpoint at all while loaded: the best case.
+  applySqliteSettings(handle);
   handle.pragma('wal_autocheckpoint = 0');
   const tasks = new Map<number, { run(...values: unknown[]): unknown }>();
   const entries = new Map<number, { run(...values: unknown[]): unknown }>();

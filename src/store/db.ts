@@ -43,11 +43,8 @@ function queryLog(onQuery: QueryObserver | undefined) {
   return { log: (event: LogEvent) => onQuery(event.queryDurationMillis, event.level === 'error') };
 }
 
-function openSqlite(dataDir: string, onQuery?: QueryObserver): Store {
-  mkdirSync(dataDir, { recursive: true });
-  const SqliteDatabase = loadSqlite();
-  const file = join(dataDir, SQLITE_FILE_NAME);
-  const sqlite = new SqliteDatabase(file);
+/** The settings every connection of the service to its SQLite file runs with (bench/batch-floor.ts uses them too). */
+export function applySqliteSettings(sqlite: { pragma(source: string): unknown }): void {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
@@ -55,6 +52,14 @@ function openSqlite(dataDir: string, onQuery?: QueryObserver): Store {
   // A 64 MiB page cache keeps the indexes of a large account in memory; temp B-trees stay in RAM.
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('temp_store = MEMORY');
+}
+
+function openSqlite(dataDir: string, onQuery?: QueryObserver): Store {
+  mkdirSync(dataDir, { recursive: true });
+  const SqliteDatabase = loadSqlite();
+  const file = join(dataDir, SQLITE_FILE_NAME);
+  const sqlite = new SqliteDatabase(file);
+  applySqliteSettings(sqlite);
   // SQLite's lower() folds ASCII only; search compares short terms case-insensitively in every script.
   sqlite.function('casefold', { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? value.toLowerCase() : value,

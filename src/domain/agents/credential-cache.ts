@@ -34,27 +34,6 @@ export interface KeptSession {
 export const CREDENTIAL_TTL_MS = 1_000;
 const MAX_ENTRIES = 10_000;
 
-/**
- * Token lookups of the last second, by token hash. Finding a token and its owner costs more than
- * the rest of a typical request, and agents call in bursts, so a busy token is read once a second
- * instead of on every call.
- *
- * A revocation, a profile change or a plan change made in this process forgets the entries it
- * touches at once; a plan set by the CLI shows within the TTL. So it is on only for the embedded
- * SQLite store, served by one process; with PostgreSQL, where instances may be many and a
- * revocation must end the token everywhere with the next request, the TTL is zero. An entry
- * never outlives its token's expiry. Unknown tokens are never kept. A lookup that was in flight
- * while something was forgotten is not kept either (`generation`), so it cannot bring back what
- * a revocation just removed.
- *
- * The live MCP sessions of personal tokens are kept the same way, by session id hash, with the
- * same TTL: an MCP call of a session otherwise asks the database for its session on every call,
- * which costs as much as the tool's own read. A session is forgotten with its token (revocation,
- * password reset) or its user (profile, plan), when it is ended here (DELETE /mcp), and after
- * the TTL; only live sessions are kept, and the route still checks the owner, the credential and
- * the idle window on every call. The session of any other credential (OAuth grants, whose
- * revocation ends their sessions without this cache) is looked up every time.
- */
 /** Values by hash until a moment each, the oldest making room past MAX_ENTRIES (insertion order is age order). */
 class Expiring<V> {
   private readonly values = new Map<string, { value: V; until: number }>();
@@ -85,6 +64,27 @@ class Expiring<V> {
   }
 }
 
+/**
+ * Token lookups of the last second, by token hash. Finding a token and its owner costs more than
+ * the rest of a typical request, and agents call in bursts, so a busy token is read once a second
+ * instead of on every call.
+ *
+ * A revocation, a profile change or a plan change made in this process forgets the entries it
+ * touches at once; a plan set by the CLI shows within the TTL. So it is on only for the embedded
+ * SQLite store, served by one process; with PostgreSQL, where instances may be many and a
+ * revocation must end the token everywhere with the next request, the TTL is zero. An entry
+ * never outlives its token's expiry. Unknown tokens are never kept. A lookup that was in flight
+ * while something was forgotten is not kept either (`generation`), so it cannot bring back what
+ * a revocation just removed.
+ *
+ * The live MCP sessions of personal tokens are kept the same way, by session id hash, with the
+ * same TTL: an MCP call of a session otherwise asks the database for its session on every call,
+ * which costs as much as the tool's own read. A session is forgotten with its token (revocation,
+ * password reset) or its user (profile, plan), when it is ended here (DELETE /mcp), and after
+ * the TTL; only live sessions are kept, and the route still checks the owner, the credential and
+ * the idle window on every call. The session of any other credential (OAuth grants, whose
+ * revocation ends their sessions without this cache) is looked up every time.
+ */
 export class CredentialCache {
   private readonly entries: Expiring<TokenOwner>;
   private readonly sessions: Expiring<KeptSession>;
