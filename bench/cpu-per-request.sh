@@ -6,6 +6,8 @@
 #   default GET /api/v1/auth/me; {task} in the path becomes a task id. With a body the request is
 #   a POST of it, {tree} becoming a fresh tree for each load (so creates stay under the plan's
 #   50,000 tasks per tree), e.g. bench/cpu-per-request.sh /api/v1/tasks '{"tree_id":"{tree}","title":"Roses"}'
+# BENCH_HEADERS adds headers to every request, one `name=value` a line (an MCP call's, say:
+# accept, mcp-protocol-version, mcp-method, mcp-name; see bench/README.md).
 # With DATABASE_URL set the service runs on PostgreSQL (its server processes are not counted).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,8 +20,10 @@ field() { node -p "require('$target').$1"; }
 url=$(field url); bare=$(field bare); token=$(field token); pid=$(field pid); task=$(field task)
 trap 'kill -TERM "$pid" 2>/dev/null || true' EXIT
 path="${path//\{task\}/$task}"
+body="${body//\{task\}/$task}"
 # The request options of load $1 (0 = warm-up): a POST of the body in that load's tree, or nothing.
 request() {
+  while IFS= read -r line; do [ -n "$line" ] && printf '%s\n' -H "$line"; done <<< "${BENCH_HEADERS:-}"
   [ -z "$body" ] && return 0
   printf '%s\n' -m POST -H "content-type=application/json" -b "${body//\{tree\}/$(field "trees[$1]")}"
 }

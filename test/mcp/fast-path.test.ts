@@ -174,6 +174,63 @@ describe.each(databases)('MCP fast path against the SDK (%s)', (kind) => {
     );
   });
 
+  it('keeps a 2026-07-28 classification only for the very envelope and headers it was asked for', async () => {
+    const me = await someone(['read']);
+    const headers = (name = 'get_task') => ({
+      authorization: `Bearer ${me.token}`,
+      'mcp-protocol-version': MODERN,
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+    });
+    const call = (envelope: Record<string, unknown>, name = 'get_task') =>
+      rawMcp(
+        fast.url,
+        {
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name, arguments: { id: me.task.id }, _meta: envelope },
+        },
+        headers(name),
+      );
+    const clientInfo = 'io.modelcontextprotocol/clientInfo';
+    // Kept after the first call, the classification answers the same envelope in another member order.
+    expect((await call(ENVELOPE)).json.result.structuredContent.task.id).toBe(me.task.id);
+    const reordered = Object.fromEntries(Object.entries(ENVELOPE).reverse());
+    expect((await call(reordered)).json.result.structuredContent.task.id).toBe(me.task.id);
+    // An envelope that differs from a kept one only inside clientInfo is the SDK's to judge, and refuse.
+    for (const info of [
+      { name: 'raw-agent' },
+      { name: 'raw-agent', version: 1 },
+      { name: 'raw-agent', version: '1', x: [] },
+    ]) {
+      const fromSdk = await rawMcp(
+        sdk.url,
+        {
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'get_task', arguments: { id: me.task.id }, _meta: { ...ENVELOPE, [clientInfo]: info } },
+        },
+        headers(),
+      );
+      expect(comparable(await call({ ...ENVELOPE, [clientInfo]: info }))).toEqual(comparable(fromSdk));
+    }
+    expect((await call({ ...ENVELOPE, [clientInfo]: { name: 'raw-agent' } })).status).toBe(400);
+    // Headers are part of what is kept: the same envelope under another Mcp-Name is refused.
+    const mismatched = await rawMcp(
+      fast.url,
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'get_task', arguments: { id: me.task.id }, _meta: ENVELOPE },
+      },
+      headers('list_trees'),
+    );
+    expect(mismatched.status).toBe(400);
+  });
+
   it('leaves anything not plain to the SDK, and still decides per call', async () => {
     const me = await someone(['read']);
     const opened = await rawMcp(fast.url, initializeMessage, { authorization: `Bearer ${me.token}` });

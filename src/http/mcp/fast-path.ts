@@ -52,24 +52,43 @@ const MODERN_REVISION = '2026-07-28';
 
 /** The `_meta` envelope keys of a plain 2026-07-28 call; the SDK's classification has checked their values. */
 const ENVELOPE_KEYS = [PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY];
+const MESSAGE_KEYS = ['jsonrpc', 'id', 'method', 'params'];
+const PARAMS_KEYS = ['name', 'arguments', '_meta'];
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function hasOnlyKeys(value: Record<string, unknown>, allowed: readonly string[]): boolean {
-  return Object.keys(value).every((key) => allowed.includes(key));
+  for (const key in value) if (!allowed.includes(key)) return false;
+  return true;
 }
 
-/** The id and params of a plain call of either era: `params` holds only `keys`, a tool name and, if any, an object of arguments. */
-function plainIdAndParams(
-  id: unknown,
-  params: unknown,
-  keys: readonly string[],
-): params is Record<string, unknown> & { name: string } {
-  if (!(typeof id === 'string' || Number.isSafeInteger(id)) || !isPlainObject(params) || !hasOnlyKeys(params, keys))
-    return false;
-  return typeof params.name === 'string' && (params.arguments === undefined || isPlainObject(params.arguments));
+/** A single tools/call as plain as the fast path takes it, read from the body once. */
+export interface PlainCall {
+  id: string | number;
+  name: string;
+  /** Undefined or an object. */
+  args: unknown;
+  /** The 2026-07-28 envelope (`params._meta`, of only its keys), or undefined: a 2025 call. */
+  envelope: Record<string, unknown> | undefined;
+}
+
+/**
+ * The body as a plain tools/call of either era, or undefined: a JSON-RPC request of only
+ * jsonrpc "2.0", an integer or string id, the method and params; params of only a tool name, an
+ * object of arguments if any and, in 2026-07-28, a `_meta` of only the envelope's keys.
+ */
+export function plainCallOf(body: unknown): PlainCall | undefined {
+  if (!isPlainObject(body) || !hasOnlyKeys(body, MESSAGE_KEYS)) return undefined;
+  const { jsonrpc, id, method, params } = body;
+  if (jsonrpc !== '2.0' || method !== 'tools/call' || !(typeof id === 'string' || Number.isSafeInteger(id)))
+    return undefined;
+  if (!isPlainObject(params) || !hasOnlyKeys(params, PARAMS_KEYS)) return undefined;
+  const { name, arguments: args, _meta: envelope } = params;
+  if (typeof name !== 'string' || !(args === undefined || isPlainObject(args))) return undefined;
+  if (envelope !== undefined && !(isPlainObject(envelope) && hasOnlyKeys(envelope, ENVELOPE_KEYS))) return undefined;
+  return { id: id as string | number, name, args, envelope };
 }
 
 /**
@@ -81,15 +100,11 @@ function plainIdAndParams(
  * (WebStandardStreamableHTTPServerTransport) checks Accept (406), Content-Type (415), the
  * message against the JSON-RPC schema (400) and the MCP-Protocol-Version header (400); its
  * server checks the request against the tools/call schema, calls our handler (tools.ts
- * `serveTools`), checks the result against CallToolResult and sends it unchanged. A message of
- * only jsonrpc "2.0", an integer or string id, the method and params holding only a tool name
- * and an object of arguments passes all of them.
+ * `serveTools`), checks the result against CallToolResult and sends it unchanged. A plain call
+ * (`plainCallOf`) without an envelope passes all of them.
  */
-export function fastLegacyCall(body: unknown, headers: DoorHeaders, actor: Actor): FastCall | undefined {
-  if (!isPlainObject(body) || !hasOnlyKeys(body, ['jsonrpc', 'id', 'method', 'params'])) return undefined;
-  const { jsonrpc, id, method, params } = body;
-  if (jsonrpc !== '2.0' || method !== 'tools/call' || !plainIdAndParams(id, params, ['name', 'arguments']))
-    return undefined;
+export function fastLegacyCall(call: PlainCall, headers: DoorHeaders, actor: Actor): FastCall | undefined {
+  if (call.envelope !== undefined) return undefined;
   const { accept, contentType, protocolVersion } = headers;
   if (accept === undefined || !accept.includes('application/json') || !accept.includes('text/event-stream'))
     return undefined;
@@ -99,8 +114,8 @@ export function fastLegacyCall(body: unknown, headers: DoorHeaders, actor: Actor
     (!SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion) || protocolVersion >= MODERN_REVISION)
   )
     return undefined;
-  const tool = visibleTool(actor, params.name);
-  return tool === undefined ? undefined : { id: id as string | number, tool, args: params.arguments, modern: false };
+  const tool = visibleTool(actor, call.name);
+  return tool === undefined ? undefined : { id: call.id, tool, args: call.args, modern: false };
 }
 
 /**
@@ -111,10 +126,10 @@ export function fastLegacyCall(body: unknown, headers: DoorHeaders, actor: Actor
  * left to the SDK to decode), then Mcp-Param-* headers and scope challenges of tools registered
  * with `registerTool` (ours are request handlers, so there are none). Its server then does what
  * it does for a 2025 call, and encodes the result for the revision: `resultType: "complete"` and
- * the server's identity in `_meta`. A call whose params hold only the tool's name, its arguments
- * and the envelope passes all of it.
+ * the server's identity in `_meta`. A plain call (`plainCallOf`) with its envelope passes all of it.
  */
 export function fastModernCall(
+  call: PlainCall,
   outcome: InboundClassificationOutcome,
   headers: DoorHeaders,
   actor: Actor,
@@ -124,58 +139,76 @@ export function fastModernCall(
   if (outcome.classification.revision !== MODERN_REVISION || !isJsonContentType(headers.contentType ?? null))
     return undefined;
   if (headers.protocolVersion !== MODERN_REVISION || headers.method !== 'tools/call') return undefined;
-  const { id, params } = outcome.message;
-  if (
-    !plainIdAndParams(id, params, ['name', 'arguments', '_meta']) ||
-    params.name.startsWith('=?') ||
-    headers.name !== params.name
-  )
-    return undefined;
-  if (!isPlainObject(params._meta) || !hasOnlyKeys(params._meta, ENVELOPE_KEYS)) return undefined;
-  const tool = visibleTool(actor, params.name);
-  return tool === undefined ? undefined : { id, tool, args: params.arguments, modern: true };
+  if (call.envelope === undefined || call.name.startsWith('=?') || headers.name !== call.name) return undefined;
+  const tool = visibleTool(actor, call.name);
+  return tool === undefined ? undefined : { id: call.id, tool, args: call.args, modern: true };
 }
 
-/** How many classifications of plain 2026-07-28 calls are kept (each is a few hundred bytes). */
-const OUTCOMES_KEPT = 256;
-const modernOutcomes = new Map<string, InboundClassificationOutcome>();
+/** A classification the SDK gave a plain 2026-07-28 call, with what it depended on. */
+interface KnownOutcome {
+  protocolVersion: string | undefined;
+  method: string | undefined;
+  name: string | undefined;
+  envelope: Record<string, unknown>;
+  outcome: InboundClassificationOutcome;
+}
+
+/** How many tool names, and classifications under each, are kept (each is a few hundred bytes). */
+const NAMES_KEPT = 64;
+const OUTCOMES_KEPT_PER_NAME = 8;
+const knownOutcomes = new Map<string, KnownOutcome[]>();
 
 /**
- * The SDK's classification (`classify` in messages.ts) of a plain 2026-07-28 tools/call: a
- * request of only jsonrpc "2.0", an integer or string id, the method, and params of a tool name,
- * an object of arguments and a `_meta` of only the envelope's keys. The classification of such a
- * message depends on nothing but its tool name, its envelope and the MCP-Protocol-Version,
- * Mcp-Method and Mcp-Name headers (the id and the arguments pass the SDK's JSON-RPC schema
- * whatever they are), so it is asked once for each of those seen, with a stand-in message of the
- * same name and envelope, and kept; its schema checks of the message as a response, an error and a request cost more than
- * the call. Undefined for any other message: the route asks the SDK.
+ * Whether two values parsed from JSON are the same JSON, whatever their members' order.
+ * (node:util's isDeepStrictEqual answers the same for them at four times the cost on this path.)
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys)
+    if (!Object.hasOwn(b, key) || !sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+      return false;
+  return true;
+}
+
+/**
+ * The SDK's classification (`classify` in messages.ts) of a plain 2026-07-28 tools/call
+ * (`plainCallOf`, with an envelope). The classification of such a message depends on nothing
+ * but its tool name, its envelope and the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers
+ * (the id and the arguments pass the SDK's JSON-RPC schema whatever they are), so it is asked
+ * once for each of those seen, with a stand-in message of the same name and envelope, and kept;
+ * its schema checks of the message as a response, an error and a request cost more than the
+ * call. Undefined for any other message: the route asks the SDK.
  */
 export function plainModernOutcome(
+  call: PlainCall,
   body: unknown,
   headers: DoorHeaders,
   classify: (body: unknown, headers: DoorHeaders) => InboundClassificationOutcome,
 ): InboundClassificationOutcome | undefined {
-  if (!isPlainObject(body) || !hasOnlyKeys(body, ['jsonrpc', 'id', 'method', 'params'])) return undefined;
-  const { jsonrpc, id, method, params } = body;
-  if (jsonrpc !== '2.0' || method !== 'tools/call' || !plainIdAndParams(id, params, ['name', 'arguments', '_meta']))
-    return undefined;
-  const meta = params._meta;
-  if (!isPlainObject(meta) || !hasOnlyKeys(meta, ENVELOPE_KEYS)) return undefined;
-  const key = JSON.stringify([
-    params.name,
-    meta,
-    headers.protocolVersion ?? null,
-    headers.method ?? null,
-    headers.name ?? null,
-  ]);
-  let known = modernOutcomes.get(key);
+  const envelope = call.envelope;
+  if (envelope === undefined) return undefined;
+  const { protocolVersion, method, name } = headers;
+  let kept = knownOutcomes.get(call.name);
+  let known = kept?.find(
+    (k) =>
+      k.protocolVersion === protocolVersion && k.method === method && k.name === name && sameJson(k.envelope, envelope),
+  )?.outcome;
   if (known === undefined) {
     known = classify(
-      { jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: params.name, _meta: meta } },
+      { jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: call.name, _meta: envelope } },
       headers,
     );
-    if (modernOutcomes.size >= OUTCOMES_KEPT) modernOutcomes.clear();
-    modernOutcomes.set(key, known);
+    if (kept === undefined) {
+      if (knownOutcomes.size >= NAMES_KEPT) knownOutcomes.clear();
+      knownOutcomes.set(call.name, (kept = []));
+    }
+    if (kept.length >= OUTCOMES_KEPT_PER_NAME) kept.shift();
+    // A copy: the body goes on to the SDK when the fast path does not answer it.
+    kept.push({ protocolVersion, method, name, envelope: structuredClone(envelope), outcome: known });
   }
   if (known.kind !== 'modern' || known.messageKind !== 'request') return undefined;
   return { ...known, message: body as typeof known.message };

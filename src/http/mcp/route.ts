@@ -19,7 +19,14 @@ import { writtenChangeId } from '../../domain/change.js';
 import type { ReportInternal } from './tool-spec.js';
 import { classify, clientInfoProblem, focusOf, isInitialize, operationOf, outlineOf, rpcErrorOf } from './messages.js';
 import { allowsBatches, BATCH_REFUSED, initializeRevision, serveBatch } from './batch.js';
-import { answerFast, fastLegacyCall, fastModernCall, plainModernOutcome, type DoorHeaders } from './fast-path.js';
+import {
+  answerFast,
+  fastLegacyCall,
+  fastModernCall,
+  plainCallOf,
+  plainModernOutcome,
+  type DoorHeaders,
+} from './fast-path.js';
 import { serveLegacy } from './sdk-transport.js';
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -210,14 +217,16 @@ export const mcpRoutes = (deps: Deps) => async (app: FastifyInstance) => {
       method: header(request, 'mcp-method'),
       name: header(request, 'mcp-name'),
     };
+    const call = fastPath ? plainCallOf(body) : undefined;
     // A plain 2025 tools/call is what the SDK's classification routes to the 2025 era (fast-path.ts).
-    const plain = fastPath ? fastLegacyCall(body, headers, actor) : undefined;
+    const plain = call !== undefined ? fastLegacyCall(call, headers, actor) : undefined;
     const outcome =
       plain !== undefined
         ? PLAIN_LEGACY
-        : ((fastPath ? plainModernOutcome(body, headers, classify) : undefined) ?? classify(body, headers));
+        : ((call !== undefined ? plainModernOutcome(call, body, headers, classify) : undefined) ??
+          classify(body, headers));
     if (outcome.kind !== 'legacy') {
-      const fast = fastPath ? fastModernCall(outcome, headers, actor) : undefined;
+      const fast = call !== undefined ? fastModernCall(call, outcome, headers, actor) : undefined;
       if (fast !== undefined) {
         const text = await answerFast(deps, actor, fast, reporter(request));
         journal(200);

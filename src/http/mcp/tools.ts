@@ -84,9 +84,12 @@ function serveTools(server: McpServer, deps: Deps, visible: Visible): void {
   });
 }
 
+const toolsByName = new Map(toolTable.map((tool) => [tool.definition.name, tool]));
+
 /** The tool of this name that this actor sees, if any. */
 export function visibleTool(actor: Actor, name: string): ToolSpec | undefined {
-  return toolTable.find((tool) => tool.definition.name === name && can(actor, tool.capability));
+  const tool = toolsByName.get(name);
+  return tool !== undefined && can(actor, tool.capability) ? tool : undefined;
 }
 
 /** A call of a tool the actor sees: its result, or a tool error without the cause when it broke on our side. */
