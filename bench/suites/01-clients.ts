@@ -230,7 +230,10 @@ export function userIndexes(clients: Client[]): Map<string, number> {
   return indexes;
 }
 
-/** 50 users × 19 tokens (enough for its loads in turn with the read under the per-minute limit), each bound to its user's one tree (CONTRACT §16.1). */
+/**
+ * 50 users × 19 tokens, each bound to its user's one tree (CONTRACT §16.1): enough tokens for the
+ * case and its loads in turn with the read to stay under the per-minute limit.
+ */
 async function scopedPopulation(server: BenchServer): Promise<Client[]> {
   const clients = await population(server, 50, 1);
   const scoped: Client[] = [];

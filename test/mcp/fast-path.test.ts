@@ -217,7 +217,7 @@ describe.each(databases)('MCP fast path against the SDK (%s)', (kind) => {
       expect(comparable(await call({ ...ENVELOPE, [clientInfo]: info }))).toEqual(comparable(fromSdk));
     }
     expect((await call({ ...ENVELOPE, [clientInfo]: { name: 'raw-agent' } })).status).toBe(400);
-    // Headers are part of what is kept: the same envelope under another Mcp-Name is refused.
+    // A kept classification answers no call whose headers disagree with it: another Mcp-Name is refused.
     const mismatched = await rawMcp(
       fast.url,
       {
